@@ -1,0 +1,133 @@
+//! Shared vocabulary of the DP rate harness.
+//!
+//! This crate is deliberately small: it holds only the types that both the
+//! problem generators (`datagen`) and the algorithms (`solvers`) must agree on,
+//! so that neither depends on the other. Nothing here knows about sweeps,
+//! files or plots.
+
+use std::fmt;
+
+/// Privacy parameters of one run: `(eps, delta)`-DP, with `delta = 0` meaning pure `eps`-DP.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PrivacyParams {
+    /// Privacy loss bound `eps > 0`.
+    pub eps: f64,
+    /// Failure probability `delta` in `[0, 1)`; zero means pure DP.
+    pub delta: f64,
+}
+
+impl PrivacyParams {
+    /// Pure `eps`-DP.
+    pub fn pure(eps: f64) -> Self {
+        Self { eps, delta: 0.0 }
+    }
+
+    /// Approximate `(eps, delta)`-DP.
+    pub fn approx(eps: f64, delta: f64) -> Self {
+        Self { eps, delta }
+    }
+
+    /// True when `delta == 0`.
+    pub fn is_pure(&self) -> bool {
+        self.delta == 0.0
+    }
+}
+
+/// The neighbouring relation a privacy guarantee is stated for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Neighbouring {
+    /// Same size `n`, one record replaced (Lowy–Razaviyayn, Wang–Zhu–Wang).
+    ReplaceOne,
+    /// One record added or removed.
+    AddRemove,
+}
+
+impl fmt::Display for Neighbouring {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Neighbouring::ReplaceOne => write!(f, "replace-one"),
+            Neighbouring::AddRemove => write!(f, "add/remove"),
+        }
+    }
+}
+
+/// Analytic constants of a problem instance, derived from the family's
+/// definition and never from the sampled data (Lowy–Razaviyayn digest P4).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ProblemConstants {
+    /// Lipschitz constant `L` of each loss term on the ball `B(0, R)`.
+    pub lipschitz: f64,
+    /// Smoothness `beta` (Lipschitz constant of the gradient); `inf` if non-smooth.
+    pub smoothness: f64,
+    /// Strong-convexity modulus `mu`; zero if merely convex.
+    pub strong_convexity: f64,
+    /// Radius `R` bounding the minimizer norm for every data set in the universe.
+    pub radius: f64,
+}
+
+impl ProblemConstants {
+    /// Condition number `kappa = beta / mu`.
+    pub fn condition_number(&self) -> f64 {
+        self.smoothness / self.strong_convexity
+    }
+}
+
+/// Upper bounds on the L2-sensitivity of the exact minimizer `w*(X)` under
+/// replace-one neighbouring.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MinimizerSensitivity {
+    /// The instance-tight bound (e.g. `2/n` for the mean of points in the unit ball).
+    pub tight: f64,
+    /// The paper's generic bound `2L/(mu n)` (Prop 2.2).
+    pub paper: f64,
+}
+
+/// An empirical risk minimization objective `F(w) = (1/n) sum_i f(w, x_i)` whose
+/// exact minimizer is known, with an exact (cancellation-free) excess-risk
+/// evaluation.
+pub trait ErmObjective: Send + Sync {
+    /// Parameter dimension `d`.
+    fn dim(&self) -> usize;
+    /// Number of records `n`.
+    fn num_records(&self) -> usize;
+    /// Objective value `F(w)`.
+    fn value(&self, w: &[f64]) -> f64;
+    /// Gradient of `F` at `w`, written into `out` (length `d`).
+    fn gradient(&self, w: &[f64], out: &mut [f64]);
+    /// The family's analytic constants.
+    fn constants(&self) -> ProblemConstants;
+    /// Exact minimizer `w*(X)`.
+    fn minimizer(&self) -> &[f64];
+    /// `F(w) - F(w*)`, computed without subtracting two large numbers.
+    fn excess_risk(&self, w: &[f64]) -> f64;
+    /// Sensitivity bounds of the minimizer.
+    fn minimizer_sensitivity(&self) -> MinimizerSensitivity;
+    /// `tr(H)` when `F` is quadratic with constant Hessian `H`; `None` otherwise.
+    /// For isotropic noise `z`, `E[F(w* + z) - F*] = tr(H) E||z||^2 / (2d)` exactly.
+    fn hessian_trace(&self) -> Option<f64> {
+        None
+    }
+}
+
+/// Why a single run could not produce a usable result.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RunFailure {
+    /// An inner solver did not reach its certified accuracy.
+    NonConvergence(String),
+    /// A metric or iterate became NaN or infinite.
+    NonFinite(String),
+    /// Parameters outside the algorithm's domain (found only at run time).
+    InvalidParameters(String),
+}
+
+impl fmt::Display for RunFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RunFailure::NonConvergence(m) => write!(f, "non-convergence: {m}"),
+            RunFailure::NonFinite(m) => write!(f, "non-finite value: {m}"),
+            RunFailure::InvalidParameters(m) => write!(f, "invalid parameters: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for RunFailure {}

@@ -1,0 +1,498 @@
+//! The command line: `runner <spec>` runs plan → execute → analyze → plot →
+//! report → check; subcommands redo any later stage from an existing results file.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use clap::{Args, Parser, Subcommand};
+
+use crate::analyze::{analyze, StudyAnalysis};
+use crate::check::{check, read_baseline, write_baseline};
+use crate::diagnostics::SpecError;
+use crate::execute::{execute, ExecOptions};
+use crate::plan::{describe, plan, Plan};
+use crate::provenance::Provenance;
+use crate::registry::{ParamKind, ALGORITHMS, FAMILIES};
+use crate::seeds::SeedBuilder;
+use crate::store::{read_file, CellRecord, ResultsStore, StoreError, FORMAT_VERSION};
+use crate::validate::{resolve, Experiment};
+use crate::{figures, report, spec};
+
+/// Exit code: every check passed.
+pub const EXIT_OK: i32 = 0;
+/// Exit code: a check failed (slope, bound, theory match, baseline, failed cells).
+pub const EXIT_CHECK_FAILED: i32 = 1;
+/// Exit code: bad input (spec, flags, an incompatible results file); nothing was run or written.
+pub const EXIT_BAD_INPUT: i32 = 2;
+/// Exit code: an I/O or internal error while running.
+pub const EXIT_RUNTIME: i32 = 3;
+
+/// Measures differentially private optimization algorithms against their theorems.
+///
+/// `runner experiments/table1.toml` runs the whole pipeline: expand the grid into
+/// cells, run them in parallel with deterministic seeds, store them in
+/// results/<name>.h5 (resumable), summarize, draw figures/<name>/, write
+/// results/<name>.md and .csv, and check every expectation. Exit codes: 0 all
+/// checks pass, 1 a check failed, 2 bad input (nothing run), 3 runtime error.
+#[derive(Debug, Parser)]
+#[command(name = "runner", version, args_conflicts_with_subcommands = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Run the whole pipeline (the default when a spec is given without a subcommand).
+    Run(RunArgs),
+    /// Dry run: print the cell count and the grid of every study; run nothing.
+    Plan(CommonArgs),
+    /// Re-analyze an existing results file: rewrite results/<name>.md and .csv.
+    Analyze(CommonArgs),
+    /// Re-draw figures/<name>/ from an existing results file.
+    Plot(CommonArgs),
+    /// Re-check expectations and the baseline from an existing results file.
+    Check(CheckArgs),
+    /// Write the baseline summary (experiments/baselines/<name>.csv) from an existing results file.
+    Baseline(CommonArgs),
+    /// List problem families, algorithms and their parameters.
+    List,
+}
+
+#[derive(Debug, Args, Clone)]
+struct CommonArgs {
+    /// Experiment file (TOML).
+    spec: Option<PathBuf>,
+    /// Named profile of the spec to apply (e.g. `quick`); outputs are named <name>-<profile>.
+    #[arg(long)]
+    profile: Option<String>,
+    /// Directory of results files and reports.
+    #[arg(long, default_value = "results")]
+    results_dir: PathBuf,
+    /// Directory of figures.
+    #[arg(long, default_value = "figures")]
+    figures_dir: PathBuf,
+    /// Directory of committed baseline summaries.
+    #[arg(long, default_value = "experiments/baselines")]
+    baselines_dir: PathBuf,
+}
+
+#[derive(Debug, Args, Clone)]
+struct CheckArgs {
+    #[command(flatten)]
+    common: CommonArgs,
+    /// Fail when no baseline summary exists (CI sets this).
+    #[arg(long)]
+    require_baseline: bool,
+}
+
+#[derive(Debug, Args, Clone)]
+struct RunArgs {
+    #[command(flatten)]
+    common: CommonArgs,
+    /// Worker threads (default: all cores). Results do not depend on it.
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+    /// Discard an existing results file instead of resuming it.
+    #[arg(long)]
+    fresh: bool,
+    /// Skip the check stage (exit 0 even if expectations fail).
+    #[arg(long)]
+    no_check: bool,
+    /// Fail when no baseline summary exists (CI sets this).
+    #[arg(long)]
+    require_baseline: bool,
+    /// No progress bar and no summary.
+    #[arg(long, short)]
+    quiet: bool,
+    /// Seconds between flushes of the results file.
+    #[arg(long, default_value_t = 2.0)]
+    flush_seconds: f64,
+}
+
+/// Parses `args` and runs; returns the process exit code.
+pub fn main_with_args(args: impl IntoIterator<Item = OsString>) -> i32 {
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() {
+                EXIT_BAD_INPUT
+            } else {
+                EXIT_OK
+            };
+            let _ = e.print();
+            return code;
+        }
+    };
+    match dispatch(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            if let Some(spec_error) = e.downcast_ref::<SpecError>() {
+                eprintln!("{spec_error}");
+                EXIT_BAD_INPUT
+            } else if let Some(store_error) = e.downcast_ref::<StoreError>() {
+                eprintln!(
+                    "error: {store_error}\n  hint: the file was left untouched; rerun with --fresh to \
+                     discard it, or move it away to keep it"
+                );
+                EXIT_BAD_INPUT
+            } else if let Some(usage) = e.downcast_ref::<UsageError>() {
+                eprintln!("error: {}\n  hint: {}", usage.0, usage.1);
+                EXIT_BAD_INPUT
+            } else {
+                eprintln!("error: {e:#}");
+                EXIT_RUNTIME
+            }
+        }
+    }
+}
+
+/// Bad command-line usage beyond what clap catches: (message, hint).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+struct UsageError(String, String);
+
+fn dispatch(cli: Cli) -> Result<i32> {
+    match cli.command {
+        None => run(&cli.run),
+        Some(Command::Run(args)) => run(&args),
+        Some(Command::Plan(c)) => {
+            let (_, experiment) = load(&c)?;
+            let p = plan(&experiment);
+            print!("{}", describe(&experiment, &p));
+            Ok(EXIT_OK)
+        }
+        Some(Command::Analyze(c)) => {
+            let ctx = Stored::open(&c)?;
+            ctx.write_reports(&c)?;
+            Ok(EXIT_OK)
+        }
+        Some(Command::Plot(c)) => {
+            let ctx = Stored::open(&c)?;
+            let files = figures::render_all(
+                &ctx.experiment,
+                &ctx.analyses,
+                &figures_dir(&c, &ctx.experiment),
+            )?;
+            println!("wrote {} figure files", files.len());
+            Ok(EXIT_OK)
+        }
+        Some(Command::Check(a)) => {
+            let ctx = Stored::open(&a.common)?;
+            run_check(
+                &a.common,
+                &ctx.experiment,
+                &ctx.analyses,
+                a.require_baseline,
+            )
+        }
+        Some(Command::Baseline(c)) => {
+            let ctx = Stored::open(&c)?;
+            let path = baseline_path(&c, &ctx.experiment);
+            write_baseline(&path, &ctx.experiment, &ctx.analyses)?;
+            println!("wrote baseline {}", path.display());
+            Ok(EXIT_OK)
+        }
+        Some(Command::List) => {
+            print!("{}", catalogue());
+            Ok(EXIT_OK)
+        }
+    }
+}
+
+fn load(c: &CommonArgs) -> Result<(spec::LoadedSpec, Experiment)> {
+    let Some(path) = &c.spec else {
+        return Err(UsageError(
+            "no experiment file given".into(),
+            "run `runner experiments/table1.toml`, or `runner --help`".into(),
+        )
+        .into());
+    };
+    let loaded = spec::load(path)?;
+    let experiment = resolve(&loaded, c.profile.as_deref())?;
+    Ok((loaded, experiment))
+}
+
+fn results_path(c: &CommonArgs, e: &Experiment) -> PathBuf {
+    c.results_dir.join(format!("{}.h5", e.output_name()))
+}
+
+fn figures_dir(c: &CommonArgs, e: &Experiment) -> PathBuf {
+    c.figures_dir.join(e.output_name())
+}
+
+fn baseline_path(c: &CommonArgs, e: &Experiment) -> PathBuf {
+    c.baselines_dir.join(format!("{}.csv", e.output_name()))
+}
+
+/// Identity of the computation a results file holds: everything that changes
+/// the cells' numbers (not titles or expectations, which only change the check).
+pub fn spec_hash(e: &Experiment) -> String {
+    let mut b = SeedBuilder::new(e.seed, "spec");
+    b.push_u64(FORMAT_VERSION as u64).push_str(&e.name);
+    b.push_str(e.profile.as_deref().unwrap_or("default"));
+    for s in &e.studies {
+        b.push_str(&s.name)
+            .push_str(&s.metric)
+            .push_u64(s.repetitions as u64);
+        b.push_str(s.family.name).push_str(s.algorithm.name);
+        for (k, v) in s.problem.iter().chain(s.options.iter()) {
+            b.push_str(k).push_str(&format!("{v:?}"));
+        }
+        b.push_f64(s.eps).push_f64(s.delta);
+        for a in &s.axes {
+            b.push_str(&a.name);
+            a.values.iter().for_each(|v| {
+                b.push_f64(*v);
+            });
+        }
+    }
+    format!("{:016x}", b.finish())
+}
+
+fn run(args: &RunArgs) -> Result<i32> {
+    let c = &args.common;
+    let (loaded, experiment) = load(c)?;
+    if !(args.flush_seconds.is_finite() && args.flush_seconds >= 0.0) {
+        return Err(UsageError(
+            format!("--flush-seconds {} is invalid", args.flush_seconds),
+            "give a number of seconds >= 0".into(),
+        )
+        .into());
+    }
+    let p = plan(&experiment);
+    let path = results_path(c, &experiment);
+    let provenance = Provenance::new(
+        &loaded.text,
+        &loaded.path.display().to_string(),
+        experiment.profile.as_deref(),
+        experiment.seed,
+    );
+    let mut store = ResultsStore::open(
+        &path,
+        &experiment,
+        &p,
+        &spec_hash(&experiment),
+        provenance,
+        args.fresh,
+    )?;
+    if !args.quiet {
+        eprintln!(
+            "{}: {} cells planned, {} already in {}",
+            experiment.output_name(),
+            p.cells.len(),
+            store.records.len(),
+            path.display()
+        );
+    }
+    let summary = execute(
+        &experiment,
+        &p,
+        &mut store,
+        &ExecOptions {
+            threads: args.threads,
+            flush_every: Duration::from_secs_f64(args.flush_seconds),
+            progress: !args.quiet,
+        },
+    )?;
+    if summary.ran == 0 && !path.exists() {
+        store.flush(&experiment, &p)?;
+    }
+    if !args.quiet {
+        eprintln!(
+            "ran {} cells ({} failed) in {:.1} s; {} resumed from the results file",
+            summary.ran, summary.failed, summary.seconds, summary.resumed
+        );
+    }
+    let records: Vec<CellRecord> = store.records.values().cloned().collect();
+    let ctx = Stored::from_records(experiment, p, &path, &records)?;
+    ctx.write_reports(c)?;
+    let figs = figures::render_all(
+        &ctx.experiment,
+        &ctx.analyses,
+        &figures_dir(c, &ctx.experiment),
+    )?;
+    if !args.quiet {
+        eprintln!(
+            "wrote {} figure files to {}",
+            figs.len(),
+            figures_dir(c, &ctx.experiment).display()
+        );
+        print!("{}", report::verdict_table(&ctx.experiment, &ctx.analyses));
+    }
+    if args.no_check {
+        return Ok(EXIT_OK);
+    }
+    run_check(c, &ctx.experiment, &ctx.analyses, args.require_baseline)
+}
+
+fn run_check(
+    c: &CommonArgs,
+    e: &Experiment,
+    analyses: &[StudyAnalysis],
+    require_baseline: bool,
+) -> Result<i32> {
+    let path = baseline_path(c, e);
+    let baseline = if path.exists() {
+        Some(read_baseline(&path)?)
+    } else if require_baseline {
+        return Err(UsageError(
+            format!("no baseline summary at {}", path.display()),
+            format!(
+                "write one from a trusted run with `runner baseline {}{}` and commit it",
+                c.spec
+                    .as_deref()
+                    .map_or("<spec>".into(), |p| p.display().to_string()),
+                c.profile
+                    .as_deref()
+                    .map_or(String::new(), |p| format!(" --profile {p}"))
+            ),
+        )
+        .into());
+    } else {
+        None
+    };
+    let mut outcome = check(e, analyses, baseline.as_ref());
+    if baseline.is_none() {
+        outcome.notes.push(format!(
+            "no baseline at {}; regression check skipped",
+            path.display()
+        ));
+    }
+    print!("{}", outcome.render());
+    Ok(if outcome.pass() {
+        EXIT_OK
+    } else {
+        EXIT_CHECK_FAILED
+    })
+}
+
+/// An experiment with its analyzed stored results.
+struct Stored {
+    experiment: Experiment,
+    analyses: Vec<StudyAnalysis>,
+    source: PathBuf,
+    provenance_line: String,
+}
+
+impl Stored {
+    fn open(c: &CommonArgs) -> Result<Self> {
+        let (_, experiment) = load(c)?;
+        let p = plan(&experiment);
+        let path = results_path(c, &experiment);
+        if !path.exists() {
+            return Err(UsageError(
+                format!("no results file {}", path.display()),
+                "run the experiment first (runner <spec>), with the same --profile".into(),
+            )
+            .into());
+        }
+        let stored = read_file(&path, &experiment)?;
+        if stored.spec_hash != spec_hash(&experiment) {
+            return Err(StoreError::SpecChanged {
+                path: path.clone(),
+                stored: stored.spec_hash,
+                current: spec_hash(&experiment),
+            }
+            .into());
+        }
+        let mut ctx = Self::from_records(experiment, p, &path, &stored.records)?;
+        ctx.provenance_line = provenance_line(&stored.attributes);
+        Ok(ctx)
+    }
+
+    fn from_records(
+        experiment: Experiment,
+        p: Plan,
+        path: &Path,
+        records: &[CellRecord],
+    ) -> Result<Self> {
+        let analyses = analyze(&experiment, &p, records)?;
+        let attrs = read_file(path, &experiment)
+            .map(|s| s.attributes)
+            .unwrap_or_default();
+        Ok(Self {
+            experiment,
+            analyses,
+            source: path.to_path_buf(),
+            provenance_line: provenance_line(&attrs),
+        })
+    }
+
+    fn write_reports(&self, c: &CommonArgs) -> Result<()> {
+        std::fs::create_dir_all(&c.results_dir)
+            .with_context(|| format!("creating {}", c.results_dir.display()))?;
+        let stem = c.results_dir.join(self.experiment.output_name());
+        report::write_markdown(
+            &stem.with_extension("md"),
+            &self.experiment,
+            &self.analyses,
+            &self.source.display().to_string(),
+            &self.provenance_line,
+        )?;
+        report::write_csv(
+            &stem.with_extension("csv"),
+            &self.experiment,
+            &self.analyses,
+        )
+    }
+}
+
+fn provenance_line(attrs: &std::collections::BTreeMap<String, String>) -> String {
+    let get = |k: &str| attrs.get(k).map_or("unknown", String::as_str);
+    format!(
+        "Commit `{}`, runs from {} to {}, {}, {}.",
+        get("git_commit"),
+        get("started_at"),
+        get("finished_at"),
+        get("rustc_version"),
+        get("host")
+    )
+}
+
+/// The text of `runner list`.
+pub fn catalogue() -> String {
+    use std::fmt::Write;
+    let mut out = String::from("Problem families\n");
+    let param_lines = |out: &mut String, defs: &[crate::registry::ParamDef]| {
+        for d in defs {
+            let kind = match d.kind {
+                ParamKind::Int { min } => format!("integer >= {min}"),
+                ParamKind::Float { min, max, min_open } => {
+                    format!(
+                        "number in {}{min}, {max}]",
+                        if min_open { "(" } else { "[" }
+                    )
+                }
+                ParamKind::Choice(c) => format!("one of {c:?}"),
+            };
+            let default = d
+                .default
+                .map_or("required".to_string(), |v| format!("default {v}"));
+            let _ = writeln!(out, "      {:<12} {kind}, {default}: {}", d.name, d.doc);
+        }
+    };
+    for f in FAMILIES {
+        let _ = writeln!(
+            out,
+            "  {}\n    {}\n    metrics: {:?}",
+            f.name, f.doc, f.metrics
+        );
+        param_lines(&mut out, f.params);
+    }
+    out.push_str("\nAlgorithms\n");
+    for a in ALGORITHMS {
+        let _ = writeln!(
+            out,
+            "  {}\n    {}\n    delta in [0, {}), diagnostics: {:?}",
+            a.name, a.doc, a.delta_max, a.diagnostics
+        );
+        param_lines(&mut out, a.options);
+    }
+    out.push_str("\nPrivacy parameters (sweepable): eps > 0, delta in [0, 1)\n");
+    out
+}

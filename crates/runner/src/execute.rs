@@ -1,0 +1,183 @@
+//! Execution: rayon over the pending cells, one writer appending finished cells
+//! to the results file in batches, a progress bar on a terminal.
+
+use std::io::IsTerminal;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+use dpcore::RunFailure;
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+
+use crate::plan::{Cell, GridPoint, Plan};
+use crate::registry::CellOutput;
+use crate::seeds::rng_from_seed;
+use crate::store::{CellRecord, ResultsStore};
+use crate::validate::{Experiment, Study};
+
+/// How to execute.
+#[derive(Debug, Clone)]
+pub struct ExecOptions {
+    /// Worker threads (0 = all cores).
+    pub threads: usize,
+    /// Flush the results file at least this often.
+    pub flush_every: Duration,
+    /// Show a progress bar (only honoured on a terminal).
+    pub progress: bool,
+}
+
+/// What an execution did.
+#[derive(Debug, Clone, Default)]
+pub struct ExecSummary {
+    /// Cells already in the results file.
+    pub resumed: usize,
+    /// Cells run now.
+    pub ran: usize,
+    /// Cells run now that failed.
+    pub failed: usize,
+    /// Wall time.
+    pub seconds: f64,
+}
+
+/// Runs one cell: generate the problem from the data stream, run the algorithm
+/// with the noise stream, measure. Panics, non-finite metrics and solver
+/// failures become a failed record; they never stop the sweep.
+pub fn run_cell(study: &Study, point: &GridPoint, cell: &Cell) -> CellRecord {
+    let start = Instant::now();
+    let outcome = catch_unwind(AssertUnwindSafe(|| -> Result<CellOutput, RunFailure> {
+        let mut data_rng = rng_from_seed(cell.data_seed);
+        let problem = (study.family.build)(&point.problem, &mut data_rng)?;
+        let mut noise_rng = rng_from_seed(cell.noise_seed);
+        let out = (study.algorithm.run)(
+            &point.options,
+            problem.as_ref(),
+            point.privacy,
+            &mut noise_rng,
+        )?;
+        if !out.metric.is_finite() {
+            return Err(RunFailure::NonFinite(format!("metric = {}", out.metric)));
+        }
+        Ok(out)
+    }));
+    let (error, out) = match outcome {
+        Ok(Ok(out)) => (String::new(), Some(out)),
+        Ok(Err(failure)) => (failure.to_string(), None),
+        Err(payload) => {
+            let msg = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".into());
+            (format!("panic: {msg}"), None)
+        }
+    };
+    let nan = f64::NAN;
+    CellRecord {
+        study: cell.study,
+        point: cell.point,
+        repetition: cell.repetition,
+        data_seed: cell.data_seed,
+        noise_seed: cell.noise_seed,
+        error,
+        metric: out.as_ref().map_or(nan, |o| o.metric),
+        theory: out.as_ref().map_or(nan, |o| o.theory),
+        bound: out.as_ref().map_or(nan, |o| o.bound),
+        diagnostics: out.map_or_else(
+            || vec![nan; study.algorithm.diagnostics.len()],
+            |o| o.diagnostics,
+        ),
+        wall_seconds: start.elapsed().as_secs_f64(),
+    }
+}
+
+/// Runs every planned cell not yet in `store`, flushing finished cells in batches.
+pub fn execute(
+    experiment: &Experiment,
+    plan: &Plan,
+    store: &mut ResultsStore,
+    options: &ExecOptions,
+) -> Result<ExecSummary> {
+    let start = Instant::now();
+    let pending: Vec<Cell> = plan
+        .cells
+        .iter()
+        .filter(|c| {
+            !store
+                .records
+                .contains_key(&(c.study, c.point, c.repetition))
+        })
+        .copied()
+        .collect();
+    let mut summary = ExecSummary {
+        resumed: plan.cells.len() - pending.len(),
+        ..Default::default()
+    };
+    if pending.is_empty() {
+        return Ok(summary);
+    }
+    let bar = progress_bar(pending.len() as u64, options.progress);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(options.threads)
+        .build()
+        .context("building the thread pool")?;
+    // Panics inside cells are caught and recorded; keep the default hook from
+    // printing them over the progress bar.
+    let previous_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let (tx, rx) = mpsc::channel::<CellRecord>();
+    let result = std::thread::scope(|scope| -> Result<()> {
+        let workers = scope.spawn(|| {
+            pool.install(|| {
+                pending.par_iter().for_each_with(tx, |tx, cell| {
+                    let study = &experiment.studies[cell.study];
+                    let point = &plan.points[cell.study][cell.point];
+                    // The receiver only disappears when the writer failed; stop quietly.
+                    let _ = tx.send(run_cell(study, point, cell));
+                });
+            });
+        });
+        let mut batch = Vec::new();
+        let mut last_flush = Instant::now();
+        for record in rx {
+            summary.ran += 1;
+            if !record.ok() {
+                summary.failed += 1;
+            }
+            batch.push(record);
+            bar.inc(1);
+            if last_flush.elapsed() >= options.flush_every {
+                store.extend(batch.drain(..));
+                store.flush(experiment, plan)?;
+                last_flush = Instant::now();
+            }
+        }
+        store.extend(batch.drain(..));
+        store.flush(experiment, plan)?;
+        workers
+            .join()
+            .map_err(|_| anyhow::anyhow!("a worker thread panicked outside a cell"))?;
+        Ok(())
+    });
+    std::panic::set_hook(previous_hook);
+    bar.finish_and_clear();
+    result?;
+    summary.seconds = start.elapsed().as_secs_f64();
+    Ok(summary)
+}
+
+fn progress_bar(len: u64, wanted: bool) -> ProgressBar {
+    if !wanted || !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(len);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{elapsed_precise} [{bar:40.cyan/blue}] {pos}/{len} cells, ETA {eta} ({per_sec})",
+        )
+        .expect("valid template")
+        .progress_chars("=> "),
+    );
+    bar
+}

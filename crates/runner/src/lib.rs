@@ -1,0 +1,23 @@
+//! The DP rate harness runner: everything between a TOML experiment and a verdict.
+//!
+//! Stages: [`spec`] (parse) → [`validate`] (resolve, located errors) → [`plan`]
+//! (cells and seeds) → [`execute`] (rayon, crash-safe [`store`]) → [`analyze`]
+//! (polars) → [`figures`] / [`plot`] (plotters) → [`report`] → [`check`].
+//! [`app`] wires them to the command line.
+
+pub mod analyze;
+pub mod app;
+pub mod check;
+pub mod diagnostics;
+pub mod execute;
+pub mod figures;
+pub mod plan;
+pub mod plot;
+pub mod provenance;
+pub mod registry;
+pub mod report;
+pub mod seeds;
+pub mod spec;
+pub mod stats;
+pub mod store;
+pub mod validate;

@@ -1,0 +1,5 @@
+//! The `runner` binary; see `runner --help`.
+
+fn main() {
+    std::process::exit(runner::app::main_with_args(std::env::args_os()));
+}

@@ -1,0 +1,207 @@
+//! Expansion of a resolved experiment into cells (study x grid point x repetition)
+//! with their seeds.
+//!
+//! The data stream of a cell depends on (master seed, study, data-defining
+//! problem values, repetition), so every privacy level and algorithm option in
+//! a repetition sees the same data set (common random numbers). The noise
+//! stream depends on every value of the grid point. Seeds depend on values, not
+//! on grid positions, so extending a grid leaves existing cells untouched.
+
+use dpcore::PrivacyParams;
+
+use crate::registry::{Value, Values};
+use crate::seeds::SeedBuilder;
+use crate::validate::{Experiment, Study, Target};
+
+/// One grid point of a study, with every value resolved.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GridPoint {
+    /// Position in the study's grid (first axis slowest).
+    pub index: usize,
+    /// Problem-family values.
+    pub problem: Values,
+    /// Algorithm options.
+    pub options: Values,
+    /// Privacy parameters.
+    pub privacy: PrivacyParams,
+    /// The swept values, in axis order.
+    pub swept: Vec<(String, f64)>,
+}
+
+impl GridPoint {
+    /// Every numeric parameter of the point, by name: problem values, options,
+    /// `eps` and `delta` (the columns stored per cell).
+    pub fn numeric_params(&self) -> Vec<(String, f64)> {
+        let mut out: Vec<(String, f64)> = self
+            .problem
+            .iter()
+            .chain(self.options.iter())
+            .filter_map(|(k, v)| match v {
+                Value::Num(x) => Some((k.clone(), *x)),
+                Value::Str(_) => None,
+            })
+            .collect();
+        out.push(("eps".into(), self.privacy.eps));
+        out.push(("delta".into(), self.privacy.delta));
+        out
+    }
+}
+
+/// One unit of work.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Cell {
+    /// Index of the study in the experiment.
+    pub study: usize,
+    /// Index of the grid point in the study.
+    pub point: usize,
+    /// Repetition number.
+    pub repetition: usize,
+    /// Seed of the data stream.
+    pub data_seed: u64,
+    /// Seed of the algorithm's noise stream.
+    pub noise_seed: u64,
+}
+
+/// All grid points and cells of an experiment.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    /// Grid points per study.
+    pub points: Vec<Vec<GridPoint>>,
+    /// Cells, ordered by study, point, repetition.
+    pub cells: Vec<Cell>,
+}
+
+/// Expands the cartesian grid of a study.
+pub fn grid_points(study: &Study) -> Vec<GridPoint> {
+    let mut points = vec![GridPoint {
+        index: 0,
+        problem: study.problem.clone(),
+        options: study.options.clone(),
+        privacy: PrivacyParams::approx(study.eps, study.delta),
+        swept: Vec::new(),
+    }];
+    for axis in &study.axes {
+        let mut next = Vec::with_capacity(points.len() * axis.values.len());
+        for p in &points {
+            for &v in &axis.values {
+                let mut q = p.clone();
+                match axis.target {
+                    Target::Problem => {
+                        q.problem.insert(axis.name.clone(), Value::Num(v));
+                    }
+                    Target::Algorithm => {
+                        q.options.insert(axis.name.clone(), Value::Num(v));
+                    }
+                    Target::Privacy => match axis.name.as_str() {
+                        "eps" => q.privacy.eps = v,
+                        _ => q.privacy.delta = v,
+                    },
+                }
+                q.swept.push((axis.name.clone(), v));
+                next.push(q);
+            }
+        }
+        points = next;
+    }
+    for (i, p) in points.iter_mut().enumerate() {
+        p.index = i;
+    }
+    points
+}
+
+fn push_values(b: &mut SeedBuilder, values: &Values, keep: impl Fn(&str) -> bool) {
+    for (k, v) in values.iter().filter(|(k, _)| keep(k)) {
+        b.push_str(k);
+        match v {
+            Value::Num(x) => b.push_f64(*x),
+            Value::Str(s) => b.push_str(s),
+        };
+    }
+}
+
+/// Seed of the data stream of `point`, repetition `rep`.
+pub fn data_seed(master: u64, study: &Study, point: &GridPoint, rep: usize) -> u64 {
+    let mut b = SeedBuilder::new(master, "data");
+    b.push_str(&study.name).push_str(study.family.name);
+    let defining = |name: &str| {
+        study
+            .family
+            .params
+            .iter()
+            .any(|d| d.name == name && d.data_defining)
+    };
+    push_values(&mut b, &point.problem, defining);
+    b.push_u64(rep as u64).finish()
+}
+
+/// Seed of the noise stream of `point`, repetition `rep`.
+pub fn noise_seed(master: u64, study: &Study, point: &GridPoint, rep: usize) -> u64 {
+    let mut b = SeedBuilder::new(master, "noise");
+    b.push_str(&study.name).push_str(study.algorithm.name);
+    push_values(&mut b, &point.problem, |_| true);
+    push_values(&mut b, &point.options, |_| true);
+    b.push_f64(point.privacy.eps).push_f64(point.privacy.delta);
+    b.push_u64(rep as u64).finish()
+}
+
+/// Expands `experiment` into its plan.
+pub fn plan(experiment: &Experiment) -> Plan {
+    let mut points = Vec::new();
+    let mut cells = Vec::new();
+    for (s, study) in experiment.studies.iter().enumerate() {
+        let pts = grid_points(study);
+        for p in &pts {
+            for rep in 0..study.repetitions {
+                cells.push(Cell {
+                    study: s,
+                    point: p.index,
+                    repetition: rep,
+                    data_seed: data_seed(experiment.seed, study, p, rep),
+                    noise_seed: noise_seed(experiment.seed, study, p, rep),
+                });
+            }
+        }
+        points.push(pts);
+    }
+    Plan { points, cells }
+}
+
+/// A human-readable description of the plan (the dry run).
+pub fn describe(experiment: &Experiment, plan: &Plan) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "experiment {} (profile {}), master seed {}: {} studies, {} cells",
+        experiment.name,
+        experiment.profile.as_deref().unwrap_or("default"),
+        experiment.seed,
+        experiment.studies.len(),
+        plan.cells.len()
+    );
+    for (study, points) in experiment.studies.iter().zip(&plan.points) {
+        let _ = writeln!(
+            out,
+            "\n  study {}: {} on {}, metric {}, {} grid points x {} repetitions = {} cells",
+            study.name,
+            study.algorithm.name,
+            study.family.name,
+            study.metric,
+            points.len(),
+            study.repetitions,
+            points.len() * study.repetitions
+        );
+        for axis in &study.axes {
+            let vals: Vec<String> = axis.values.iter().map(|v| format!("{v}")).collect();
+            let _ = writeln!(out, "    {} = [{}]", axis.name, vals.join(", "));
+        }
+        for c in &study.slopes {
+            let _ = writeln!(
+                out,
+                "    expect slope in {}: {:+} ± {} on [{}, {}]",
+                c.param, c.slope, c.tolerance, c.window.0, c.window.1
+            );
+        }
+    }
+    out
+}

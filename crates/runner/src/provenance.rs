@@ -1,0 +1,140 @@
+//! Provenance recorded in every results file: the spec, the harness version and
+//! git commit, rustc and dependency versions, host, and start and end times.
+
+use std::process::Command;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// Provenance attributes of one results file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Provenance {
+    /// Full text of the experiment file.
+    pub spec_text: String,
+    /// Path of the experiment file as given.
+    pub spec_path: String,
+    /// Profile applied (`default` when none).
+    pub profile: String,
+    /// Master seed.
+    pub master_seed: u64,
+    /// When the first session writing this file started (UTC, ISO 8601).
+    pub started_at: String,
+    /// When the file was last written (UTC, ISO 8601).
+    pub finished_at: String,
+}
+
+impl Provenance {
+    /// Provenance for a run starting now.
+    pub fn new(spec_text: &str, spec_path: &str, profile: Option<&str>, master_seed: u64) -> Self {
+        let now = utc_now();
+        Self {
+            spec_text: spec_text.to_string(),
+            spec_path: spec_path.to_string(),
+            profile: profile.unwrap_or("default").to_string(),
+            master_seed,
+            started_at: now.clone(),
+            finished_at: now,
+        }
+    }
+
+    /// Marks the file as written now.
+    pub fn touch(&mut self) {
+        self.finished_at = utc_now();
+    }
+
+    /// All attributes as (name, value) strings.
+    pub fn attributes(&self) -> Vec<(String, String)> {
+        vec![
+            ("spec_text".into(), self.spec_text.clone()),
+            ("spec_path".into(), self.spec_path.clone()),
+            ("profile".into(), self.profile.clone()),
+            ("master_seed".into(), self.master_seed.to_string()),
+            ("harness_version".into(), env!("CARGO_PKG_VERSION").into()),
+            ("git_commit".into(), git_commit()),
+            ("rustc_version".into(), env!("HARNESS_RUSTC_VERSION").into()),
+            (
+                "dependency_versions".into(),
+                env!("HARNESS_DEPENDENCY_VERSIONS").into(),
+            ),
+            ("host".into(), host()),
+            ("started_at".into(), self.started_at.clone()),
+            ("finished_at".into(), self.finished_at.clone()),
+        ]
+    }
+}
+
+/// The current git commit (with `-dirty` when the work tree has changes), or `unknown`.
+pub fn git_commit() -> String {
+    let run = |args: &[&str]| {
+        Command::new("git")
+            .args(args)
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+    };
+    match run(&["rev-parse", "HEAD"]) {
+        Some(commit) if !commit.is_empty() => {
+            let dirty = run(&["status", "--porcelain", "--untracked-files=no"])
+                .is_some_and(|s| !s.is_empty());
+            if dirty {
+                format!("{commit}-dirty")
+            } else {
+                commit
+            }
+        }
+        _ => "unknown".into(),
+    }
+}
+
+fn host() -> String {
+    let name = std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|s| s.trim().to_string())
+        .unwrap_or_else(|_| "unknown".into());
+    let cpus = std::thread::available_parallelism().map_or(0, |n| n.get());
+    format!(
+        "{name} ({} {}, {cpus} cpus)",
+        std::env::consts::OS,
+        std::env::consts::ARCH
+    )
+}
+
+/// The current UTC time as `YYYY-MM-DDTHH:MM:SSZ`.
+pub fn utc_now() -> String {
+    let secs = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    format_utc(secs)
+}
+
+/// Formats seconds since the Unix epoch as ISO 8601 UTC (proleptic Gregorian).
+pub fn format_utc(secs: u64) -> String {
+    let days = (secs / 86_400) as i64;
+    let rem = secs % 86_400;
+    // Days-to-civil conversion (H. Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem / 60 % 60,
+        rem % 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::format_utc;
+
+    #[test]
+    fn utc_formatting_matches_known_instants() {
+        assert_eq!(format_utc(0), "1970-01-01T00:00:00Z");
+        assert_eq!(format_utc(951_782_400), "2000-02-29T00:00:00Z");
+        assert_eq!(format_utc(1_795_261_421), "2026-11-21T09:43:41Z");
+    }
+}

@@ -1,0 +1,288 @@
+//! The experiment specification: what a TOML file may say, parsed with serde.
+//!
+//! Parsing only checks shape (unknown keys, missing fields, wrong types);
+//! [`crate::validate`] checks meaning (ranges, names, fit windows) afterwards.
+//! Both report `file:line:column` through [`crate::diagnostics`].
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::diagnostics::{SpecError, SpecLocator};
+
+/// A whole experiment file.
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ExperimentSpec {
+    /// Experiment name; results go to `results/<name>.h5`.
+    pub name: String,
+    /// One-line description shown in reports.
+    #[serde(default)]
+    pub description: String,
+    /// Master seed from which every cell's seeds are derived.
+    pub seed: u64,
+    /// Default number of repetitions per grid point.
+    pub repetitions: usize,
+    /// The studies, each a sweep of one algorithm on one problem family.
+    pub studies: Vec<StudySpec>,
+    /// Named profiles (e.g. `quick`) overriding grids and repetitions.
+    #[serde(default)]
+    pub profiles: BTreeMap<String, ProfileSpec>,
+}
+
+/// One study: a problem family, an algorithm, privacy parameters, a grid and expectations.
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct StudySpec {
+    /// Unique name within the experiment (used for HDF5 groups and figure files).
+    pub name: String,
+    /// Human-readable title for figures and reports.
+    #[serde(default)]
+    pub title: String,
+    /// Metric to measure, e.g. `excess_empirical_risk`.
+    pub metric: String,
+    /// Overrides the experiment's repetitions for this study.
+    #[serde(default)]
+    pub repetitions: Option<usize>,
+    /// Problem family and its parameters.
+    pub problem: ComponentSpec,
+    /// Algorithm and its options.
+    pub algorithm: ComponentSpec,
+    /// Privacy parameters.
+    pub privacy: PrivacySpec,
+    /// Swept parameters; several form a cartesian grid.
+    pub grid: BTreeMap<String, GridAxisSpec>,
+    /// What theory predicts.
+    #[serde(default)]
+    pub expect: ExpectSpec,
+}
+
+/// A named component (problem family or algorithm) with free-form parameters,
+/// checked against the component's schema by [`crate::validate`].
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+pub struct ComponentSpec {
+    /// Registered name (see `runner list`).
+    #[serde(alias = "family")]
+    pub name: String,
+    /// Parameters by name.
+    #[serde(flatten)]
+    pub params: BTreeMap<String, ParamValue>,
+}
+
+/// A parameter value as written in TOML.
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[serde(untagged)]
+pub enum ParamValue {
+    /// A boolean flag.
+    Bool(bool),
+    /// An integer.
+    Int(i64),
+    /// A floating-point number.
+    Float(f64),
+    /// A string choice.
+    Str(String),
+}
+
+impl ParamValue {
+    /// The numeric value, if any.
+    pub fn as_f64(&self) -> Option<f64> {
+        match self {
+            ParamValue::Int(i) => Some(*i as f64),
+            ParamValue::Float(x) => Some(*x),
+            _ => None,
+        }
+    }
+}
+
+/// Privacy parameters of a study (may be swept through the grid).
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct PrivacySpec {
+    /// Privacy loss `eps > 0`.
+    pub eps: f64,
+    /// Failure probability in `[0, 1)`; 0 for pure DP.
+    #[serde(default)]
+    pub delta: f64,
+}
+
+/// One swept axis: an explicit list or a log-spaced range.
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[serde(untagged)]
+pub enum GridAxisSpec {
+    /// Explicit values.
+    List(Vec<f64>),
+    /// `points` log-spaced values from `log_range[0]` to `log_range[1]` inclusive.
+    Log(LogRangeSpec),
+}
+
+/// `{ log_range = [lo, hi], points = k }`.
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct LogRangeSpec {
+    /// Endpoints, both > 0.
+    pub log_range: [f64; 2],
+    /// Number of points, at least 1.
+    pub points: usize,
+}
+
+impl GridAxisSpec {
+    /// The values of the axis (before integer rounding).
+    pub fn values(&self) -> Vec<f64> {
+        match self {
+            GridAxisSpec::List(v) => v.clone(),
+            GridAxisSpec::Log(r) => log_space(r.log_range[0], r.log_range[1], r.points),
+        }
+    }
+}
+
+/// `k` log-spaced values from `lo` to `hi` inclusive.
+pub fn log_space(lo: f64, hi: f64, k: usize) -> Vec<f64> {
+    if k == 1 {
+        return vec![lo];
+    }
+    let (a, b) = (lo.ln(), hi.ln());
+    (0..k)
+        .map(|i| {
+            if i == k - 1 {
+                hi
+            } else {
+                round_significant((a + (b - a) * i as f64 / (k - 1) as f64).exp(), 12)
+            }
+        })
+        .collect()
+}
+
+/// Rounds to `digits` significant decimal digits, so that log-spaced grid values
+/// print cleanly (`0.1`, not `0.10000000000000002`) and compare exactly across runs.
+pub fn round_significant(x: f64, digits: usize) -> f64 {
+    format!("{:.*e}", digits.saturating_sub(1), x)
+        .parse()
+        .unwrap_or(x)
+}
+
+/// Expectations of a study.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ExpectSpec {
+    /// Every measured mean must stay at or below the theorem's bound.
+    #[serde(default)]
+    pub below_bound: bool,
+    /// Every measured mean must lie within its (Bonferroni-corrected) CI of the exact expectation.
+    #[serde(default)]
+    pub match_theory: bool,
+    /// Expected log-log slope per swept parameter: one fit window, or several
+    /// (one per regime, e.g. `[{ slope = -2, ... }, { slope = -1, ... }]`).
+    #[serde(default)]
+    pub slopes: BTreeMap<String, OneOrMany<SlopeExpectation>>,
+}
+
+/// A single item or a list of them.
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[serde(untagged)]
+pub enum OneOrMany<T> {
+    /// One item.
+    One(T),
+    /// Several items.
+    Many(Vec<T>),
+}
+
+impl<T> OneOrMany<T> {
+    /// The items as a slice.
+    pub fn as_slice(&self) -> &[T] {
+        match self {
+            OneOrMany::One(t) => std::slice::from_ref(t),
+            OneOrMany::Many(v) => v,
+        }
+    }
+}
+
+/// Expected slope of `log(mean metric)` against `log(parameter)`.
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct SlopeExpectation {
+    /// Theory slope.
+    pub slope: f64,
+    /// Allowed absolute deviation of the fitted slope.
+    pub tolerance: f64,
+    /// Fit window `[lo, hi]` in parameter units (inclusive); whole grid when absent.
+    #[serde(default)]
+    pub fit: Option<[f64; 2]>,
+}
+
+/// A named profile.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ProfileSpec {
+    /// Overrides the default repetitions of every study.
+    #[serde(default)]
+    pub repetitions: Option<usize>,
+    /// Per-study grid overrides: `grids.<study>.<param> = axis`.
+    #[serde(default)]
+    pub grids: BTreeMap<String, BTreeMap<String, GridAxisSpec>>,
+}
+
+/// A spec read from disk, with its text kept for provenance and error locations.
+#[derive(Debug, Clone)]
+pub struct LoadedSpec {
+    /// Path it was read from.
+    pub path: PathBuf,
+    /// Raw text.
+    pub text: String,
+    /// Parsed experiment (profile not yet applied).
+    pub spec: ExperimentSpec,
+}
+
+impl LoadedSpec {
+    /// A locator that turns TOML key paths into `file:line:column`.
+    pub fn locator(&self) -> SpecLocator<'_> {
+        SpecLocator::new(&self.path, &self.text)
+    }
+}
+
+/// Reads and parses a spec file; shape errors carry `file:line:column` and a hint.
+pub fn load(path: &Path) -> Result<LoadedSpec, SpecError> {
+    let text = std::fs::read_to_string(path).map_err(|e| SpecError {
+        location: path.display().to_string(),
+        message: format!("cannot read experiment file: {e}"),
+        hint: "pass the path of an existing TOML file, e.g. experiments/table1.toml".into(),
+    })?;
+    let spec = parse(path, &text)?;
+    Ok(LoadedSpec {
+        path: path.to_path_buf(),
+        text,
+        spec,
+    })
+}
+
+/// Parses spec text (see [`load`]).
+pub fn parse(path: &Path, text: &str) -> Result<ExperimentSpec, SpecError> {
+    toml::from_str::<ExperimentSpec>(text).map_err(|e| {
+        let locator = SpecLocator::new(path, text);
+        let location = match e.span() {
+            Some(span) => locator.at_offset(span.start),
+            None => path.display().to_string(),
+        };
+        let message = e.message().trim().to_string();
+        SpecError {
+            location,
+            hint: hint_for_parse_error(&message),
+            message,
+        }
+    })
+}
+
+fn hint_for_parse_error(message: &str) -> String {
+    if message.contains("unknown field") {
+        "remove or rename the key; the accepted keys are listed above (see README, 'Experiment spec')"
+            .into()
+    } else if message.contains("missing field") {
+        "add the missing key; every study needs name, metric, problem, algorithm, privacy and grid"
+            .into()
+    } else if message.contains("did not match any variant") {
+        "a grid axis is a list of numbers, e.g. n = [1000, 2000], or a log range, e.g. n = { log_range = [1e3, 1e6], points = 7 }"
+            .into()
+    } else {
+        "check the TOML syntax and value types against the annotated example in README.md".into()
+    }
+}

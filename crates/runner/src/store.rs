@@ -1,0 +1,382 @@
+//! The results file: `results/<name>.h5`, written with the pure-Rust `hdf5-pure`.
+//!
+//! Layout (one group per study, one 1-D dataset per column, rows sorted by
+//! grid point then repetition so the bytes do not depend on thread count or
+//! finishing order):
+//!
+//! ```text
+//! /                          attrs: provenance (see provenance.rs), spec_hash, format_version
+//! /studies/<study>/          attrs: family, algorithm, metric, swept, repetitions
+//!     cell/grid_point        u64   index of the grid point
+//!     cell/repetition        u64
+//!     seeds/data             u64   seed of the data stream
+//!     seeds/noise            u64   seed of the noise stream
+//!     params/<name>          f64   every numeric parameter (n, d, eps, delta, ...)
+//!     outputs/<metric>       f64   the measured metric (NaN for failed cells)
+//!     outputs/theory         f64   exact expected metric (NaN when unknown)
+//!     outputs/bound          f64   theorem bound
+//!     diagnostics/<name>     f64   algorithm diagnostics
+//!     status/ok              u8    1 = success, 0 = failed
+//!     status/error           vlen utf-8 string, empty on success
+//!     timing/wall_seconds    f64   the only column that may differ between runs
+//! ```
+//!
+//! Crash safety: the single writer keeps every finished row in memory and, per
+//! batch, writes a complete new file to `<name>.h5.tmp`, syncs it and renames
+//! it over the old one. A rename is atomic, so a `SIGKILL` at any moment leaves
+//! either the previous or the new complete file, never a torn one. The cost is
+//! a rewrite per batch, negligible next to the cells at the sizes we run
+//! (tens of thousands of rows).
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+use hdf5_pure::{AttrValue, File, FileBuilder};
+
+use crate::plan::Plan;
+use crate::provenance::Provenance;
+use crate::validate::Experiment;
+
+/// Version of the on-disk layout.
+pub const FORMAT_VERSION: i64 = 1;
+
+/// The stored result of one cell.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CellRecord {
+    /// Study index.
+    pub study: usize,
+    /// Grid point index.
+    pub point: usize,
+    /// Repetition.
+    pub repetition: usize,
+    /// Data seed.
+    pub data_seed: u64,
+    /// Noise seed.
+    pub noise_seed: u64,
+    /// Empty on success, else the failure message.
+    pub error: String,
+    /// Measured metric (NaN on failure).
+    pub metric: f64,
+    /// Exact expected metric.
+    pub theory: f64,
+    /// Theorem bound.
+    pub bound: f64,
+    /// Algorithm diagnostics.
+    pub diagnostics: Vec<f64>,
+    /// Wall-clock seconds spent in the cell.
+    pub wall_seconds: f64,
+}
+
+impl CellRecord {
+    /// Whether the cell succeeded.
+    pub fn ok(&self) -> bool {
+        self.error.is_empty()
+    }
+}
+
+/// Key of a cell: (study, point, repetition).
+pub type CellKey = (usize, usize, usize);
+
+/// The results file of one experiment and the rows it holds.
+pub struct ResultsStore {
+    path: PathBuf,
+    spec_hash: String,
+    provenance: Provenance,
+    /// Finished rows by key.
+    pub records: BTreeMap<CellKey, CellRecord>,
+}
+
+impl ResultsStore {
+    /// Path of the results file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Opens `path` for `experiment`: reads existing rows if the file was written
+    /// by the same spec; refuses a different spec unless `fresh` (then starts empty).
+    /// Nothing is written until [`ResultsStore::flush`].
+    pub fn open(
+        path: &Path,
+        experiment: &Experiment,
+        plan: &Plan,
+        spec_hash: &str,
+        provenance: Provenance,
+        fresh: bool,
+    ) -> Result<Self, StoreError> {
+        let mut store = Self {
+            path: path.to_path_buf(),
+            spec_hash: spec_hash.to_string(),
+            provenance,
+            records: BTreeMap::new(),
+        };
+        if fresh || !path.exists() {
+            return Ok(store);
+        }
+        let existing = read_file(path, experiment).map_err(StoreError::Unreadable)?;
+        if existing.spec_hash != spec_hash {
+            return Err(StoreError::SpecChanged {
+                path: path.to_path_buf(),
+                stored: existing.spec_hash,
+                current: spec_hash.to_string(),
+            });
+        }
+        let planned: BTreeMap<CellKey, (u64, u64)> = plan
+            .cells
+            .iter()
+            .map(|c| {
+                (
+                    (c.study, c.point, c.repetition),
+                    (c.data_seed, c.noise_seed),
+                )
+            })
+            .collect();
+        for r in existing.records {
+            let key = (r.study, r.point, r.repetition);
+            if planned.get(&key) != Some(&(r.data_seed, r.noise_seed)) {
+                return Err(StoreError::Unreadable(anyhow::anyhow!(
+                    "cell {key:?} in {} does not match the plan (seeds differ)",
+                    path.display()
+                )));
+            }
+            store.records.insert(key, r);
+        }
+        store.provenance.started_at = existing.started_at;
+        Ok(store)
+    }
+
+    /// Adds finished rows (a later row for the same key replaces the earlier one).
+    pub fn extend(&mut self, rows: impl IntoIterator<Item = CellRecord>) {
+        for r in rows {
+            self.records.insert((r.study, r.point, r.repetition), r);
+        }
+    }
+
+    /// Writes the complete file atomically (temp file, fsync, rename).
+    pub fn flush(&mut self, experiment: &Experiment, plan: &Plan) -> Result<()> {
+        self.provenance.touch();
+        let bytes = build_file(self, experiment, plan)?;
+        let tmp = self.path.with_extension("h5.tmp");
+        if let Some(dir) = self.path.parent() {
+            fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        }
+        {
+            let mut f =
+                fs::File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
+            f.write_all(&bytes)?;
+            f.sync_all()?;
+        }
+        fs::rename(&tmp, &self.path)
+            .with_context(|| format!("renaming {} into place", tmp.display()))?;
+        if let Some(dir) = self.path.parent() {
+            if let Ok(d) = fs::File::open(dir) {
+                let _ = d.sync_all();
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Why a results file cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The file was produced by another spec.
+    #[error(
+        "{} was produced by a different spec (stored hash {stored}, current {current})",
+        path.display()
+    )]
+    SpecChanged {
+        /// File.
+        path: PathBuf,
+        /// Hash stored in the file.
+        stored: String,
+        /// Hash of the current spec.
+        current: String,
+    },
+    /// The file exists but cannot be read as results of this experiment.
+    #[error("existing results file cannot be resumed: {0:#}")]
+    Unreadable(anyhow::Error),
+}
+
+fn build_file(store: &ResultsStore, experiment: &Experiment, plan: &Plan) -> Result<Vec<u8>> {
+    let mut fb = FileBuilder::new();
+    fb.set_attr("format_version", AttrValue::I64(FORMAT_VERSION));
+    fb.set_attr("spec_hash", AttrValue::String(store.spec_hash.clone()));
+    for (k, v) in store.provenance.attributes() {
+        fb.set_attr(&k, AttrValue::String(v));
+    }
+    let mut studies = fb.create_group("studies");
+    for (s, study) in experiment.studies.iter().enumerate() {
+        let rows: Vec<&CellRecord> = store
+            .records
+            .range((s, 0, 0)..(s + 1, 0, 0))
+            .map(|(_, r)| r)
+            .collect();
+        let mut g = studies.create_group(&study.name);
+        g.set_attr("family", AttrValue::String(study.family.name.into()));
+        g.set_attr("algorithm", AttrValue::String(study.algorithm.name.into()));
+        g.set_attr("metric", AttrValue::String(study.metric.clone()));
+        g.set_attr("title", AttrValue::String(study.title.clone()));
+        let swept: Vec<String> = study.axes.iter().map(|a| a.name.clone()).collect();
+        g.set_attr("swept", AttrValue::String(swept.join(",")));
+        g.set_attr("repetitions", AttrValue::I64(study.repetitions as i64));
+        g.set_attr("rows", AttrValue::I64(rows.len() as i64));
+
+        let u64col =
+            |f: &dyn Fn(&CellRecord) -> u64| rows.iter().map(|r| f(r)).collect::<Vec<u64>>();
+        let f64col =
+            |f: &dyn Fn(&CellRecord) -> f64| rows.iter().map(|r| f(r)).collect::<Vec<f64>>();
+
+        let mut cell = g.create_group("cell");
+        cell.create_dataset("grid_point")
+            .with_u64_data(&u64col(&|r| r.point as u64));
+        cell.create_dataset("repetition")
+            .with_u64_data(&u64col(&|r| r.repetition as u64));
+        g.add_group(cell.finish());
+
+        let mut seeds = g.create_group("seeds");
+        seeds
+            .create_dataset("data")
+            .with_u64_data(&u64col(&|r| r.data_seed));
+        seeds
+            .create_dataset("noise")
+            .with_u64_data(&u64col(&|r| r.noise_seed));
+        g.add_group(seeds.finish());
+
+        let mut params = g.create_group("params");
+        let names: Vec<String> = plan.points[s]
+            .first()
+            .map(|p| p.numeric_params().into_iter().map(|(k, _)| k).collect())
+            .unwrap_or_default();
+        for (j, name) in names.iter().enumerate() {
+            let col: Vec<f64> = rows
+                .iter()
+                .map(|r| plan.points[s][r.point].numeric_params()[j].1)
+                .collect();
+            params.create_dataset(name).with_f64_data(&col);
+        }
+        g.add_group(params.finish());
+
+        let mut outputs = g.create_group("outputs");
+        outputs
+            .create_dataset(&study.metric)
+            .with_f64_data(&f64col(&|r| r.metric));
+        outputs
+            .create_dataset("theory")
+            .with_f64_data(&f64col(&|r| r.theory));
+        outputs
+            .create_dataset("bound")
+            .with_f64_data(&f64col(&|r| r.bound));
+        g.add_group(outputs.finish());
+
+        let mut diag = g.create_group("diagnostics");
+        for (j, name) in study.algorithm.diagnostics.iter().enumerate() {
+            let col: Vec<f64> = rows
+                .iter()
+                .map(|r| r.diagnostics.get(j).copied().unwrap_or(f64::NAN))
+                .collect();
+            diag.create_dataset(name).with_f64_data(&col);
+        }
+        g.add_group(diag.finish());
+
+        let mut status = g.create_group("status");
+        status
+            .create_dataset("ok")
+            .with_u8_data(&rows.iter().map(|r| u8::from(r.ok())).collect::<Vec<u8>>());
+        let errors: Vec<&str> = rows.iter().map(|r| r.error.as_str()).collect();
+        status.create_dataset("error").with_vlen_strings(&errors);
+        g.add_group(status.finish());
+
+        let mut timing = g.create_group("timing");
+        timing
+            .create_dataset("wall_seconds")
+            .with_f64_data(&f64col(&|r| r.wall_seconds));
+        g.add_group(timing.finish());
+
+        studies.add_group(g.finish());
+    }
+    fb.add_group(studies.finish());
+    Ok(fb.finish()?)
+}
+
+/// The content of an existing results file.
+pub struct StoredResults {
+    /// Spec hash attribute.
+    pub spec_hash: String,
+    /// Start time of the first session that wrote it.
+    pub started_at: String,
+    /// All root attributes as strings.
+    pub attributes: BTreeMap<String, String>,
+    /// Rows of the studies of `experiment` found in the file.
+    pub records: Vec<CellRecord>,
+}
+
+fn attr_string(v: &AttrValue) -> String {
+    v.as_str()
+        .map(str::to_string)
+        .or_else(|| v.as_i64().map(|i| i.to_string()))
+        .unwrap_or_else(|| format!("{v:?}"))
+}
+
+/// Reads every row of the studies of `experiment` from `path`.
+pub fn read_file(path: &Path, experiment: &Experiment) -> Result<StoredResults> {
+    let file = File::open(path).with_context(|| format!("opening {}", path.display()))?;
+    let attrs = file.root().attrs()?;
+    let attributes: BTreeMap<String, String> = attrs
+        .iter()
+        .map(|(k, v)| (k.clone(), attr_string(v)))
+        .collect();
+    let Some(spec_hash) = attributes.get("spec_hash").cloned() else {
+        bail!(
+            "{} is not a results file of this harness (no spec_hash)",
+            path.display()
+        );
+    };
+    let mut records = Vec::new();
+    let groups = file.group("studies")?.groups()?;
+    for (s, study) in experiment.studies.iter().enumerate() {
+        if !groups.contains(&study.name) {
+            continue;
+        }
+        let base = format!("studies/{}", study.name);
+        let ds = |name: &str| file.dataset(&format!("{base}/{name}"));
+        let points = ds("cell/grid_point")?.read_u64()?;
+        let reps = ds("cell/repetition")?.read_u64()?;
+        let data = ds("seeds/data")?.read_u64()?;
+        let noise = ds("seeds/noise")?.read_u64()?;
+        let metric = ds(&format!("outputs/{}", study.metric))?.read_f64()?;
+        let theory = ds("outputs/theory")?.read_f64()?;
+        let bound = ds("outputs/bound")?.read_f64()?;
+        let errors = ds("status/error")?.read_string()?;
+        let wall = ds("timing/wall_seconds")?.read_f64()?;
+        let diags: Vec<Vec<f64>> = study
+            .algorithm
+            .diagnostics
+            .iter()
+            .map(|d| ds(&format!("diagnostics/{d}"))?.read_f64())
+            .collect::<Result<_, _>>()?;
+        for i in 0..points.len() {
+            records.push(CellRecord {
+                study: s,
+                point: points[i] as usize,
+                repetition: reps[i] as usize,
+                data_seed: data[i],
+                noise_seed: noise[i],
+                error: errors[i].clone(),
+                metric: metric[i],
+                theory: theory[i],
+                bound: bound[i],
+                diagnostics: diags.iter().map(|c| c[i]).collect(),
+                wall_seconds: wall[i],
+            });
+        }
+    }
+    Ok(StoredResults {
+        spec_hash,
+        started_at: attributes.get("started_at").cloned().unwrap_or_default(),
+        attributes,
+        records,
+    })
+}

@@ -1,0 +1,218 @@
+//! Every class of bad input: a specific message at file:line:column, exit code 2,
+//! and an existing results file left byte-for-byte unchanged.
+
+mod common;
+
+use common::{run, runner, small_spec, stderr, Scratch};
+
+/// (what, spec text, expected message fragment, expected line of the error or 0 when unknown).
+fn cases() -> Vec<(&'static str, String, &'static str, usize)> {
+    let good = small_spec("badin", 3, 3, 1e4);
+    let replace = |from: &str, to: &str| {
+        assert!(good.contains(from), "test setup: {from:?} not in spec");
+        good.replacen(from, to, 1)
+    };
+    let line_of = |needle: &str| good.lines().position(|l| l.contains(needle)).unwrap() + 1;
+    vec![
+        (
+            "unknown top-level key",
+            replace("seed = 7", "seed = 7\nsede = 8"),
+            "unknown field `sede`",
+            line_of("seed = 7") + 1,
+        ),
+        (
+            "unknown study key",
+            replace(
+                "metric = \"excess_empirical_risk\"",
+                "metric = \"excess_empirical_risk\"\nmetrik = 1",
+            ),
+            "unknown field `metrik`",
+            line_of("metric =") + 1,
+        ),
+        (
+            "missing field",
+            replace("metric = \"excess_empirical_risk\"\n", ""),
+            "missing field `metric`",
+            0,
+        ),
+        (
+            "eps <= 0",
+            replace("eps = 1.0 }", "eps = -1.0 }"),
+            "eps = -1 is out of range",
+            line_of("eps = 1.0 }"),
+        ),
+        (
+            "delta outside [0, 1)",
+            replace("delta = 1e-6", "delta = 1.5"),
+            "delta = 1.5 is outside [0, 1)",
+            line_of("delta = 1e-6"),
+        ),
+        (
+            "delta beyond the algorithm's calibration",
+            replace("delta = 1e-6", "delta = 0.7"),
+            "outside [0, 0.5)",
+            line_of("delta = 1e-6"),
+        ),
+        (
+            "n < 2 in a grid",
+            replace("log_range = [1e3,", "log_range = [1,"),
+            "n = 1 is out of range",
+            line_of("log_range"),
+        ),
+        (
+            "n < 2 fixed",
+            replace("n = 2000,", "n = 1,"),
+            "n = 1 is out of range",
+            line_of("n = 2000,"),
+        ),
+        (
+            "empty grid",
+            replace("grid = { eps = [0.1, 0.2, 0.5], d = [2, 4] }", "grid = {}"),
+            "the grid is empty",
+            line_of("grid = { eps"),
+        ),
+        (
+            "empty axis",
+            replace("eps = [0.1, 0.2, 0.5]", "eps = []"),
+            "has no values",
+            line_of("grid = { eps"),
+        ),
+        (
+            "unknown family",
+            replace(
+                "family = \"diagonal_quadratic\", d = 10",
+                "family = \"diagonal_cubic\", d = 10",
+            ),
+            "unknown problem family `diagonal_cubic`",
+            line_of("d = 10 }"),
+        ),
+        (
+            "unknown algorithm",
+            replace(
+                "name = \"output_perturbation_conceptual\" }",
+                "name = \"magic\" }",
+            ),
+            "unknown algorithm `magic`",
+            line_of("name = \"output_perturbation_conceptual\" }"),
+        ),
+        (
+            "unknown problem parameter",
+            replace("d = 10 }", "d = 10, dim = 3 }"),
+            "unknown parameter `dim`",
+            line_of("d = 10 }"),
+        ),
+        (
+            "bad choice",
+            replace("sensitivity = \"paper\"", "sensitivity = \"loose\""),
+            "is not a valid choice",
+            line_of("sensitivity = \"paper\""),
+        ),
+        (
+            "wrong type",
+            replace("repetitions = 3", "repetitions = \"three\""),
+            "invalid type",
+            line_of("repetitions = 3"),
+        ),
+        (
+            "fit window with too few points",
+            replace("tolerance = 0.3 }", "tolerance = 0.3, fit = [1e3, 2e3] }"),
+            "contains 1 grid values",
+            line_of("tolerance = 0.3 }"),
+        ),
+        (
+            "TOML syntax error",
+            replace("seed = 7", "seed = = 7"),
+            "",
+            line_of("seed = 7"),
+        ),
+        (
+            "duplicate study names",
+            replace("name = \"eps_gauss\"", "name = \"n_pure\""),
+            "duplicate study name",
+            line_of("name = \"eps_gauss\""),
+        ),
+    ]
+}
+
+#[test]
+fn bad_input_is_rejected_precisely_and_leaves_results_untouched() {
+    let scratch = Scratch::new("badin");
+    let good = scratch.write("good.toml", &small_spec("badin", 3, 3, 1e4));
+    let first = run(runner(&scratch.0)
+        .arg(&good)
+        .arg("--quiet")
+        .arg("--no-check"));
+    assert!(
+        first.status.success(),
+        "good spec must run: {}",
+        stderr(&first)
+    );
+    let results = scratch.path("results/badin.h5");
+    let before = std::fs::read(&results).unwrap();
+
+    for (what, text, fragment, line) in cases() {
+        let path = scratch.write("bad.toml", &text);
+        let out = run(runner(&scratch.0).arg(&path).arg("--quiet"));
+        let err = stderr(&out);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{what}: exit code, stderr:\n{err}"
+        );
+        assert!(
+            err.contains(fragment),
+            "{what}: expected {fragment:?} in:\n{err}"
+        );
+        assert!(err.contains("hint:"), "{what}: no hint in:\n{err}");
+        let expected_location = format!("{}:", path.display());
+        assert!(
+            err.contains(&expected_location),
+            "{what}: no file location in:\n{err}"
+        );
+        if line > 0 {
+            let loc = format!("{}:{line}:", path.display());
+            assert!(
+                err.contains(&loc),
+                "{what}: expected location {loc} in:\n{err}"
+            );
+        }
+        assert_eq!(
+            std::fs::read(&results).unwrap(),
+            before,
+            "{what}: results file changed"
+        );
+    }
+
+    // A changed spec (different grid) is refused against the old file...
+    let changed = scratch.write("good.toml", &small_spec("badin", 3, 4, 1e4));
+    let out = run(runner(&scratch.0).arg(&changed).arg("--quiet"));
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("different spec"), "{}", stderr(&out));
+    assert!(stderr(&out).contains("--fresh"), "{}", stderr(&out));
+    assert_eq!(
+        std::fs::read(&results).unwrap(),
+        before,
+        "changed spec: results file changed"
+    );
+    // ...and an unknown profile or a missing file too.
+    let out = run(runner(&scratch.0).arg(&good).arg("--profile").arg("nope"));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("unknown profile `nope`"),
+        "{}",
+        stderr(&out)
+    );
+    let out = run(runner(&scratch.0).arg(scratch.path("missing.toml")));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("cannot read experiment file"));
+    assert_eq!(std::fs::read(&results).unwrap(), before);
+
+    // --fresh accepts the changed spec.
+    let out = run(runner(&scratch.0)
+        .arg(&changed)
+        .arg("--quiet")
+        .arg("--fresh")
+        .arg("--no-check"));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_ne!(std::fs::read(&results).unwrap(), before);
+}

@@ -1,0 +1,197 @@
+//! Conceptual output perturbation of Lowy & Razaviyayn, Eq. (2):
+//! `w_A(X) = w*(X) + z` with the exact minimizer and **no projection**, the
+//! variant analysed for the smooth classes (Prop 2.4, Cor 2.2; digest §3.0).
+//!
+//! Noise (digest §2): `delta = 0` draws `z` with density proportional to
+//! `exp(-eps ||z|| / Delta)` (Eq. 4); `delta > 0` draws `z ~ N(0, sigma^2 I)`
+//! with the Zhao et al. (2019) scale (Eq. 5).
+
+use dpcore::{ErmObjective, MinimizerSensitivity, PrivacyParams, ProblemConstants, RunFailure};
+use mechanisms::calibration::{l2_laplace_scale, lowy_c_delta, zwb_gaussian_sigma};
+use mechanisms::noise::{gaussian, l2_laplace};
+use rand::Rng;
+
+/// Which upper bound on the minimizer's L2-sensitivity calibrates the noise.
+///
+/// Both are valid upper bounds, hence both releases are private (digest §1.4,
+/// P5); record which one a run used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SensitivityChoice {
+    /// The instance-tight bound (`MinimizerSensitivity::tight`, e.g. `2/n`
+    /// for a mean of points in the unit ball).
+    Tight,
+    /// The paper's generic `2L/(mu n)` (Prop 2.2), which reproduces the
+    /// theorem constants.
+    Paper,
+}
+
+impl SensitivityChoice {
+    /// The field of `s` this choice selects.
+    pub fn select(self, s: MinimizerSensitivity) -> f64 {
+        match self {
+            SensitivityChoice::Tight => s.tight,
+            SensitivityChoice::Paper => s.paper,
+        }
+    }
+}
+
+/// One private release with the calibration that produced it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Release {
+    /// The released parameter `w = w* + z`.
+    pub w: Vec<f64>,
+    /// The sensitivity `Delta` used for calibration.
+    pub sensitivity: f64,
+    /// Noise scale: `Delta / eps` (pure DP, Gamma-radius scale) or `sigma`
+    /// (Gaussian standard deviation per coordinate).
+    pub noise_scale: f64,
+    /// Realised `||z||^2`.
+    pub noise_norm_sq: f64,
+}
+
+/// The conceptual (exact-minimizer) output-perturbation mechanism, Eq. (2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ConceptualOutputPerturbation {
+    /// Which sensitivity bound calibrates the noise.
+    pub sensitivity: SensitivityChoice,
+}
+
+fn invalid<E: std::fmt::Display>(e: E) -> RunFailure {
+    RunFailure::InvalidParameters(e.to_string())
+}
+
+/// Rejects `delta` that is negative, NaN, or not below 1/2 before any
+/// calibration (`delta = 0` means pure DP).
+fn check_delta(privacy: PrivacyParams) -> Result<(), RunFailure> {
+    if privacy.delta == 0.0 || (privacy.delta > 0.0 && privacy.delta < 0.5) {
+        Ok(())
+    } else {
+        Err(RunFailure::InvalidParameters(format!(
+            "delta must be 0 or in (0, 1/2), got {}",
+            privacy.delta
+        )))
+    }
+}
+
+impl ConceptualOutputPerturbation {
+    /// Noise scale for sensitivity `Delta`: `Delta/eps` when `delta = 0`
+    /// (Eq. 4), else `sigma = (c_delta + sqrt(c_delta^2 + eps)) Delta / (sqrt 2 eps)`
+    /// (Eq. 5). Calibration errors become `RunFailure::InvalidParameters`.
+    pub fn noise_scale(sensitivity: f64, privacy: PrivacyParams) -> Result<f64, RunFailure> {
+        check_delta(privacy)?;
+        if privacy.is_pure() {
+            l2_laplace_scale(privacy.eps, sensitivity).map_err(invalid)
+        } else {
+            zwb_gaussian_sigma(privacy.eps, privacy.delta, sensitivity).map_err(invalid)
+        }
+    }
+
+    /// Releases `w*(X) + z` with `z` calibrated to the chosen sensitivity.
+    ///
+    /// Errors: invalid privacy parameters or sensitivity give
+    /// `RunFailure::InvalidParameters`; a non-finite output gives
+    /// `RunFailure::NonFinite`.
+    pub fn run<R: Rng + ?Sized>(
+        &self,
+        problem: &dyn ErmObjective,
+        privacy: PrivacyParams,
+        rng: &mut R,
+    ) -> Result<Release, RunFailure> {
+        let d = problem.dim();
+        let sensitivity = self.sensitivity.select(problem.minimizer_sensitivity());
+        let noise_scale = Self::noise_scale(sensitivity, privacy)?;
+        let z = if privacy.is_pure() {
+            l2_laplace(d, noise_scale, rng)
+        } else {
+            gaussian(d, noise_scale, rng)
+        };
+        let noise_norm_sq: f64 = z.iter().map(|v| v * v).sum();
+        let w: Vec<f64> = problem
+            .minimizer()
+            .iter()
+            .zip(&z)
+            .map(|(m, v)| m + v)
+            .collect();
+        if !noise_norm_sq.is_finite() || w.iter().any(|v| !v.is_finite()) {
+            return Err(RunFailure::NonFinite(format!(
+                "output perturbation produced a non-finite release (Delta = {sensitivity}, scale = {noise_scale})"
+            )));
+        }
+        Ok(Release {
+            w,
+            sensitivity,
+            noise_scale,
+            noise_norm_sq,
+        })
+    }
+
+    /// `E||z||^2` of the noise: `d(d+1) Delta^2 / eps^2` for the l2-Laplace
+    /// noise (Lemma B.3) and `d sigma^2` for the Gaussian (digest §2).
+    pub fn expected_noise_sq_norm(
+        d: usize,
+        sensitivity: f64,
+        privacy: PrivacyParams,
+    ) -> Result<f64, RunFailure> {
+        let scale = Self::noise_scale(sensitivity, privacy)?;
+        let df = d as f64;
+        Ok(if privacy.is_pure() {
+            df * (df + 1.0) * scale * scale
+        } else {
+            df * scale * scale
+        })
+    }
+
+    /// Exact expected excess risk `E[F(w* + z) - F*] = tr(H) E||z||^2 / (2d)`
+    /// for quadratics with constant Hessian `H` and isotropic `z` (digest §8
+    /// E1; equality case of Prop 2.4 for `H = beta I`). `None` when the problem
+    /// is not such a quadratic or the parameters are invalid.
+    pub fn exact_expected_excess(
+        &self,
+        problem: &dyn ErmObjective,
+        privacy: PrivacyParams,
+    ) -> Option<f64> {
+        let trace = problem.hessian_trace()?;
+        let d = problem.dim();
+        let sensitivity = self.sensitivity.select(problem.minimizer_sensitivity());
+        let e_sq = Self::expected_noise_sq_norm(d, sensitivity, privacy).ok()?;
+        Some(trace * e_sq / (2.0 * d as f64))
+    }
+
+    /// Cor 2.2 (H^ERM class) with the digest's correction of Prop 2.4(b)
+    /// (the factor d, erratum P8):
+    ///
+    /// * `delta = 0`: `4 kappa L^2/mu (d/(eps n))^2`;
+    /// * `delta > 0`: `4 kappa L^2/mu d (c_delta + sqrt(c_delta^2 + eps))^2 / (eps n)^2`.
+    ///
+    /// The bound is proven for the paper's `Delta = 2L/(mu n)`; the noise
+    /// scale is increasing in `Delta`, so it also holds for the (smaller)
+    /// instance-tight `Delta`. It does not depend on `self.sensitivity`.
+    /// Returns NaN for invalid privacy parameters (`eps <= 0`, `delta` outside
+    /// `{0} U (0, 1/2)`).
+    pub fn theorem_bound(
+        &self,
+        constants: &ProblemConstants,
+        n: usize,
+        d: usize,
+        privacy: PrivacyParams,
+    ) -> f64 {
+        let eps = privacy.eps;
+        if !(eps.is_finite() && eps > 0.0) || check_delta(privacy).is_err() {
+            return f64::NAN;
+        }
+        let (l, mu) = (constants.lipschitz, constants.strong_convexity);
+        let kappa = constants.condition_number();
+        let (df, en) = (d as f64, eps * n as f64);
+        let prefactor = 4.0 * kappa * l * l / mu;
+        if privacy.is_pure() {
+            prefactor * (df / en).powi(2)
+        } else {
+            let c = match lowy_c_delta(privacy.delta) {
+                Ok(c) => c,
+                Err(_) => return f64::NAN,
+            };
+            let k = c + (c * c + eps).sqrt();
+            prefactor * df * k * k / (en * en)
+        }
+    }
+}
