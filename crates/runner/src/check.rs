@@ -17,7 +17,7 @@ use polars::prelude::*;
 use statrs::distribution::{ContinuousCDF, Normal};
 
 use crate::analyze::StudyAnalysis;
-use crate::report::{describe_values, sig, summary_frame};
+use crate::report::{describe_values, point_key, sig, summary_frame};
 use crate::validate::Experiment;
 
 /// Family-wise false-alarm rate of the baseline regression check.
@@ -197,7 +197,7 @@ fn compare_baseline(
         .zip(analyses)
         .flat_map(|(s, a)| {
             a.points.iter().filter_map(move |p| {
-                base.get(&(s.name.clone(), describe_values(&p.swept)))
+                base.get(&(s.name.clone(), point_key(&p.swept)))
                     .map(|b| (s, p, b))
             })
         })

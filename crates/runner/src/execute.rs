@@ -41,39 +41,78 @@ pub struct ExecSummary {
     pub seconds: f64,
 }
 
-/// Runs one cell: generate the problem from the data stream, run the algorithm
-/// with the noise stream, measure. Panics, non-finite metrics and solver
-/// failures become a failed record; they never stop the sweep.
-pub fn run_cell(study: &Study, point: &GridPoint, cell: &Cell) -> CellRecord {
+/// Turns a caught panic payload into a message.
+fn panic_message(payload: Box<dyn std::any::Any + Send>) -> String {
+    let msg = payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".into());
+    format!("panic: {msg}")
+}
+
+/// Runs the cells of one data group: they share the study and the data seed, so
+/// the problem is generated once from the data stream and every cell runs the
+/// algorithm on it with its own noise stream (common random numbers without a
+/// per-cell copy of the data). Panics, non-finite metrics and solver failures
+/// become failed records; they never stop the sweep. Each cell's wall time is
+/// its own run plus an equal share of the generation.
+pub fn run_group(study: &Study, points: &[GridPoint], cells: &[Cell]) -> Vec<CellRecord> {
     let start = Instant::now();
-    let outcome = catch_unwind(AssertUnwindSafe(|| -> Result<CellOutput, RunFailure> {
-        let mut data_rng = rng_from_seed(cell.data_seed);
-        let problem = (study.family.build)(&point.problem, &mut data_rng)?;
-        let mut noise_rng = rng_from_seed(cell.noise_seed);
-        let out = (study.algorithm.run)(
-            &point.options,
-            problem.as_ref(),
-            point.privacy,
-            &mut noise_rng,
-        )?;
-        if !out.metric.is_finite() {
-            return Err(RunFailure::NonFinite(format!("metric = {}", out.metric)));
-        }
-        Ok(out)
+    let first = &cells[0];
+    let problem = catch_unwind(AssertUnwindSafe(|| {
+        let mut data_rng = rng_from_seed(first.data_seed);
+        (study.family.build)(&points[first.point].problem, &mut data_rng)
     }));
-    let (error, out) = match outcome {
-        Ok(Ok(out)) => (String::new(), Some(out)),
-        Ok(Err(failure)) => (failure.to_string(), None),
-        Err(payload) => {
-            let msg = payload
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| payload.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown panic".into());
-            (format!("panic: {msg}"), None)
-        }
+    let share = start.elapsed().as_secs_f64() / cells.len() as f64;
+    let problem = match problem {
+        Ok(Ok(p)) => Ok(p),
+        Ok(Err(failure)) => Err(failure.to_string()),
+        Err(payload) => Err(panic_message(payload)),
     };
+    cells
+        .iter()
+        .map(|cell| {
+            let t = Instant::now();
+            let outcome = match &problem {
+                Err(e) => Err(format!("problem generation failed: {e}")),
+                Ok(problem) => {
+                    let point = &points[cell.point];
+                    match catch_unwind(AssertUnwindSafe(|| {
+                        let mut noise_rng = rng_from_seed(cell.noise_seed);
+                        let out = (study.algorithm.run)(
+                            &point.options,
+                            problem.as_ref(),
+                            point.privacy,
+                            &mut noise_rng,
+                        )?;
+                        if !out.metric.is_finite() {
+                            return Err(RunFailure::NonFinite(format!("metric = {}", out.metric)));
+                        }
+                        Ok(out)
+                    })) {
+                        Ok(Ok(out)) => Ok(out),
+                        Ok(Err(failure)) => Err(failure.to_string()),
+                        Err(payload) => Err(panic_message(payload)),
+                    }
+                }
+            };
+            record(study, cell, outcome, share + t.elapsed().as_secs_f64())
+        })
+        .collect()
+}
+
+fn record(
+    study: &Study,
+    cell: &Cell,
+    outcome: Result<CellOutput, String>,
+    wall_seconds: f64,
+) -> CellRecord {
     let nan = f64::NAN;
+    let (error, out) = match outcome {
+        Ok(out) => (String::new(), Some(out)),
+        Err(e) => (e, None),
+    };
     CellRecord {
         study: cell.study,
         point: cell.point,
@@ -88,8 +127,22 @@ pub fn run_cell(study: &Study, point: &GridPoint, cell: &Cell) -> CellRecord {
             || vec![nan; study.algorithm.diagnostics.len()],
             |o| o.diagnostics,
         ),
-        wall_seconds: start.elapsed().as_secs_f64(),
+        wall_seconds,
     }
+}
+
+/// Groups cells by (study, data seed), keeping plan order within and across groups.
+pub fn data_groups(cells: &[Cell]) -> Vec<Vec<Cell>> {
+    let mut index: std::collections::HashMap<(usize, u64), usize> = Default::default();
+    let mut groups: Vec<Vec<Cell>> = Vec::new();
+    for c in cells {
+        let i = *index.entry((c.study, c.data_seed)).or_insert_with(|| {
+            groups.push(Vec::new());
+            groups.len() - 1
+        });
+        groups[i].push(*c);
+    }
+    groups
 }
 
 /// Runs every planned cell not yet in `store`, flushing finished cells in batches.
@@ -117,6 +170,7 @@ pub fn execute(
     if pending.is_empty() {
         return Ok(summary);
     }
+    let groups = data_groups(&pending);
     let bar = progress_bar(pending.len() as u64, options.progress);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.threads)
@@ -130,11 +184,12 @@ pub fn execute(
     let result = std::thread::scope(|scope| -> Result<()> {
         let workers = scope.spawn(|| {
             pool.install(|| {
-                pending.par_iter().for_each_with(tx, |tx, cell| {
-                    let study = &experiment.studies[cell.study];
-                    let point = &plan.points[cell.study][cell.point];
-                    // The receiver only disappears when the writer failed; stop quietly.
-                    let _ = tx.send(run_cell(study, point, cell));
+                groups.par_iter().for_each_with(tx, |tx, group| {
+                    let s = group[0].study;
+                    for record in run_group(&experiment.studies[s], &plan.points[s], group) {
+                        // The receiver only disappears when the writer failed; stop quietly.
+                        let _ = tx.send(record);
+                    }
                 });
             });
         });

@@ -66,7 +66,7 @@ pub fn render_all(
                         .collect();
                     PlotSeries {
                         label: if at.is_empty() {
-                            "measured".to_string()
+                            String::new()
                         } else {
                             describe_values(&at)
                         },
@@ -81,8 +81,8 @@ pub fn render_all(
                 x_label: axis.name.clone(),
                 y_label: study.metric.replace('_', " "),
                 series,
-                bound_label: "theorem bound".into(),
-                theory_label: "exact E[metric]".into(),
+                bound_label: study.algorithm.bound_name.into(),
+                theory_label: study.algorithm.theory_name.into(),
             };
             let stem = dir.join(format!("{}__{}", study.name, axis.name));
             written.extend(render(&figure, &stem)?);

@@ -123,6 +123,10 @@ pub struct AlgorithmDef {
     pub delta_max: f64,
     /// Names of the diagnostic outputs stored per cell.
     pub diagnostics: &'static [&'static str],
+    /// What the stored `bound` is, for legends (e.g. "Cor 2.2 bound").
+    pub bound_name: &'static str,
+    /// What the stored `theory` is, for legends.
+    pub theory_name: &'static str,
     /// Runner.
     pub run: RunFn,
 }
@@ -241,6 +245,8 @@ pub const ALGORITHMS: &[AlgorithmDef] = &[AlgorithmDef {
     options: OUTPUT_PERTURBATION_OPTIONS,
     delta_max: 0.5,
     diagnostics: &["sensitivity", "noise_scale", "noise_norm_sq"],
+    bound_name: "Cor 2.2 bound (corrected Prop 2.4(b))",
+    theory_name: "exact E[excess] (Prop 2.4, equality for H = βI)",
     run: run_conceptual_output_perturbation,
 }];
 

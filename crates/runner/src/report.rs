@@ -41,6 +41,16 @@ pub fn describe_values(values: &[(String, f64)]) -> String {
         .join(", ")
 }
 
+/// `a=1, b=0.0316227766017` with every value at full (round-trip) precision:
+/// the key of a grid point in CSV summaries and baselines.
+pub fn point_key(values: &[(String, f64)]) -> String {
+    values
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// The verdict table (one row per fitted slope, plus rows for bound/theory checks).
 pub fn verdict_table(experiment: &Experiment, analyses: &[StudyAnalysis]) -> String {
     let mut out = String::new();
@@ -175,7 +185,7 @@ pub fn summary_frame(experiment: &Experiment, analyses: &[StudyAnalysis]) -> Res
         for p in &a.points {
             study.push(s.name.clone());
             point.push(p.point as u64);
-            swept.push(describe_values(&p.swept));
+            swept.push(point_key(&p.swept));
             let vals = [
                 p.count as f64,
                 p.failed as f64,

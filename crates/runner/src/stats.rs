@@ -56,7 +56,8 @@ pub fn fit_loglog(x: &[f64], mean: &[f64], se: &[f64]) -> Option<LogLogFit> {
     let mx = w.iter().zip(&lx).map(|(w, x)| w * x).sum::<f64>() / sw;
     let my = w.iter().zip(&ly).map(|(w, y)| w * y).sum::<f64>() / sw;
     let sxx: f64 = w.iter().zip(&lx).map(|(w, x)| w * (x - mx).powi(2)).sum();
-    if sxx <= 0.0 {
+    // All x equal (up to rounding): the slope is undefined.
+    if sxx <= 1e-12 * sw {
         return None;
     }
     let sxy: f64 = (0..k).map(|i| w[i] * (lx[i] - mx) * (ly[i] - my)).sum();

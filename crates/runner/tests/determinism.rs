@@ -4,7 +4,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::{datasets, run, runner, small_spec, stderr, Scratch};
+use common::{datasets, run, runner, runner_with_results, small_spec, stderr, Scratch};
 
 #[test]
 fn one_and_two_threads_give_bitwise_identical_datasets() {
@@ -13,11 +13,12 @@ fn one_and_two_threads_give_bitwise_identical_datasets() {
     let one = scratch.path("one");
     let two = scratch.path("two");
     for (dir, threads) in [(&one, "1"), (&two, "2")] {
-        let out = run(runner(&scratch.0)
-            .arg(&spec)
-            .args(["--threads", threads, "--quiet", "--no-check"])
-            .arg("--results-dir")
-            .arg(dir));
+        let out = run(runner_with_results(&scratch.0, dir).arg(&spec).args([
+            "--threads",
+            threads,
+            "--quiet",
+            "--no-check",
+        ]));
         assert!(out.status.success(), "{}", stderr(&out));
     }
     let a = datasets(&one.join("threads.h5"));
@@ -52,11 +53,9 @@ fn a_run_killed_with_sigkill_resumes_to_the_same_datasets() {
     let planned = 5 * 40 + 6 * 40;
 
     let reference = scratch.path("reference");
-    let out = run(runner(&scratch.0)
+    let out = run(runner_with_results(&scratch.0, &reference)
         .arg(&spec)
-        .args(["--quiet", "--no-check", "--threads", "2"])
-        .arg("--results-dir")
-        .arg(&reference));
+        .args(["--quiet", "--no-check", "--threads", "2"]));
     assert!(out.status.success(), "{}", stderr(&out));
 
     let killed = scratch.path("results/kill.h5");

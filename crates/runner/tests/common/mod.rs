@@ -41,10 +41,15 @@ impl Drop for Scratch {
 
 /// The runner command with output directories inside `dir`.
 pub fn runner(dir: &Path) -> Command {
+    runner_with_results(dir, &dir.join("results"))
+}
+
+/// The runner command with results in `results` and other outputs inside `dir`.
+pub fn runner_with_results(dir: &Path, results: &Path) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_runner"));
     c.current_dir(dir)
         .arg("--results-dir")
-        .arg(dir.join("results"))
+        .arg(results)
         .arg("--figures-dir")
         .arg(dir.join("figures"))
         .arg("--baselines-dir")
