@@ -73,8 +73,17 @@ pub fn git_commit() -> String {
     };
     match run(&["rev-parse", "HEAD"]) {
         Some(commit) if !commit.is_empty() => {
-            let dirty = run(&["status", "--porcelain", "--untracked-files=no"])
-                .is_some_and(|s| !s.is_empty());
+            // Generated outputs do not make the source tree dirty.
+            let dirty = run(&[
+                "status",
+                "--porcelain",
+                "--untracked-files=no",
+                "--",
+                ".",
+                ":!results",
+                ":!figures",
+            ])
+            .is_some_and(|s| !s.is_empty());
             if dirty {
                 format!("{commit}-dirty")
             } else {

@@ -246,15 +246,14 @@ fn build_file(store: &ResultsStore, experiment: &Experiment, plan: &Plan) -> Res
         g.add_group(seeds.finish());
 
         let mut params = g.create_group("params");
-        let names: Vec<String> = plan.points[s]
+        let per_point: Vec<Vec<(String, f64)>> =
+            plan.points[s].iter().map(|p| p.numeric_params()).collect();
+        let names: Vec<&str> = per_point
             .first()
-            .map(|p| p.numeric_params().into_iter().map(|(k, _)| k).collect())
+            .map(|p| p.iter().map(|(k, _)| k.as_str()).collect())
             .unwrap_or_default();
         for (j, name) in names.iter().enumerate() {
-            let col: Vec<f64> = rows
-                .iter()
-                .map(|r| plan.points[s][r.point].numeric_params()[j].1)
-                .collect();
+            let col: Vec<f64> = rows.iter().map(|r| per_point[r.point][j].1).collect();
             params.create_dataset(name).with_f64_data(&col);
         }
         g.add_group(params.finish());
