@@ -301,12 +301,12 @@ fn analyze_study(
     })
 }
 
+/// Points that share the values of every swept parameter but one, with those values.
+pub type FitGroup<'a> = (Vec<(String, f64)>, Vec<&'a PointSummary>);
+
 /// Groups points by the values of every swept parameter other than `param`.
-pub fn fit_groups<'a>(
-    points: &'a [PointSummary],
-    param: &str,
-) -> Vec<(Vec<(String, f64)>, Vec<&'a PointSummary>)> {
-    let mut groups: Vec<(Vec<(String, f64)>, Vec<&PointSummary>)> = Vec::new();
+pub fn fit_groups<'a>(points: &'a [PointSummary], param: &str) -> Vec<FitGroup<'a>> {
+    let mut groups: Vec<FitGroup<'a>> = Vec::new();
     for p in points {
         let at: Vec<(String, f64)> = p
             .swept

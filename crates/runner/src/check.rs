@@ -140,7 +140,11 @@ pub fn check(
             }
         }
         if a.bound_check == Some(false) {
-            for p in a.points.iter().filter(|p| !(p.mean <= p.bound)) {
+            for p in a
+                .points
+                .iter()
+                .filter(|p| !(p.bound.is_finite() && p.mean <= p.bound))
+            {
                 outcome.problems.push(format!(
                     "{}: mean {} exceeds the theorem bound {} at {}",
                     study.name,
@@ -212,7 +216,8 @@ fn compare_baseline(
     let mut worse = 0;
     for (s, p, b) in &pairs {
         let tol = z * (p.se.powi(2) + b.se.powi(2)).sqrt();
-        if !(p.mean - b.mean <= tol) {
+        let within_noise = p.mean - b.mean <= tol;
+        if !within_noise {
             worse += 1;
             outcome.problems.push(format!(
                 "{}: mean {} at {} is worse than the baseline {} by more than its noise ({})",

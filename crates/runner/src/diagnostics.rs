@@ -37,11 +37,12 @@ pub enum PathSeg {
     Index(usize),
 }
 
-/// Builds a path from string keys and indices: `path!["studies", 0, "privacy", "eps"]`.
+/// Builds a path (an array of [`PathSeg`]) from string keys and indices:
+/// `toml_path!["studies", 0, "privacy", "eps"]`.
 #[macro_export]
 macro_rules! toml_path {
     ($($seg:expr),* $(,)?) => {
-        vec![$($crate::diagnostics::IntoSeg::into_seg($seg)),*]
+        [$($crate::diagnostics::IntoSeg::into_seg($seg)),*]
     };
 }
 

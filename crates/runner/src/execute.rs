@@ -229,7 +229,7 @@ fn progress_bar(len: u64, wanted: bool) -> ProgressBar {
     let bar = ProgressBar::new(len);
     bar.set_style(
         ProgressStyle::with_template(
-            "{elapsed_precise} [{bar:40.cyan/blue}] {pos}/{len} cells, ETA {eta} ({per_sec})",
+            "{elapsed_precise} [{bar:30.cyan/blue}] {pos}/{len} cells, ETA {eta}",
         )
         .expect("valid template")
         .progress_chars("=> "),

@@ -126,10 +126,10 @@ pub fn resolve(loaded: &LoadedSpec, profile: Option<&str>) -> Result<Experiment,
         ));
     }
     let mut repetitions = spec.repetitions;
-    let mut rep_path = toml_path!["repetitions"];
+    let mut rep_path = toml_path!["repetitions"].to_vec();
     if let Some(r) = profile_spec.and_then(|p| p.repetitions) {
         repetitions = r;
-        rep_path = toml_path!["profiles", profile.unwrap_or_default(), "repetitions"];
+        rep_path = toml_path!["profiles", profile.unwrap_or_default(), "repetitions"].to_vec();
     }
     let mut seen = BTreeSet::new();
     let mut studies = Vec::new();
@@ -246,7 +246,7 @@ fn resolve_study(
         .collect();
     if let (Some(p), Some(ps)) = (profile, profile_spec) {
         for (k, v) in ps.grids.get(&s.name).into_iter().flatten() {
-            let path = toml_path!["profiles", p, "grids", &s.name, k];
+            let path = toml_path!["profiles", p, "grids", &s.name, k].to_vec();
             if !grid.contains_key(k) {
                 return Err(loc.error(
                     &path,
@@ -371,7 +371,7 @@ fn resolve_slope(
             format!("swept parameters: {swept:?}"),
         ));
     };
-    if !(exp.tolerance.is_finite() && exp.tolerance > 0.0) || !exp.slope.is_finite() {
+    if !(exp.tolerance.is_finite() && exp.tolerance > 0.0 && exp.slope.is_finite()) {
         return Err(loc.error(
             path,
             format!(

@@ -1,0 +1,228 @@
+//! Drawing a prepared, laid-out figure on any plotters backend.
+
+use super::*;
+
+pub(super) fn draw<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    fig: &Figure,
+    prep: &[Prepared],
+    plan: &Plan,
+) -> Result<()> {
+    root.fill(&WHITE).map_err(perr)?;
+    let (x_axis, x_ticks) = axis(plan.x, MAX_X_LABELS);
+    let (y_axis, y_ticks) = axis(plan.y, MAX_Y_LABELS);
+    let y_lo = 10f64.powf(plan.y.0);
+    let mut chart = chart_builder(root, &fig.title, &plan.frame)
+        .build_cartesian_2d(x_axis, y_axis)
+        .map_err(perr)?;
+
+    let x_fmt = |v: &f64| tick_label(*v, x_ticks.scientific);
+    let y_fmt = |v: &f64| tick_label(*v, y_ticks.scientific);
+    chart
+        .configure_mesh()
+        .x_desc(fig.x_label.as_str())
+        .y_desc(fig.y_label.as_str())
+        .axis_desc_style((FONT, AXIS_DESC_PX))
+        .label_style((FONT, TICK_PX))
+        .x_label_formatter(&x_fmt)
+        .y_label_formatter(&y_fmt)
+        .bold_line_style(RGBColor(200, 200, 200).stroke_width(1))
+        .light_line_style(RGBColor(236, 236, 236).stroke_width(1))
+        .axis_style(BLACK.stroke_width(1))
+        .set_all_tick_mark_size(6)
+        .draw()
+        .map_err(perr)?;
+
+    // Full frame around the plotting area.
+    let (xr, yr) = chart.plotting_area().get_pixel_range();
+    root.draw(&Rectangle::new(
+        [(xr.start, yr.start), (xr.end - 1, yr.end - 1)],
+        BLACK.stroke_width(1),
+    ))
+    .map_err(perr)?;
+
+    if plan.empty {
+        root.draw(&Text::new(
+            "no positive data to plot",
+            ((xr.start + xr.end) / 2, (yr.start + yr.end) / 2),
+            (FONT, AXIS_DESC_PX)
+                .into_font()
+                .color(&RGBColor(120, 120, 120))
+                .pos(Pos::new(HPos::Center, VPos::Center)),
+        ))
+        .map_err(perr)?;
+    }
+
+    // Lines, back to front: bound, theory, fit. A run of a single point is
+    // drawn as a short horizontal stroke centred on it.
+    let stub = |(cx, cy): (i32, i32)| vec![(cx - STUB_HALF_WIDTH, cy), (cx + STUB_HALF_WIDTH, cy)];
+    for p in prep {
+        let style = p.color.mix(BOUND_ALPHA).stroke_width(2);
+        for seg in &p.bound {
+            if let [only] = seg[..] {
+                root.draw(&PathElement::new(stub(chart.backend_coord(&only)), style))
+                    .map_err(perr)?;
+            } else {
+                chart
+                    .draw_series(LineSeries::new(seg.iter().copied(), style))
+                    .map_err(perr)?;
+            }
+        }
+    }
+    for p in prep {
+        let style = p.color.stroke_width(2);
+        let (dash, gap) = THEORY_DASH;
+        for seg in &p.theory {
+            if let [only] = seg[..] {
+                root.draw(&DashedPathElement::new(
+                    stub(chart.backend_coord(&only)),
+                    dash,
+                    gap,
+                    style,
+                ))
+                .map_err(perr)?;
+            } else {
+                chart
+                    .draw_series(DashedLineSeries::new(seg.iter().copied(), dash, gap, style))
+                    .map_err(perr)?;
+            }
+        }
+        for line in &p.fit {
+            chart
+                .draw_series(DashedLineSeries::new(
+                    line.iter().copied(),
+                    FIT_DASH.0,
+                    FIT_DASH.1,
+                    style,
+                ))
+                .map_err(perr)?;
+        }
+    }
+
+    // Measured means with CI bars, in pixel space (for the dodge).
+    for (p, dodge) in prep.iter().zip(&plan.dodge) {
+        let style = p.color.stroke_width(2);
+        for m in &p.markers {
+            let (cx, cy) = chart.backend_coord(&(m.x, m.mean));
+            let cx = cx + dodge.round() as i32;
+            let top = chart.backend_coord(&(m.x, m.high)).1;
+            let bot = chart.backend_coord(&(m.x, m.low.unwrap_or(y_lo))).1;
+            root.draw(&PathElement::new(vec![(cx, top), (cx, bot)], style))
+                .map_err(perr)?;
+            let mut caps = vec![top];
+            if m.low.is_some() {
+                caps.push(bot);
+            }
+            for y in caps {
+                root.draw(&PathElement::new(
+                    vec![(cx - CAP_HALF_WIDTH, y), (cx + CAP_HALF_WIDTH, y)],
+                    style,
+                ))
+                .map_err(perr)?;
+            }
+            root.draw(&Circle::new((cx, cy), MARKER_RADIUS, p.color.filled()))
+                .map_err(perr)?;
+            root.draw(&Circle::new((cx, cy), MARKER_RADIUS, WHITE.stroke_width(1)))
+                .map_err(perr)?;
+        }
+    }
+
+    draw_legend(root, plan)?;
+    Ok(())
+}
+
+pub(super) fn draw_legend<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    plan: &Plan,
+) -> Result<()> {
+    if plan.legend.is_empty() {
+        return Ok(());
+    }
+    let (lx, ly) = plan.legend_at;
+    let (w, h) = plan.legend_size;
+    root.draw(&Rectangle::new(
+        [(lx, ly), (lx + w, ly + h)],
+        WHITE.mix(0.88).filled(),
+    ))
+    .map_err(perr)?;
+    root.draw(&Rectangle::new(
+        [(lx, ly), (lx + w, ly + h)],
+        RGBColor(150, 150, 150).stroke_width(1),
+    ))
+    .map_err(perr)?;
+
+    let font = (FONT, LEGEND_PX)
+        .into_font()
+        .color(&BLACK)
+        .pos(Pos::new(HPos::Left, VPos::Center));
+    let first_center = ly + LEGEND_PAD + (LEGEND_PX as i32 + 4) / 2;
+    for (i, e) in plan.legend.iter().enumerate() {
+        let cy = first_center + i as i32 * plan.row_h;
+        let x0 = lx + LEGEND_PAD;
+        let x1 = x0 + LEGEND_ICON_W;
+        match e.glyph {
+            Glyph::Measured { fit } => {
+                if fit {
+                    root.draw(&DashedPathElement::new(
+                        vec![(x0, cy), (x1, cy)],
+                        FIT_DASH.0,
+                        FIT_DASH.1,
+                        e.color.stroke_width(2),
+                    ))
+                    .map_err(perr)?;
+                }
+                let cx = (x0 + x1) / 2;
+                let style = e.color.stroke_width(2);
+                let half = (LEGEND_PX as i32) / 2;
+                root.draw(&PathElement::new(
+                    vec![(cx, cy - half), (cx, cy + half)],
+                    style,
+                ))
+                .map_err(perr)?;
+                for y in [cy - half, cy + half] {
+                    root.draw(&PathElement::new(
+                        vec![(cx - CAP_HALF_WIDTH, y), (cx + CAP_HALF_WIDTH, y)],
+                        style,
+                    ))
+                    .map_err(perr)?;
+                }
+                root.draw(&Circle::new((cx, cy), MARKER_RADIUS, e.color.filled()))
+                    .map_err(perr)?;
+                root.draw(&Circle::new((cx, cy), MARKER_RADIUS, WHITE.stroke_width(1)))
+                    .map_err(perr)?;
+            }
+            Glyph::Fit => {
+                root.draw(&DashedPathElement::new(
+                    vec![(x0, cy), (x1, cy)],
+                    FIT_DASH.0,
+                    FIT_DASH.1,
+                    e.color.stroke_width(2),
+                ))
+                .map_err(perr)?;
+            }
+            Glyph::Bound => {
+                root.draw(&PathElement::new(
+                    vec![(x0, cy), (x1, cy)],
+                    e.color.mix(BOUND_ALPHA).stroke_width(2),
+                ))
+                .map_err(perr)?;
+            }
+            Glyph::Theory => {
+                root.draw(&DashedPathElement::new(
+                    vec![(x0, cy), (x1, cy)],
+                    THEORY_DASH.0,
+                    THEORY_DASH.1,
+                    e.color.stroke_width(2),
+                ))
+                .map_err(perr)?;
+            }
+        }
+        root.draw(&Text::new(
+            e.text.as_str(),
+            (x1 + LEGEND_GAP, cy),
+            font.clone(),
+        ))
+        .map_err(perr)?;
+    }
+    Ok(())
+}
