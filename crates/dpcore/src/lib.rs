@@ -33,23 +33,7 @@ impl PrivacyParams {
     }
 }
 
-/// The neighbouring relation a privacy guarantee is stated for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Neighbouring {
-    /// Same size `n`, one record replaced (Lowy–Razaviyayn, Wang–Zhu–Wang).
-    ReplaceOne,
-    /// One record added or removed.
-    AddRemove,
-}
-
-impl fmt::Display for Neighbouring {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Neighbouring::ReplaceOne => write!(f, "replace-one"),
-            Neighbouring::AddRemove => write!(f, "add/remove"),
-        }
-    }
-}
+pub use mechanisms::Neighbouring;
 
 /// Analytic constants of a problem instance, derived from the family's
 /// definition and never from the sampled data (Lowy–Razaviyayn digest P4).

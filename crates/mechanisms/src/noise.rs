@@ -92,3 +92,39 @@ pub fn gaussian<R: Rng + ?Sized>(dim: usize, sigma: f64, rng: &mut R) -> Vec<f64
         })
         .collect()
 }
+
+/// Draws `z` in `R^dim` with i.i.d. Laplace coordinates, density
+/// `prod_i exp(-|z_i| / scale) / (2 scale)`.
+///
+/// This is the classical pure-DP noise for a function of **L1** sensitivity
+/// `Delta_1`: with `scale = Delta_1 / eps` the release is eps-DP (Dwork,
+/// McSherry, Nissim & Smith 2006; Dwork & Roth 2014, Thm 3.6). It is **not**
+/// the l2-norm noise of [`l2_laplace`], whose density depends on `||z||_2`.
+///
+/// Method: `z_i = s_i E_i` with a fair random sign `s_i` and
+/// `E_i ~ Exp(mean = scale)` (`rand_distr::Exp1`, ziggurat, exact up to
+/// floating point): the Laplace law is the symmetrised exponential, since
+/// `P(|z_i| > t) = exp(-t/scale)` and the sign is independent of `|z_i|`.
+/// Moments: `E z_i = 0`, `E|z_i| = scale`, `Var z_i = 2 scale^2`.
+///
+/// `scale == 0` returns zeros (the degenerate, noiseless limit).
+///
+/// # Panics
+/// If `scale` is negative or not finite.
+pub fn laplace<R: Rng + ?Sized>(dim: usize, scale: f64, rng: &mut R) -> Vec<f64> {
+    assert!(
+        scale.is_finite() && scale >= 0.0,
+        "laplace: scale must be finite and >= 0, got {scale}"
+    );
+    (0..dim)
+        .map(|_| {
+            let e: f64 = rand_distr::Exp1.sample(rng);
+            let magnitude = scale * e;
+            if rng.next_u32() & 1 == 0 {
+                magnitude
+            } else {
+                -magnitude
+            }
+        })
+        .collect()
+}
