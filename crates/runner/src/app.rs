@@ -61,6 +61,8 @@ enum Command {
     Baseline(CommonArgs),
     /// List problem families, algorithms and their parameters.
     List,
+    /// Print printed-vs-corrected privacy calibrations for every calibration erratum in the digests.
+    Errata,
 }
 
 #[derive(Debug, Args, Clone)]
@@ -199,6 +201,13 @@ fn dispatch(cli: Cli) -> Result<i32> {
         }
         Some(Command::List) => {
             print!("{}", catalogue());
+            Ok(EXIT_OK)
+        }
+        Some(Command::Errata) => {
+            print!(
+                "{}",
+                crate::errata::render_markdown(&crate::errata::errata())
+            );
             Ok(EXIT_OK)
         }
     }

@@ -9,6 +9,7 @@ pub mod analyze;
 pub mod app;
 pub mod check;
 pub mod diagnostics;
+pub mod errata;
 pub mod execute;
 pub mod figures;
 pub mod plan;
