@@ -2,6 +2,7 @@
 //! the exact privacy profile of the Gaussian mechanism used to audit them.
 
 use crate::normal::log_normal_cdf;
+use crate::numeric::bisect;
 
 /// Why a calibration could not be computed.
 #[derive(Debug, Clone, Copy, PartialEq, thiserror::Error)]
@@ -156,11 +157,6 @@ pub fn exact_gaussian_delta(eps: f64, sigma: f64, sensitivity: f64) -> f64 {
     (l1.exp() * -(l2 - l1).exp_m1()).clamp(0.0, 1.0)
 }
 
-/// Largest number of bisection steps of [`analytic_gaussian_sigma`]; the
-/// bracket is within a factor 2 after the search phase, so ~60 halvings reach
-/// adjacent floating-point numbers and the cap is never binding in practice.
-const MAX_BISECTION_STEPS: u32 = 400;
-
 /// Noise scale of the analytic Gaussian mechanism (Balle & Wang 2018,
 /// "Improving the Gaussian Mechanism for Differential Privacy", Thm 8 and
 /// Alg 1): the smallest `sigma` for which `N(0, sigma^2 I)` added to a function
@@ -205,17 +201,7 @@ pub fn analytic_gaussian_sigma(eps: f64, delta: f64, sensitivity: f64) -> Result
         hi = lo;
         lo *= 0.5;
     }
-    // Invariant: private(hi) and !private(lo).
-    for _ in 0..MAX_BISECTION_STEPS {
-        let mid = lo + 0.5 * (hi - lo);
-        if mid <= lo || mid >= hi {
-            break;
-        }
-        if private(mid) {
-            hi = mid;
-        } else {
-            lo = mid;
-        }
-    }
-    Ok(hi)
+    // Invariant: private(hi) and !private(lo). The bracket is within a factor
+    // 2, so ~60 halvings reach adjacent floating-point numbers.
+    Ok(bisect(lo, hi, |sigma| !private(sigma)).1)
 }

@@ -12,6 +12,7 @@
 //! [`advanced_composition`]) carry a [`Neighbouring`] and refuse to mix
 //! relations; the `f64` entry points leave that bookkeeping to the caller.
 
+use crate::numeric::bisect;
 use crate::Neighbouring;
 
 /// Why an accountant could not produce a guarantee.
@@ -234,29 +235,6 @@ pub fn advanced_composition(step: ApproxDp, k: usize, delta_prime: f64) -> Resul
     let eps = advanced_composition_eps(step.eps, k, delta_prime)?;
     let delta = (k as f64 * step.delta + delta_prime).min(1.0);
     ApproxDp::new(eps, delta, step.relation)
-}
-
-/// Largest number of bisection steps of the inverses below (never binding:
-/// the bracket reaches adjacent `f64`s within ~1100 halvings at worst, and
-/// within ~60 from the brackets used here).
-const MAX_BISECTION_STEPS: u32 = 2000;
-
-/// Bisection on a monotone predicate: given `pred(lo)` and `!pred(hi)`, halves
-/// `[lo, hi]` until its ends are adjacent `f64`s and returns them as
-/// `(last x with pred(x), first x with !pred(x))`.
-pub(crate) fn bisect(mut lo: f64, mut hi: f64, pred: impl Fn(f64) -> bool) -> (f64, f64) {
-    for _ in 0..MAX_BISECTION_STEPS {
-        let mid = lo + 0.5 * (hi - lo);
-        if mid <= lo || mid >= hi {
-            break;
-        }
-        if pred(mid) {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    (lo, hi)
 }
 
 /// Inverse of [`advanced_composition_eps`]: the largest per-step `eps` whose

@@ -25,9 +25,10 @@
 
 use crate::calibration::exact_gaussian_delta;
 use crate::composition::{
-    bisect, check_delta_open, check_eps_nonneg, check_eps_pos, common_relation, AccountingError,
-    ApproxDp, Result,
+    check_delta_open, check_eps_nonneg, check_eps_pos, common_relation, AccountingError, ApproxDp,
+    Result,
 };
+use crate::numeric::bisect;
 use crate::Neighbouring;
 
 fn check_mu(mu: f64) -> Result<()> {

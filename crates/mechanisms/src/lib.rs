@@ -19,6 +19,7 @@ pub mod composition;
 pub mod gdp;
 pub mod noise;
 pub mod normal;
+mod numeric;
 pub mod rdp;
 pub mod relation;
 pub mod selection;

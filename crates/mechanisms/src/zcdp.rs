@@ -18,15 +18,11 @@
 //! [`Zcdp`] carries the relation explicitly.
 
 use crate::composition::{
-    bisect, check_delta_open, check_eps_nonneg, check_eps_pos, common_relation, AccountingError,
-    ApproxDp, Result,
+    check_delta_open, check_eps_nonneg, check_eps_pos, common_relation, AccountingError, ApproxDp,
+    Result,
 };
+use crate::numeric::{bisect, geometric_root};
 use crate::Neighbouring;
-
-/// Largest number of bisection steps in the root finders of this module (never
-/// binding: geometric bisection of a bracket spanning at most ~2000 binades
-/// reaches a relative width of 1e-15 within ~70 steps).
-const MAX_STEPS: u32 = 2000;
 
 /// Relative width at which the geometric bisections for the optimal Rényi order
 /// stop. The objective is flat at its minimiser, so this is far more than
@@ -152,26 +148,6 @@ fn cks_log_delta_u(rho: f64, eps: f64, u: f64) -> f64 {
     u * ((1.0 + u) * rho - eps) - u.ln() + (1.0 + u) * ln_u_over_1pu(u)
 }
 
-/// Geometric bisection for the root of an increasing `f` on `(lo, hi)`, given
-/// `f(lo) <= 0 <= f(hi)` and `0 < lo <= hi`.
-fn geometric_root(mut lo: f64, mut hi: f64, f: impl Fn(f64) -> f64) -> f64 {
-    for _ in 0..MAX_STEPS {
-        if hi <= lo * (1.0 + ORDER_RELATIVE_TOLERANCE) {
-            break;
-        }
-        let mid = (lo * hi).sqrt();
-        if mid <= lo || mid >= hi {
-            break;
-        }
-        if f(mid) <= 0.0 {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    lo + 0.5 * (hi - lo)
-}
-
 /// The Canonne–Kamath–Steinke bound at a fixed order `alpha > 1`
 /// (CKS 2020, Prop 12 applied to the Rényi bound `D_alpha <= alpha rho` of
 /// rho-zCDP): rho-zCDP implies (eps, delta)-DP with
@@ -221,7 +197,8 @@ pub fn cks_optimal_order(rho: f64, delta: f64) -> Result<f64> {
     let l = (1.0 / delta).ln();
     let lo = 2.0 * l / (1.0 + (1.0 + 4.0 * rho * l).sqrt());
     let hi = (l / rho).sqrt().min(l.exp_m1()).max(lo);
-    let u = geometric_root(lo, hi, |u| rho * u * u + u.ln_1p() - l);
+    let numerator = |u: f64| rho * u * u + u.ln_1p() - l;
+    let u = geometric_root(lo, hi, ORDER_RELATIVE_TOLERANCE, numerator);
     Ok(1.0 + u)
 }
 
@@ -271,7 +248,7 @@ pub fn cks_delta(rho: f64, eps: f64) -> Result<f64> {
     while slope(lo) > 0.0 && lo > f64::MIN_POSITIVE * 4.0 {
         lo *= 0.5;
     }
-    let u = geometric_root(lo, hi, slope);
+    let u = geometric_root(lo, hi, ORDER_RELATIVE_TOLERANCE, slope);
     Ok(cks_log_delta_u(rho, eps, u).exp().min(1.0))
 }
 
