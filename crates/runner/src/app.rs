@@ -33,8 +33,8 @@ pub const EXIT_RUNTIME: i32 = 3;
 ///
 /// `runner experiments/table1.toml` runs the whole pipeline: expand the grid into
 /// cells, run them in parallel with deterministic seeds, store them in
-/// results/<name>.h5 (resumable), summarize, draw figures/<name>/, write
-/// results/<name>.md and .csv, and check every expectation. Exit codes: 0 all
+/// `results/NAME.h5` (resumable), summarize, draw `figures/NAME/`, write
+/// `results/NAME.md` and `.csv`, and check every expectation. Exit codes: 0 all
 /// checks pass, 1 a check failed, 2 bad input (nothing run), 3 runtime error.
 #[derive(Debug, Parser)]
 #[command(name = "runner", version, args_conflicts_with_subcommands = true)]

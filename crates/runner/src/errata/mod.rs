@@ -1,0 +1,81 @@
+//! Printed-vs-corrected privacy calibrations for every calibration erratum listed
+//! in the paper digests (`shared/papers/digests/*.md`), evaluated numerically.
+//!
+//! Each [`Erratum`] is computed at run time from the paper's printed formula and
+//! the digest's corrected formula at one documented setting (the digest's own
+//! example where it gives one, otherwise `eps = 1`, `delta = 1e-5` or the
+//! paper's own `delta`, and the paper's prescribed schedule). For each it
+//! reports the privacy the printed calibration actually delivers next to the
+//! privacy the paper claims (the target), how that privacy was accounted, and a
+//! [`Verdict`] derived from the numbers. [`render_markdown`] prints the table
+//! shown by `runner errata` and in the README.
+//!
+//! Privacy accounting used here, with formulas written out locally (deliberately
+//! independent of the accountant modules of the `mechanisms` crate):
+//!
+//! * exact Gaussian privacy profile, [`exact_gaussian_delta`] (Balle & Wang
+//!   2018, Thm 8); the same function gives the exact (eps, delta) curve of
+//!   mu-GDP (Dong, Roth & Su, Cor 2.13) with `sigma = 1`, `Delta = mu`;
+//! * zCDP of a Gaussian release, `rho = Delta^2 / (2 sigma^2)`, composing by
+//!   addition, and the conversion `eps = rho + 2 sqrt(rho ln(1/delta))`
+//!   (Bun & Steinke 2016, Props 1.6, 1.3);
+//! * advanced composition `eps' = sqrt(2k ln(1/delta')) eps0 + k eps0 (e^eps0 - 1)`
+//!   (Dwork & Roth 2014, Thm 3.20);
+//! * fully adaptive composition `eps = sqrt(2 ln(1/delta') S) + S/2` with
+//!   `S = sum eps_m^2` (Whitehouse et al. 2023, Thm 1, as quoted by the
+//!   González–Guzmán–Paquette digest, Thm A.2);
+//! * the RDP of the Poisson-subsampled Gaussian at integer orders (Mironov,
+//!   Talwar & Zhang 2019, as quoted by the Bassily et al. digest §7 P4) with the
+//!   RDP-to-DP conversion `eps = min_a T eps_RDP(a) + ln(1/delta)/(a - 1)`
+//!   (Mironov 2017, Prop 3).
+//!
+//! Layout: the row types ([`Privacy`] and [`Accounting`] in `privacy`, the rest
+//! in `erratum`), the shared row builder (`row`), the local privacy formulas
+//! (`formulas`), number formatting (`number_format`), the Markdown table
+//! (`table`), and one module per paper holding its rows.
+
+#[cfg(doc)]
+use mechanisms::calibration::exact_gaussian_delta;
+
+mod bassily;
+mod erratum;
+mod formulas;
+mod gonzalez;
+mod lowy_razaviyayn;
+mod menart;
+mod number_format;
+mod privacy;
+mod row;
+mod table;
+mod wang;
+
+pub use erratum::{Calibration, Erratum, GaussianAudit, Verdict};
+pub use privacy::{Accounting, Privacy};
+pub use table::render_markdown;
+
+/// Default privacy target of the rows that do not take one from the paper.
+const EPS: f64 = 1.0;
+/// Default `delta` of the rows that do not take one from the paper.
+const DELTA: f64 = 1e-5;
+
+/// Every calibration erratum of the five digests, evaluated (takes well under a
+/// second).
+pub fn errata() -> Vec<Erratum> {
+    vec![
+        lowy_razaviyayn::alg7(),
+        lowy_razaviyayn::alg6(),
+        bassily::nsgd(),
+        bassily::proxgd(),
+        bassily::objp_first_stage(),
+        bassily::objp_output_noise(),
+        gonzalez::alg1(),
+        gonzalez::alg3(),
+        gonzalez::alg4(),
+        menart::alg1(),
+        menart::alg3_convention(),
+        menart::alg3_negative_norm(),
+        menart::alg4(),
+        menart::selection(),
+        wang::integer_t(),
+    ]
+}

@@ -1,0 +1,214 @@
+//! Semantic validation: turns a parsed [`ExperimentSpec`](crate::spec::ExperimentSpec) plus a profile into a
+//! fully resolved [`Experiment`], or a located [`SpecError`]. Nothing runs before
+//! this succeeds.
+//!
+//! [`resolve`] checks the experiment and hands each study to `study`, which
+//! resolves the swept axes (`grid`), the fixed parameter values and privacy
+//! parameters (`params`) and the slope expectations (`slopes`).
+
+use std::collections::BTreeSet;
+
+use crate::diagnostics::{PathSeg, SpecError, SpecLocator};
+use crate::registry::{AlgorithmDef, FamilyDef, Values};
+use crate::spec::LoadedSpec;
+use crate::toml_path;
+
+mod grid;
+mod params;
+mod slopes;
+mod study;
+
+pub use slopes::in_window;
+
+/// Where a swept parameter goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Target {
+    /// A problem-family parameter.
+    Problem,
+    /// An algorithm option.
+    Algorithm,
+    /// `eps` or `delta`.
+    Privacy,
+}
+
+/// One swept axis, resolved.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Axis {
+    /// Parameter name.
+    pub name: String,
+    /// Where it goes.
+    pub target: Target,
+    /// Values in grid order.
+    pub values: Vec<f64>,
+}
+
+/// A resolved slope expectation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SlopeCheck {
+    /// Swept parameter.
+    pub param: String,
+    /// Theory slope.
+    pub slope: f64,
+    /// Allowed absolute deviation.
+    pub tolerance: f64,
+    /// Inclusive fit window.
+    pub window: (f64, f64),
+}
+
+/// A fully resolved study.
+#[derive(Debug, Clone)]
+pub struct Study {
+    /// Name.
+    pub name: String,
+    /// Title.
+    pub title: String,
+    /// Metric name.
+    pub metric: String,
+    /// Repetitions per grid point.
+    pub repetitions: usize,
+    /// Problem family.
+    pub family: &'static FamilyDef,
+    /// Algorithm.
+    pub algorithm: &'static AlgorithmDef,
+    /// Fixed problem values (swept ones hold their first grid value).
+    pub problem: Values,
+    /// Fixed algorithm values.
+    pub options: Values,
+    /// Fixed eps.
+    pub eps: f64,
+    /// Fixed delta.
+    pub delta: f64,
+    /// Swept axes (cartesian grid, first axis slowest).
+    pub axes: Vec<Axis>,
+    /// Whether every mean must be under the bound.
+    pub below_bound: bool,
+    /// Whether every mean must match the exact expectation.
+    pub match_theory: bool,
+    /// Slope checks.
+    pub slopes: Vec<SlopeCheck>,
+}
+
+/// A fully resolved experiment.
+#[derive(Debug, Clone)]
+pub struct Experiment {
+    /// Base name from the spec.
+    pub name: String,
+    /// Profile applied, if any.
+    pub profile: Option<String>,
+    /// Description.
+    pub description: String,
+    /// Master seed.
+    pub seed: u64,
+    /// Studies.
+    pub studies: Vec<Study>,
+}
+
+impl Experiment {
+    /// The name results and figures are stored under: `<name>` or `<name>-<profile>`.
+    pub fn output_name(&self) -> String {
+        match &self.profile {
+            Some(p) => format!("{}-{p}", self.name),
+            None => self.name.clone(),
+        }
+    }
+}
+
+/// Validates `loaded` under `profile` and resolves it.
+pub fn resolve(loaded: &LoadedSpec, profile: Option<&str>) -> Result<Experiment, SpecError> {
+    let loc = loaded.locator();
+    let spec = &loaded.spec;
+    check_name(&loc, &spec.name, &toml_path!["name"], "experiment")?;
+    let profile_spec = match profile {
+        None => None,
+        Some(p) => Some(spec.profiles.get(p).ok_or_else(|| {
+            let known: Vec<_> = spec.profiles.keys().cloned().collect();
+            loc.error(
+                &toml_path!["profiles"],
+                format!("unknown profile `{p}`"),
+                format!("profiles defined in this file: {known:?}"),
+            )
+        })?),
+    };
+    if spec.studies.is_empty() {
+        return Err(loc.error(
+            &toml_path!["studies"],
+            "the experiment has no studies",
+            "add at least one [[studies]] table",
+        ));
+    }
+    let mut repetitions = spec.repetitions;
+    let mut rep_path = toml_path!["repetitions"].to_vec();
+    if let Some(r) = profile_spec.and_then(|p| p.repetitions) {
+        repetitions = r;
+        rep_path = toml_path!["profiles", profile.unwrap_or_default(), "repetitions"].to_vec();
+    }
+    let mut seen = BTreeSet::new();
+    let mut studies = Vec::new();
+    for (i, s) in spec.studies.iter().enumerate() {
+        let base = toml_path!["studies", i];
+        check_name(&loc, &s.name, &join(&base, &toml_path!["name"]), "study")?;
+        if !seen.insert(s.name.clone()) {
+            return Err(loc.error(
+                &join(&base, &toml_path!["name"]),
+                format!("duplicate study name `{}`", s.name),
+                "study names must be unique within an experiment",
+            ));
+        }
+        let (reps, reps_path) = match (s.repetitions, profile_spec.and_then(|p| p.repetitions)) {
+            (_, Some(r)) => (r, rep_path.clone()),
+            (Some(r), None) => (r, join(&base, &toml_path!["repetitions"])),
+            (None, None) => (repetitions, rep_path.clone()),
+        };
+        if reps < 2 {
+            return Err(loc.error(
+                &reps_path,
+                format!("repetitions = {reps} is too small"),
+                "use at least 2 repetitions so that a confidence interval exists",
+            ));
+        }
+        studies.push(study::resolve(&loc, s, &base, reps, profile, profile_spec)?);
+    }
+    if let Some(p) = profile_spec {
+        for study in p.grids.keys() {
+            if !seen.contains(study) {
+                return Err(loc.error(
+                    &toml_path!["profiles", profile.unwrap_or_default()],
+                    format!("profile overrides unknown study `{study}`"),
+                    format!("studies in this file: {seen:?}"),
+                ));
+            }
+        }
+    }
+    Ok(Experiment {
+        name: spec.name.clone(),
+        profile: profile.map(str::to_string),
+        description: spec.description.clone(),
+        seed: spec.seed,
+        studies,
+    })
+}
+
+fn join(a: &[PathSeg], b: &[PathSeg]) -> Vec<PathSeg> {
+    a.iter().chain(b).cloned().collect()
+}
+
+fn check_name(
+    loc: &SpecLocator,
+    name: &str,
+    path: &[PathSeg],
+    what: &str,
+) -> Result<(), SpecError> {
+    let ok = !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+    if ok {
+        Ok(())
+    } else {
+        Err(loc.error(
+            path,
+            format!("invalid {what} name `{name}`"),
+            "use letters, digits, `_` and `-` only (it becomes a file and HDF5 group name)",
+        ))
+    }
+}

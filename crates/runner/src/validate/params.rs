@@ -1,0 +1,203 @@
+//! Parameter checks and value resolution: privacy parameters, numeric ranges
+//! of registry parameters, and the fixed values of a family or algorithm.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::grid::Grid;
+use super::{join, Axis};
+use crate::diagnostics::{PathSeg, SpecError, SpecLocator};
+use crate::registry::{AlgorithmDef, ParamDef, ParamKind, Value, Values};
+use crate::spec::{ParamValue, StudySpec};
+use crate::toml_path;
+
+/// Checks study `s`'s fixed `eps` and `delta` for `algorithm`, then every
+/// swept value of an `eps` or `delta` axis (located at its `grid` entry).
+pub(super) fn check_privacy(
+    loc: &SpecLocator,
+    s: &StudySpec,
+    base: &[PathSeg],
+    algorithm: &AlgorithmDef,
+    axes: &[Axis],
+    grid: &Grid,
+) -> Result<(), SpecError> {
+    check_eps(
+        loc,
+        s.privacy.eps,
+        &join(base, &toml_path!["privacy", "eps"]),
+    )?;
+    check_delta(
+        loc,
+        s.privacy.delta,
+        algorithm,
+        &join(base, &toml_path!["privacy", "delta"]),
+    )?;
+    for axis in axes {
+        let path = grid[&axis.name].1.clone();
+        for &v in &axis.values {
+            match axis.name.as_str() {
+                "eps" => check_eps(loc, v, &path)?,
+                "delta" => check_delta(loc, v, algorithm, &path)?,
+                _ => {}
+            }
+        }
+    }
+    Ok(())
+}
+
+fn check_eps(loc: &SpecLocator, eps: f64, path: &[PathSeg]) -> Result<(), SpecError> {
+    if eps.is_finite() && eps > 0.0 {
+        Ok(())
+    } else {
+        Err(loc.error(
+            path,
+            format!("eps = {eps} is out of range"),
+            "eps must be a finite number > 0",
+        ))
+    }
+}
+
+fn check_delta(
+    loc: &SpecLocator,
+    delta: f64,
+    algorithm: &AlgorithmDef,
+    path: &[PathSeg],
+) -> Result<(), SpecError> {
+    if !(0.0..1.0).contains(&delta) {
+        return Err(loc.error(
+            path,
+            format!("delta = {delta} is outside [0, 1)"),
+            "delta is a probability in [0, 1); use 0 for pure DP",
+        ));
+    }
+    if delta >= algorithm.delta_max {
+        return Err(loc.error(
+            path,
+            format!(
+                "delta = {delta} is outside [0, {}) for algorithm `{}`",
+                algorithm.delta_max, algorithm.name
+            ),
+            "its Gaussian calibration is only defined for small delta; delta << 1/n is meaningful",
+        ));
+    }
+    Ok(())
+}
+
+pub(super) fn find_def<'a>(defs: &'a [ParamDef], name: &str) -> Option<&'a ParamDef> {
+    defs.iter().find(|d| d.name == name)
+}
+
+pub(super) fn check_numeric(
+    loc: &SpecLocator,
+    def: &ParamDef,
+    v: f64,
+    path: &[PathSeg],
+) -> Result<(), SpecError> {
+    let ok = match def.kind {
+        ParamKind::Int { min } => v.is_finite() && v.fract() == 0.0 && v >= min as f64,
+        ParamKind::Float { min, max, min_open } => {
+            v.is_finite() && v <= max && if min_open { v > min } else { v >= min }
+        }
+        ParamKind::Choice(_) => false,
+    };
+    if ok {
+        return Ok(());
+    }
+    let range = match def.kind {
+        ParamKind::Int { min } => format!("an integer >= {min}"),
+        ParamKind::Float { min, max, min_open } => format!(
+            "a number in {}{min}, {max}]",
+            if min_open { "(" } else { "[" }
+        ),
+        ParamKind::Choice(c) => format!("one of {c:?}"),
+    };
+    Err(loc.error(
+        path,
+        format!("{} = {v} is out of range", def.name),
+        format!("{} ({}) must be {range}", def.name, def.doc),
+    ))
+}
+
+pub(super) fn resolve_values(
+    loc: &SpecLocator,
+    defs: &'static [ParamDef],
+    given: &BTreeMap<String, ParamValue>,
+    path: &[PathSeg],
+    swept: &BTreeSet<&str>,
+    owner: &str,
+    reserved: &[&str],
+) -> Result<Values, SpecError> {
+    for key in given.keys() {
+        if find_def(defs, key).is_none() && !reserved.contains(&key.as_str()) {
+            let known: Vec<_> = defs.iter().map(|d| d.name).collect();
+            return Err(loc.error(
+                &join(path, &toml_path![key]),
+                format!("unknown parameter `{key}` for {owner}"),
+                format!("accepted parameters: {known:?}"),
+            ));
+        }
+    }
+    if let Some(key) = given.keys().find(|k| swept.contains(k.as_str())) {
+        return Err(loc.error(
+            &join(path, &toml_path![key]),
+            format!("`{key}` is both fixed here and swept in the grid"),
+            format!("remove `{key}` here or from the grid"),
+        ));
+    }
+    let mut values = Values::new();
+    for def in defs {
+        let kpath = join(path, &toml_path![def.name]);
+        let raw = match (given.get(def.name), def.default) {
+            (Some(v), _) => Some(v.clone()),
+            (None, Some(text)) => Some(
+                toml::from_str::<BTreeMap<String, ParamValue>>(&format!("v = {text}"))
+                    .expect("registry defaults are valid TOML")
+                    .remove("v")
+                    .expect("default present"),
+            ),
+            (None, None) => None,
+        };
+        let value = match (raw, def.kind) {
+            (None, _) if swept.contains(def.name) => Value::Num(f64::NAN),
+            (None, _) => {
+                return Err(loc.error(
+                    path,
+                    format!("{owner} needs parameter `{}`", def.name),
+                    format!(
+                        "add `{} = ...` ({}) or sweep it in the grid",
+                        def.name, def.doc
+                    ),
+                ))
+            }
+            (Some(ParamValue::Str(s)), ParamKind::Choice(choices)) => {
+                if !choices.contains(&s.as_str()) {
+                    return Err(loc.error(
+                        &kpath,
+                        format!("{} = \"{s}\" is not a valid choice", def.name),
+                        format!("choose one of {choices:?}"),
+                    ));
+                }
+                Value::Str(s)
+            }
+            (Some(v), ParamKind::Choice(choices)) => {
+                return Err(loc.error(
+                    &kpath,
+                    format!("{} = {v:?} must be a string", def.name),
+                    format!("choose one of {choices:?}"),
+                ))
+            }
+            (Some(v), _) => {
+                let Some(x) = v.as_f64() else {
+                    return Err(loc.error(
+                        &kpath,
+                        format!("{} must be a number", def.name),
+                        def.doc.to_string(),
+                    ));
+                };
+                check_numeric(loc, def, x, &kpath)?;
+                Value::Num(x)
+            }
+        };
+        values.insert(def.name.to_string(), value);
+    }
+    Ok(values)
+}

@@ -1,0 +1,104 @@
+//! Resolving one study: its problem family, algorithm and metric, then (in this
+//! order, so that the first error reported is always the same) its grid, fixed
+//! values, privacy parameters and slope expectations.
+
+use std::collections::BTreeSet;
+
+use super::{grid, join, params, slopes, Study};
+use crate::diagnostics::{PathSeg, SpecError, SpecLocator};
+use crate::registry;
+use crate::spec::{ProfileSpec, StudySpec};
+use crate::toml_path;
+
+/// Resolves study `s`, written at `base`, with `repetitions` already decided,
+/// under `profile` (whose spec is `profile_spec`).
+pub(super) fn resolve(
+    loc: &SpecLocator,
+    s: &StudySpec,
+    base: &[PathSeg],
+    repetitions: usize,
+    profile: Option<&str>,
+    profile_spec: Option<&ProfileSpec>,
+) -> Result<Study, SpecError> {
+    let family = registry::family(&s.problem.name).ok_or_else(|| {
+        loc.error(
+            &join(base, &toml_path!["problem", "family"]),
+            format!("unknown problem family `{}`", s.problem.name),
+            format!("known families: {:?} (see `runner list`)", family_names()),
+        )
+    })?;
+    let algorithm = registry::algorithm(&s.algorithm.name).ok_or_else(|| {
+        loc.error(
+            &join(base, &toml_path!["algorithm", "name"]),
+            format!("unknown algorithm `{}`", s.algorithm.name),
+            format!(
+                "known algorithms: {:?} (see `runner list`)",
+                algorithm_names()
+            ),
+        )
+    })?;
+    if !family.metrics.contains(&s.metric.as_str()) {
+        return Err(loc.error(
+            &join(base, &toml_path!["metric"]),
+            format!(
+                "family `{}` cannot measure metric `{}`",
+                family.name, s.metric
+            ),
+            format!("metrics it measures exactly: {:?}", family.metrics),
+        ));
+    }
+
+    let grid = grid::merge(loc, s, base, profile, profile_spec)?;
+    let axes = grid::resolve_axes(loc, family, algorithm, &grid)?;
+    let swept: BTreeSet<&str> = axes.iter().map(|a| a.name.as_str()).collect();
+
+    let problem = params::resolve_values(
+        loc,
+        family.params,
+        &s.problem.params,
+        &join(base, &toml_path!["problem"]),
+        &swept,
+        &format!("family `{}`", family.name),
+        &["family", "name"],
+    )?;
+    let options = params::resolve_values(
+        loc,
+        algorithm.options,
+        &s.algorithm.params,
+        &join(base, &toml_path!["algorithm"]),
+        &swept,
+        &format!("algorithm `{}`", algorithm.name),
+        &["name"],
+    )?;
+    params::check_privacy(loc, s, base, algorithm, &axes, &grid)?;
+    let slopes = slopes::resolve_slopes(loc, s, base, &axes, &swept)?;
+
+    Ok(Study {
+        name: s.name.clone(),
+        title: if s.title.is_empty() {
+            s.name.clone()
+        } else {
+            s.title.clone()
+        },
+        metric: s.metric.clone(),
+        repetitions,
+        family,
+        algorithm,
+        problem,
+        options,
+        eps: s.privacy.eps,
+        delta: s.privacy.delta,
+        axes,
+        below_bound: s.expect.below_bound,
+        match_theory: s.expect.match_theory,
+        slopes,
+    })
+}
+
+fn family_names() -> Vec<&'static str> {
+    registry::FAMILIES.iter().map(|f| f.name).collect()
+}
+
+fn algorithm_names() -> Vec<&'static str> {
+    registry::ALGORITHMS.iter().map(|a| a.name).collect()
+}
