@@ -18,7 +18,7 @@ use crate::registry::{ParamKind, ALGORITHMS, FAMILIES};
 use crate::seeds::SeedBuilder;
 use crate::store::{read_file, CellRecord, ResultsStore, StoreError, FORMAT_VERSION};
 use crate::validate::{resolve, Experiment};
-use crate::{figures, report, spec};
+use crate::{figures, report, sbatch, shard, spec};
 
 /// Exit code: every check passed.
 pub const EXIT_OK: i32 = 0;
@@ -61,26 +61,30 @@ enum Command {
     Baseline(CommonArgs),
     /// List problem families, algorithms and their parameters.
     List,
+    /// Merge shard parts (from `--shard i/N` runs) into results/NAME.h5, then report, plot and check.
+    Merge(MergeArgs),
+    /// Write Slurm scripts: a job array running one shard per task and a dependent merge job.
+    Sbatch(sbatch::SbatchArgs),
     /// Print printed-vs-corrected privacy calibrations for every calibration erratum in the digests.
     Errata,
 }
 
 #[derive(Debug, Args, Clone)]
-struct CommonArgs {
+pub(crate) struct CommonArgs {
     /// Experiment file (TOML).
-    spec: Option<PathBuf>,
+    pub(crate) spec: Option<PathBuf>,
     /// Named profile of the spec to apply (e.g. `quick`); outputs are named <name>-<profile>.
     #[arg(long)]
-    profile: Option<String>,
+    pub(crate) profile: Option<String>,
     /// Directory of results files and reports.
     #[arg(long, default_value = "results")]
-    results_dir: PathBuf,
+    pub(crate) results_dir: PathBuf,
     /// Directory of figures.
     #[arg(long, default_value = "figures")]
-    figures_dir: PathBuf,
+    pub(crate) figures_dir: PathBuf,
     /// Directory of committed baseline summaries.
     #[arg(long, default_value = "experiments/baselines")]
-    baselines_dir: PathBuf,
+    pub(crate) baselines_dir: PathBuf,
 }
 
 #[derive(Debug, Args, Clone)]
@@ -102,18 +106,27 @@ struct RunArgs {
     /// Discard an existing results file instead of resuming it.
     #[arg(long)]
     fresh: bool,
-    /// Skip the check stage (exit 0 even if expectations fail).
-    #[arg(long)]
-    no_check: bool,
-    /// Fail when no baseline summary exists (CI sets this).
-    #[arg(long)]
-    require_baseline: bool,
-    /// No progress bar and no summary.
-    #[arg(long, short)]
-    quiet: bool,
+    #[command(flatten)]
+    finish: FinishArgs,
     /// Seconds between flushes of the results file.
     #[arg(long, default_value_t = 2.0)]
     flush_seconds: f64,
+    /// Run only shard i of N (0-based, e.g. 0/4) into results/<name>.shard-i-of-N.h5;
+    /// combine the parts with `runner merge`. Cells are assigned deterministically,
+    /// balanced by estimated cost.
+    #[arg(long, value_name = "i/N")]
+    shard: Option<shard::ShardSpec>,
+}
+
+#[derive(Debug, Args, Clone)]
+struct MergeArgs {
+    #[command(flatten)]
+    common: CommonArgs,
+    /// Number of shards N the parts were run with.
+    #[arg(long)]
+    shards: usize,
+    #[command(flatten)]
+    finish: FinishArgs,
 }
 
 /// Parses `args` and runs; returns the process exit code.
@@ -140,6 +153,12 @@ pub fn main_with_args(args: impl IntoIterator<Item = OsString>) -> i32 {
                 eprintln!(
                     "error: {store_error}\n  hint: the file was left untouched; rerun with --fresh to \
                      discard it, or move it away to keep it"
+                );
+                EXIT_BAD_INPUT
+            } else if let Some(merge_error) = e.downcast_ref::<shard::MergeError>() {
+                eprintln!(
+                    "error: {merge_error}\n  hint: rerun the missing or incomplete shards with \
+                     `runner <spec> --shard i/N` (they resume), then merge again"
                 );
                 EXIT_BAD_INPUT
             } else if let Some(usage) = e.downcast_ref::<UsageError>() {
@@ -197,6 +216,16 @@ fn dispatch(cli: Cli) -> Result<i32> {
             let path = baseline_path(&c, &ctx.experiment);
             write_baseline(&path, &ctx.experiment, &ctx.analyses)?;
             println!("wrote baseline {}", path.display());
+            Ok(EXIT_OK)
+        }
+        Some(Command::Merge(args)) => merge(&args),
+        Some(Command::Sbatch(args)) => {
+            let (loaded, experiment) = load(&args.common)?;
+            let files = sbatch::write_scripts(&args, &loaded.path, &experiment)?;
+            for f in &files {
+                println!("wrote {}", f.display());
+            }
+            println!("submit with: bash {}", files[2].display());
             Ok(EXIT_OK)
         }
         Some(Command::List) => {
@@ -273,14 +302,28 @@ fn run(args: &RunArgs) -> Result<i32> {
         )
         .into());
     }
-    let p = plan(&experiment);
-    let path = results_path(c, &experiment);
-    let provenance = Provenance::new(
+    let full = plan(&experiment);
+    let (p, path) = match args.shard {
+        None => (full, results_path(c, &experiment)),
+        Some(s) => (
+            shard::shard_plan(&full, s),
+            shard::part_path(&c.results_dir, &experiment.output_name(), s.index, s.count),
+        ),
+    };
+    let mut provenance = Provenance::new(
         &loaded.text,
         &loaded.path.display().to_string(),
         experiment.profile.as_deref(),
         experiment.seed,
     );
+    if let Some(s) = args.shard {
+        provenance
+            .extra
+            .push(("shard_index".into(), s.index.to_string()));
+        provenance
+            .extra
+            .push(("shard_count".into(), s.count.to_string()));
+    }
     let mut store = ResultsStore::open(
         &path,
         &experiment,
@@ -289,7 +332,7 @@ fn run(args: &RunArgs) -> Result<i32> {
         provenance,
         args.fresh,
     )?;
-    if !args.quiet {
+    if !args.finish.quiet {
         eprintln!(
             "{}: {} cells planned, {} already in {}",
             experiment.output_name(),
@@ -305,38 +348,179 @@ fn run(args: &RunArgs) -> Result<i32> {
         &ExecOptions {
             threads: args.threads,
             flush_every: Duration::from_secs_f64(args.flush_seconds),
-            progress: !args.quiet,
+            progress: !args.finish.quiet,
         },
     )?;
     if summary.ran == 0 && !path.exists() {
         store.flush(&experiment, &p)?;
     }
-    if !args.quiet {
+    if !args.finish.quiet {
         eprintln!(
             "ran {} cells ({} failed) in {:.1} s; {} resumed from the results file",
             summary.ran, summary.failed, summary.seconds, summary.resumed
         );
     }
-    let records: Vec<CellRecord> = store.records.values().cloned().collect();
-    let ctx = Stored::from_records(experiment, p, &path, &records)?;
-    ctx.write_reports(c)?;
-    let figs = figures::render_all(
-        &ctx.experiment,
-        &ctx.analyses,
-        &figures_dir(c, &ctx.experiment),
-    )?;
-    if !args.quiet {
-        eprintln!(
-            "wrote {} figure files to {}",
-            figs.len(),
-            figures_dir(c, &ctx.experiment).display()
-        );
-        print!("{}", report::verdict_table(&ctx.experiment, &ctx.analyses));
-    }
-    if args.no_check {
+    if let Some(s) = args.shard {
+        if !args.finish.quiet {
+            eprintln!(
+                "shard {}/{} complete; combine the parts with `runner merge {} --shards {}`",
+                s.index,
+                s.count,
+                loaded.path.display(),
+                s.count
+            );
+        }
         return Ok(EXIT_OK);
     }
-    run_check(c, &ctx.experiment, &ctx.analyses, args.require_baseline)
+    let records: Vec<CellRecord> = store.records.values().cloned().collect();
+    finish(c, experiment, p, &path, &records, &args.finish)
+}
+
+/// Options of the stages after execution (reports, figures, check).
+#[derive(Debug, Args, Clone)]
+struct FinishArgs {
+    /// Skip the check stage (exit 0 even if expectations fail).
+    #[arg(long)]
+    no_check: bool,
+    /// Fail when no baseline summary exists (CI sets this).
+    #[arg(long)]
+    require_baseline: bool,
+    /// No progress bar and no summary.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+/// Analyze, report, plot and check a complete set of records stored at `path`.
+fn finish(
+    c: &CommonArgs,
+    experiment: Experiment,
+    p: Plan,
+    path: &Path,
+    records: &[CellRecord],
+    f: &FinishArgs,
+) -> Result<i32> {
+    let ctx = Stored::from_records(experiment, p, path, records)?;
+    ctx.write_reports(c)?;
+    let dir = figures_dir(c, &ctx.experiment);
+    let figs = figures::render_all(&ctx.experiment, &ctx.analyses, &dir)?;
+    if !f.quiet {
+        eprintln!("wrote {} figure files to {}", figs.len(), dir.display());
+        print!("{}", report::verdict_table(&ctx.experiment, &ctx.analyses));
+    }
+    if f.no_check {
+        return Ok(EXIT_OK);
+    }
+    run_check(c, &ctx.experiment, &ctx.analyses, f.require_baseline)
+}
+
+/// Merges the shard parts into `results/<name>.h5`, then reports, plots and checks.
+fn merge(args: &MergeArgs) -> Result<i32> {
+    let c = &args.common;
+    let (loaded, experiment) = load(c)?;
+    if args.shards == 0 {
+        return Err(UsageError(
+            "--shards 0".into(),
+            "give the shard count N >= 1 used for the run".into(),
+        )
+        .into());
+    }
+    let p = plan(&experiment);
+    let hash = spec_hash(&experiment);
+    let name = experiment.output_name();
+    let planned_seeds: std::collections::BTreeMap<_, _> = p
+        .cells
+        .iter()
+        .map(|x| {
+            (
+                (x.study, x.point, x.repetition),
+                (x.data_seed, x.noise_seed),
+            )
+        })
+        .collect();
+    let (mut records, mut missing, mut started) = (Vec::new(), Vec::new(), Vec::new());
+    for i in 0..args.shards {
+        let part = shard::part_path(&c.results_dir, &name, i, args.shards);
+        if !part.exists() {
+            missing.push(i);
+            continue;
+        }
+        let foreign = |reason: String| shard::MergeError::ForeignPart {
+            path: part.display().to_string(),
+            reason,
+        };
+        let stored = read_file(&part, &experiment).map_err(|e| foreign(format!("{e:#}")))?;
+        if stored.spec_hash != hash {
+            return Err(foreign(format!(
+                "written by a different spec or seed (spec hash {}, this spec {hash})",
+                stored.spec_hash
+            ))
+            .into());
+        }
+        let attr = |k: &str| stored.attributes.get(k).cloned().unwrap_or_default();
+        if attr("shard_index") != i.to_string() || attr("shard_count") != args.shards.to_string() {
+            return Err(foreign(format!(
+                "it is shard {}/{} of its run, expected {i}/{}",
+                attr("shard_index"),
+                attr("shard_count"),
+                args.shards
+            ))
+            .into());
+        }
+        if let Some(r) = stored.records.iter().find(|r| {
+            planned_seeds.get(&(r.study, r.point, r.repetition))
+                != Some(&(r.data_seed, r.noise_seed))
+        }) {
+            return Err(foreign(format!(
+                "cell (study {}, point {}, repetition {}) has seeds that differ from the plan",
+                r.study, r.point, r.repetition
+            ))
+            .into());
+        }
+        started.push(stored.started_at.clone());
+        records.extend(stored.records);
+    }
+    if !missing.is_empty() {
+        let paths = missing
+            .iter()
+            .map(|&i| {
+                shard::part_path(&c.results_dir, &name, i, args.shards)
+                    .display()
+                    .to_string()
+            })
+            .collect();
+        return Err(shard::MergeError::MissingParts {
+            missing,
+            count: args.shards,
+            paths,
+        }
+        .into());
+    }
+    shard::check_complete(&p, args.shards, &records)?;
+    let path = results_path(c, &experiment);
+    let mut provenance = Provenance::new(
+        &loaded.text,
+        &loaded.path.display().to_string(),
+        experiment.profile.as_deref(),
+        experiment.seed,
+    );
+    if let Some(first) = started.iter().min() {
+        provenance.started_at = first.clone();
+    }
+    provenance
+        .extra
+        .push(("merged_from_shards".into(), args.shards.to_string()));
+    let mut store = ResultsStore::open(&path, &experiment, &p, &hash, provenance, true)?;
+    store.extend(records.iter().cloned());
+    store.flush(&experiment, &p)?;
+    if !args.finish.quiet {
+        eprintln!(
+            "merged {} shard parts ({} cells) into {}",
+            args.shards,
+            records.len(),
+            path.display()
+        );
+    }
+    finish(c, experiment, p, &path, &records, &args.finish)
 }
 
 fn run_check(

@@ -19,6 +19,8 @@ pub struct Provenance {
     pub started_at: String,
     /// When the file was last written (UTC, ISO 8601).
     pub finished_at: String,
+    /// Further attributes (e.g. `shard_index`, `shard_count`, `merged_from`).
+    pub extra: Vec<(String, String)>,
 }
 
 impl Provenance {
@@ -32,6 +34,7 @@ impl Provenance {
             master_seed,
             started_at: now.clone(),
             finished_at: now,
+            extra: Vec::new(),
         }
     }
 
@@ -42,7 +45,7 @@ impl Provenance {
 
     /// All attributes as (name, value) strings.
     pub fn attributes(&self) -> Vec<(String, String)> {
-        vec![
+        let mut attrs = vec![
             ("spec_text".into(), self.spec_text.clone()),
             ("spec_path".into(), self.spec_path.clone()),
             ("profile".into(), self.profile.clone()),
@@ -57,7 +60,9 @@ impl Provenance {
             ("host".into(), host()),
             ("started_at".into(), self.started_at.clone()),
             ("finished_at".into(), self.finished_at.clone()),
-        ]
+        ];
+        attrs.extend(self.extra.iter().cloned());
+        attrs
     }
 }
 

@@ -46,9 +46,21 @@ pub fn runner(dir: &Path) -> Command {
 
 /// The runner command with results in `results` and other outputs inside `dir`.
 pub fn runner_with_results(dir: &Path, results: &Path) -> Command {
+    runner_command(dir, results, None)
+}
+
+/// `runner <subcommand>` with output directories inside `dir`.
+pub fn runner_sub(dir: &Path, subcommand: &str) -> Command {
+    runner_command(dir, &dir.join("results"), Some(subcommand))
+}
+
+fn runner_command(dir: &Path, results: &Path, subcommand: Option<&str>) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_runner"));
-    c.current_dir(dir)
-        .arg("--results-dir")
+    c.current_dir(dir);
+    if let Some(s) = subcommand {
+        c.arg(s);
+    }
+    c.arg("--results-dir")
         .arg(results)
         .arg("--figures-dir")
         .arg(dir.join("figures"))
