@@ -101,29 +101,12 @@ pub(super) fn draw<DB: DrawingBackend>(
 
     // Measured means with CI bars, in pixel space (for the dodge).
     for (p, dodge) in prep.iter().zip(&plan.dodge) {
-        let style = p.color.stroke_width(2);
         for m in &p.markers {
             let (cx, cy) = chart.backend_coord(&(m.x, m.mean));
             let cx = cx + dodge.round() as i32;
             let top = chart.backend_coord(&(m.x, m.high)).1;
             let bot = chart.backend_coord(&(m.x, m.low.unwrap_or(y_lo))).1;
-            root.draw(&PathElement::new(vec![(cx, top), (cx, bot)], style))
-                .map_err(perr)?;
-            let mut caps = vec![top];
-            if m.low.is_some() {
-                caps.push(bot);
-            }
-            for y in caps {
-                root.draw(&PathElement::new(
-                    vec![(cx - CAP_HALF_WIDTH, y), (cx + CAP_HALF_WIDTH, y)],
-                    style,
-                ))
-                .map_err(perr)?;
-            }
-            root.draw(&Circle::new((cx, cy), MARKER_RADIUS, p.color.filled()))
-                .map_err(perr)?;
-            root.draw(&Circle::new((cx, cy), MARKER_RADIUS, WHITE.stroke_width(1)))
-                .map_err(perr)?;
+            draw_measured(root, (cx, cy), (top, bot), m.low.is_some(), p.color)?;
         }
     }
 
@@ -171,25 +154,14 @@ pub(super) fn draw_legend<DB: DrawingBackend>(
                     ))
                     .map_err(perr)?;
                 }
-                let cx = (x0 + x1) / 2;
-                let style = e.color.stroke_width(2);
                 let half = (LEGEND_PX as i32) / 2;
-                root.draw(&PathElement::new(
-                    vec![(cx, cy - half), (cx, cy + half)],
-                    style,
-                ))
-                .map_err(perr)?;
-                for y in [cy - half, cy + half] {
-                    root.draw(&PathElement::new(
-                        vec![(cx - CAP_HALF_WIDTH, y), (cx + CAP_HALF_WIDTH, y)],
-                        style,
-                    ))
-                    .map_err(perr)?;
-                }
-                root.draw(&Circle::new((cx, cy), MARKER_RADIUS, e.color.filled()))
-                    .map_err(perr)?;
-                root.draw(&Circle::new((cx, cy), MARKER_RADIUS, WHITE.stroke_width(1)))
-                    .map_err(perr)?;
+                draw_measured(
+                    root,
+                    ((x0 + x1) / 2, cy),
+                    (cy - half, cy + half),
+                    true,
+                    e.color,
+                )?;
             }
             Glyph::Fit => {
                 root.draw(&DashedPathElement::new(
@@ -224,5 +196,34 @@ pub(super) fn draw_legend<DB: DrawingBackend>(
         ))
         .map_err(perr)?;
     }
+    Ok(())
+}
+
+/// A measured mean: a vertical CI bar from `top` to `bottom` with a cap at the
+/// top (and at the bottom when `bottom_cap`), and a filled, white-rimmed marker
+/// at `center`. Used for the plotted points and for their legend icon.
+fn draw_measured<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    center: (i32, i32),
+    (top, bottom): (i32, i32),
+    bottom_cap: bool,
+    color: RGBColor,
+) -> Result<()> {
+    let style = color.stroke_width(2);
+    let cx = center.0;
+    root.draw(&PathElement::new(vec![(cx, top), (cx, bottom)], style))
+        .map_err(perr)?;
+    let caps: &[i32] = if bottom_cap { &[top, bottom] } else { &[top] };
+    for &y in caps {
+        root.draw(&PathElement::new(
+            vec![(cx - CAP_HALF_WIDTH, y), (cx + CAP_HALF_WIDTH, y)],
+            style,
+        ))
+        .map_err(perr)?;
+    }
+    root.draw(&Circle::new(center, MARKER_RADIUS, color.filled()))
+        .map_err(perr)?;
+    root.draw(&Circle::new(center, MARKER_RADIUS, WHITE.stroke_width(1)))
+        .map_err(perr)?;
     Ok(())
 }
