@@ -28,6 +28,8 @@ pub const EXIT_CHECK_FAILED: i32 = 1;
 pub const EXIT_BAD_INPUT: i32 = 2;
 /// Exit code: an I/O or internal error while running.
 pub const EXIT_RUNTIME: i32 = 3;
+/// Exit code: stopped by SIGINT/SIGTERM after saving every finished cell (rerun to resume).
+pub const EXIT_INTERRUPTED: i32 = 130;
 
 /// Measures differentially private optimization algorithms against their theorems.
 ///
@@ -341,6 +343,11 @@ fn run(args: &RunArgs) -> Result<i32> {
             path.display()
         );
     }
+    // Ctrl-C, or SIGTERM from a scheduler's time limit: stop scheduling, save every
+    // finished cell, exit 130. Failing to install the handler only loses that comfort.
+    let _ = ctrlc::set_handler(|| {
+        crate::execute::INTERRUPTED.store(true, std::sync::atomic::Ordering::Relaxed)
+    });
     let summary = execute(
         &experiment,
         &p,
@@ -359,6 +366,14 @@ fn run(args: &RunArgs) -> Result<i32> {
             "ran {} cells ({} failed) in {:.1} s; {} resumed from the results file",
             summary.ran, summary.failed, summary.seconds, summary.resumed
         );
+    }
+    if summary.interrupted {
+        eprintln!(
+            "interrupted: {} finished cells are saved in {}; rerun the same command to resume",
+            store.records.len(),
+            path.display()
+        );
+        return Ok(EXIT_INTERRUPTED);
     }
     if let Some(s) = args.shard {
         if !args.finish.quiet {

@@ -3,6 +3,7 @@
 
 use std::io::IsTerminal;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -16,6 +17,16 @@ use crate::registry::CellOutput;
 use crate::seeds::rng_from_seed;
 use crate::store::{CellRecord, ResultsStore};
 use crate::validate::{Experiment, Study};
+
+/// Set by the binary's SIGINT/SIGTERM handler: workers start no new data
+/// group, every finished cell is flushed, and [`execute`] returns with
+/// [`ExecSummary::interrupted`] set. A rerun resumes from the file.
+pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Whether an interrupt was requested.
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::Relaxed)
+}
 
 /// How to execute.
 #[derive(Debug, Clone)]
@@ -39,6 +50,8 @@ pub struct ExecSummary {
     pub failed: usize,
     /// Wall time.
     pub seconds: f64,
+    /// Whether the run stopped early on SIGINT/SIGTERM (finished cells are saved).
+    pub interrupted: bool,
 }
 
 /// Turns a caught panic payload into a message.
@@ -185,6 +198,9 @@ pub fn execute(
         let workers = scope.spawn(|| {
             pool.install(|| {
                 groups.par_iter().for_each_with(tx, |tx, group| {
+                    if interrupted() {
+                        return;
+                    }
                     let s = group[0].study;
                     for record in run_group(&experiment.studies[s], &plan.points[s], group) {
                         // The receiver only disappears when the writer failed; stop quietly.
@@ -219,6 +235,7 @@ pub fn execute(
     bar.finish_and_clear();
     result?;
     summary.seconds = start.elapsed().as_secs_f64();
+    summary.interrupted = interrupted();
     Ok(summary)
 }
 
