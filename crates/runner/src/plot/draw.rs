@@ -146,13 +146,7 @@ pub(super) fn draw_legend<DB: DrawingBackend>(
         match e.glyph {
             Glyph::Measured { fit } => {
                 if fit {
-                    root.draw(&DashedPathElement::new(
-                        vec![(x0, cy), (x1, cy)],
-                        FIT_DASH.0,
-                        FIT_DASH.1,
-                        e.color.stroke_width(2),
-                    ))
-                    .map_err(perr)?;
+                    legend_stroke(root, (x0, x1, cy), Some(FIT_DASH), e.color.stroke_width(2))?;
                 }
                 let half = (LEGEND_PX as i32) / 2;
                 draw_measured(
@@ -164,30 +158,20 @@ pub(super) fn draw_legend<DB: DrawingBackend>(
                 )?;
             }
             Glyph::Fit => {
-                root.draw(&DashedPathElement::new(
-                    vec![(x0, cy), (x1, cy)],
-                    FIT_DASH.0,
-                    FIT_DASH.1,
-                    e.color.stroke_width(2),
-                ))
-                .map_err(perr)?;
+                legend_stroke(root, (x0, x1, cy), Some(FIT_DASH), e.color.stroke_width(2))?
             }
-            Glyph::Bound => {
-                root.draw(&PathElement::new(
-                    vec![(x0, cy), (x1, cy)],
-                    e.color.mix(BOUND_ALPHA).stroke_width(2),
-                ))
-                .map_err(perr)?;
-            }
-            Glyph::Theory => {
-                root.draw(&DashedPathElement::new(
-                    vec![(x0, cy), (x1, cy)],
-                    THEORY_DASH.0,
-                    THEORY_DASH.1,
-                    e.color.stroke_width(2),
-                ))
-                .map_err(perr)?;
-            }
+            Glyph::Bound => legend_stroke(
+                root,
+                (x0, x1, cy),
+                None,
+                e.color.mix(BOUND_ALPHA).stroke_width(2),
+            )?,
+            Glyph::Theory => legend_stroke(
+                root,
+                (x0, x1, cy),
+                Some(THEORY_DASH),
+                e.color.stroke_width(2),
+            )?,
         }
         root.draw(&Text::new(
             e.text.as_str(),
@@ -226,4 +210,20 @@ fn draw_measured<DB: DrawingBackend>(
     root.draw(&Circle::new(center, MARKER_RADIUS, WHITE.stroke_width(1)))
         .map_err(perr)?;
     Ok(())
+}
+
+/// A legend line icon from `x0` to `x1` at height `y`: solid, or dashed with
+/// `(dash, gap)` pixels, in the same style as the line it stands for.
+fn legend_stroke<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    (x0, x1, y): (i32, i32, i32),
+    dash: Option<(i32, i32)>,
+    style: ShapeStyle,
+) -> Result<()> {
+    let points = vec![(x0, y), (x1, y)];
+    match dash {
+        Some((d, g)) => root.draw(&DashedPathElement::new(points, d, g, style)),
+        None => root.draw(&PathElement::new(points, style)),
+    }
+    .map_err(perr)
 }
