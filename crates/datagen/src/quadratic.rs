@@ -8,7 +8,7 @@
 //! `F(w) - F(w*) = 1/2 (w - x_bar)^T H (w - x_bar)` exactly.
 
 use crate::geometry::sample_unit_ball;
-use dpcore::{ErmObjective, MinimizerSensitivity, ProblemConstants};
+use dpcore::{FiniteSum, MinimizerSensitivity, Objective, ProblemConstants};
 use rand::Rng;
 
 /// Parameters of one diagonal-quadratic instance (digest §8 E1).
@@ -144,7 +144,7 @@ fn column_means(data: &[f64], n: usize, d: usize) -> Vec<f64> {
         .collect()
 }
 
-impl ErmObjective for DiagonalQuadratic {
+impl Objective for DiagonalQuadratic {
     fn dim(&self) -> usize {
         self.params.d
     }
@@ -221,5 +221,19 @@ impl ErmObjective for DiagonalQuadratic {
     /// `tr(H) = sum_j h_j`.
     fn hessian_trace(&self) -> Option<f64> {
         Some(self.h.iter().sum())
+    }
+
+    fn finite_sum(&self) -> Option<&dyn FiniteSum> {
+        Some(self)
+    }
+}
+
+impl FiniteSum for DiagonalQuadratic {
+    /// `grad f(w, x_i) = H (w - x_i)`.
+    fn record_gradient(&self, i: usize, w: &[f64], out: &mut [f64]) {
+        let x = self.record(i);
+        for ((o, h), (wj, xj)) in out.iter_mut().zip(&self.h).zip(w.iter().zip(x)) {
+            *o = h * (wj - xj);
+        }
     }
 }

@@ -3,7 +3,7 @@
 
 use datagen::geometry::{sample_unit_ball, sample_unit_sphere};
 use datagen::{DiagonalQuadratic, DiagonalQuadraticParams};
-use dpcore::ErmObjective;
+use dpcore::Objective;
 use rand::SeedableRng;
 use rand_pcg::Pcg64;
 

@@ -66,21 +66,28 @@ pub struct MinimizerSensitivity {
     pub paper: f64,
 }
 
-/// An empirical risk minimization objective `F(w) = (1/n) sum_i f(w, x_i)` whose
-/// exact minimizer is known, with an exact (cancellation-free) excess-risk
-/// evaluation.
-pub trait ErmObjective: Send + Sync {
+/// A problem oracle: an objective `F(w, X)` over a fixed sampled data set
+/// whose exact (or certified) minimizer is known, with a cancellation-free
+/// excess-risk evaluation.
+///
+/// ERM objectives `F(w) = (1/n) sum_i f(w, x_i)` also expose their per-record
+/// oracle through [`Objective::finite_sum`]; non-ERM objectives such as tilted
+/// ERM return `None` there and are solved by full-gradient methods.
+/// Optional capabilities (population risk, regularized minimizer) default to
+/// `None`, so a family implements only what it can compute exactly.
+pub trait Objective: Send + Sync {
     /// Parameter dimension `d`.
     fn dim(&self) -> usize;
     /// Number of records `n`.
     fn num_records(&self) -> usize;
     /// Objective value `F(w)`.
     fn value(&self, w: &[f64]) -> f64;
-    /// Gradient of `F` at `w`, written into `out` (length `d`).
+    /// Gradient of `F` at `w` (a subgradient where `F` is not differentiable),
+    /// written into `out` (length `d`).
     fn gradient(&self, w: &[f64], out: &mut [f64]);
     /// The family's analytic constants.
     fn constants(&self) -> ProblemConstants;
-    /// Exact minimizer `w*(X)`.
+    /// Exact (or certified) minimizer `w*(X)` of `F` over `R^d`.
     fn minimizer(&self) -> &[f64];
     /// `F(w) - F(w*)`, computed without subtracting two large numbers.
     fn excess_risk(&self, w: &[f64]) -> f64;
@@ -91,6 +98,33 @@ pub trait ErmObjective: Send + Sync {
     fn hessian_trace(&self) -> Option<f64> {
         None
     }
+    /// The per-record oracle when `F` has ERM form; `None` otherwise.
+    fn finite_sum(&self) -> Option<&dyn FiniteSum> {
+        None
+    }
+    /// Excess population risk `F(w, D) - min_v F(v, D)` in closed form or by
+    /// deterministic quadrature (never a Monte-Carlo estimate); `None` when the
+    /// family has no population model.
+    fn population_excess(&self, _w: &[f64]) -> Option<f64> {
+        None
+    }
+    /// Exact minimizer of the regularized objective
+    /// `F_lambda(w) = F(w) + lambda/2 ||w||^2` over `B(0, R)` (Lowy–Razaviyayn
+    /// Eq. 6/7), when the family knows it (e.g. `0` on symmetric data).
+    fn regularized_minimizer(&self, _lambda: f64) -> Option<Vec<f64>> {
+        None
+    }
+    /// Excess of the regularized objective, `F_lambda(w) - F_lambda(w*_lambda)`,
+    /// computed stably; `None` when [`Objective::regularized_minimizer`] is.
+    fn regularized_excess(&self, _lambda: f64, _w: &[f64]) -> Option<f64> {
+        None
+    }
+}
+
+/// The per-record oracle of an ERM objective `F(w) = (1/n) sum_i f(w, x_i)`.
+pub trait FiniteSum: Send + Sync {
+    /// Gradient (or a subgradient) of `f(w, x_i)`, written into `out`.
+    fn record_gradient(&self, i: usize, w: &[f64], out: &mut [f64]);
 }
 
 /// Why a single run could not produce a usable result.

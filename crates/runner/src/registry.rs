@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 
 use datagen::quadratic::{DiagonalQuadratic, DiagonalQuadraticParams};
-use dpcore::{ErmObjective, PrivacyParams, RunFailure};
+use dpcore::{Objective, PrivacyParams, RunFailure};
 use rand_pcg::Pcg64;
 use solvers::output_perturbation::{ConceptualOutputPerturbation, SensitivityChoice};
 
@@ -90,10 +90,10 @@ pub struct CellOutput {
 }
 
 /// Builds a problem instance from validated values and the data stream.
-pub type BuildFn = fn(&Values, &mut Pcg64) -> Result<Box<dyn ErmObjective>, RunFailure>;
+pub type BuildFn = fn(&Values, &mut Pcg64) -> Result<Box<dyn Objective>, RunFailure>;
 /// Runs an algorithm on a problem with the noise stream and measures the metric.
 pub type RunFn =
-    fn(&Values, &dyn ErmObjective, PrivacyParams, &mut Pcg64) -> Result<CellOutput, RunFailure>;
+    fn(&Values, &dyn Objective, PrivacyParams, &mut Pcg64) -> Result<CellOutput, RunFailure>;
 
 /// A registered problem family.
 #[derive(Debug)]
@@ -173,7 +173,7 @@ const DIAGONAL_QUADRATIC_PARAMS: &[ParamDef] = &[
 fn build_diagonal_quadratic(
     values: &Values,
     rng: &mut Pcg64,
-) -> Result<Box<dyn ErmObjective>, RunFailure> {
+) -> Result<Box<dyn Objective>, RunFailure> {
     let params = DiagonalQuadraticParams {
         n: num(values, "n") as usize,
         d: num(values, "d") as usize,
@@ -194,7 +194,7 @@ const OUTPUT_PERTURBATION_OPTIONS: &[ParamDef] = &[ParamDef {
 
 fn run_conceptual_output_perturbation(
     options: &Values,
-    problem: &dyn ErmObjective,
+    problem: &dyn Objective,
     privacy: PrivacyParams,
     rng: &mut Pcg64,
 ) -> Result<CellOutput, RunFailure> {

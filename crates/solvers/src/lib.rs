@@ -1,6 +1,7 @@
 //! Private optimization algorithms, each exposing its theorem's bound next to
 //! the algorithm so the harness can overlay measured and promised risk.
 
+pub mod inner;
 pub mod output_perturbation;
 
 pub use output_perturbation::{ConceptualOutputPerturbation, Release, SensitivityChoice};

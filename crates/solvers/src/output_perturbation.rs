@@ -6,7 +6,7 @@
 //! `exp(-eps ||z|| / Delta)` (Eq. 4); `delta > 0` draws `z ~ N(0, sigma^2 I)`
 //! with the Zhao et al. (2019) scale (Eq. 5).
 
-use dpcore::{ErmObjective, MinimizerSensitivity, PrivacyParams, ProblemConstants, RunFailure};
+use dpcore::{MinimizerSensitivity, Objective, PrivacyParams, ProblemConstants, RunFailure};
 use mechanisms::calibration::{l2_laplace_scale, lowy_c_delta, zwb_gaussian_sigma};
 use mechanisms::noise::{gaussian, l2_laplace};
 use rand::Rng;
@@ -93,7 +93,7 @@ impl ConceptualOutputPerturbation {
     /// `RunFailure::NonFinite`.
     pub fn run<R: Rng + ?Sized>(
         &self,
-        problem: &dyn ErmObjective,
+        problem: &dyn Objective,
         privacy: PrivacyParams,
         rng: &mut R,
     ) -> Result<Release, RunFailure> {
@@ -147,7 +147,7 @@ impl ConceptualOutputPerturbation {
     /// is not such a quadratic or the parameters are invalid.
     pub fn exact_expected_excess(
         &self,
-        problem: &dyn ErmObjective,
+        problem: &dyn Objective,
         privacy: PrivacyParams,
     ) -> Option<f64> {
         let trace = problem.hessian_trace()?;

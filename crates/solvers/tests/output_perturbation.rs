@@ -2,7 +2,7 @@
 //! quadratic, whose expected excess risk is known in closed form.
 
 use datagen::{DiagonalQuadratic, DiagonalQuadraticParams};
-use dpcore::{ErmObjective, MinimizerSensitivity, PrivacyParams, ProblemConstants, RunFailure};
+use dpcore::{MinimizerSensitivity, Objective, PrivacyParams, ProblemConstants, RunFailure};
 use mechanisms::calibration::zwb_gaussian_sigma;
 use rand::SeedableRng;
 use rand_pcg::Pcg64;
@@ -176,7 +176,7 @@ struct Stub {
     sensitivity: f64,
 }
 
-impl ErmObjective for Stub {
+impl Objective for Stub {
     fn dim(&self) -> usize {
         self.minimizer.len()
     }

@@ -36,7 +36,7 @@
 //! closed forms, direct summation and mpmath references.
 
 use datagen::{DiagonalQuadratic, DiagonalQuadraticParams};
-use dpcore::{ErmObjective, MinimizerSensitivity, PrivacyParams, ProblemConstants};
+use dpcore::{MinimizerSensitivity, Objective, PrivacyParams, ProblemConstants};
 use mechanisms::gdp::gdp_epsilon;
 use mechanisms::noise::{gaussian, l2_laplace};
 use rand::SeedableRng;
@@ -94,7 +94,7 @@ impl WithRecords {
     }
 }
 
-impl ErmObjective for WithRecords {
+impl Objective for WithRecords {
     fn dim(&self) -> usize {
         self.family.dim()
     }
