@@ -5,8 +5,18 @@
 //! (never estimated from the sampled data, Lowy–Razaviyayn digest P4), an
 //! exact or certified minimizer and a cancellation-free excess risk (digest P15).
 
+pub mod adversarial;
+pub mod geometric_median;
 pub mod geometry;
 pub mod linalg;
+pub mod logistic;
+pub mod newton;
+pub mod pseudo_huber;
 pub mod quadratic;
+pub mod quadrature;
+pub mod sco_quadratic;
+pub mod sharp;
+pub mod sphere_atoms;
+pub mod term;
 
 pub use quadratic::{DiagonalQuadratic, DiagonalQuadraticParams};

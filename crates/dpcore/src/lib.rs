@@ -108,6 +108,12 @@ pub trait Objective: Send + Sync {
     fn population_excess(&self, _w: &[f64]) -> Option<f64> {
         None
     }
+    /// `E_X[F(w*(X), D)] - min F(., D)`: the population excess of the exact
+    /// empirical minimizer averaged over data sets, when known in closed form
+    /// (the statistical term of an SCO theory curve, e.g. `tr(H Sigma)/(2n)`).
+    fn expected_minimizer_population_excess(&self) -> Option<f64> {
+        None
+    }
     /// Exact minimizer of the regularized objective
     /// `F_lambda(w) = F(w) + lambda/2 ||w||^2` over `B(0, R)` (Lowy–Razaviyayn
     /// Eq. 6/7), when the family knows it (e.g. `0` on symmetric data).

@@ -1,7 +1,9 @@
 //! Private optimization algorithms, each exposing its theorem's bound next to
 //! the algorithm so the harness can overlay measured and promised risk.
 
+pub mod baselines;
 pub mod inner;
+pub mod lowy_razaviyayn;
 pub mod output_perturbation;
 
 pub use output_perturbation::{ConceptualOutputPerturbation, Release, SensitivityChoice};
