@@ -44,6 +44,8 @@ pub struct PointSummary {
     pub theory: f64,
     /// Theorem bound (NaN if none).
     pub bound: f64,
+    /// Comparison curve (NaN if none).
+    pub reference: f64,
 }
 
 impl PointSummary {
@@ -93,6 +95,9 @@ pub struct StudyAnalysis {
     pub max_bound_ratio: f64,
     /// `Some(pass)` when the study requires means under the bound.
     pub bound_check: Option<bool>,
+    /// `Some(points not above)` when the study requires means above the
+    /// reference curve in a window: the points whose CI does not clear it.
+    pub reference_failures: Option<Vec<usize>>,
     /// `Some(points outside)` when the study requires a theory match.
     pub theory_mismatches: Option<Vec<usize>>,
     /// Per-point CI multiplier used for the theory match.
@@ -110,6 +115,10 @@ impl StudyAnalysis {
     pub fn pass(&self) -> bool {
         self.slopes.iter().all(|s| s.pass)
             && self.bound_check.unwrap_or(true)
+            && self
+                .reference_failures
+                .as_ref()
+                .is_none_or(|m| m.is_empty())
             && self.theory_mismatches.as_ref().is_none_or(|m| m.is_empty())
             && self.failed_cells == 0
             && self.missing_cells == 0
@@ -140,6 +149,7 @@ fn point_table(rows: &[&CellRecord]) -> Result<DataFrame> {
         "metric" => ok.iter().map(|r| r.metric).collect::<Vec<f64>>(),
         "theory" => ok.iter().map(|r| r.theory).collect::<Vec<f64>>(),
         "bound" => ok.iter().map(|r| r.bound).collect::<Vec<f64>>(),
+        "reference" => ok.iter().map(|r| r.reference).collect::<Vec<f64>>(),
     )?;
     let out = df
         .lazy()
@@ -157,6 +167,7 @@ fn point_table(rows: &[&CellRecord]) -> Result<DataFrame> {
             col("metric").count().alias("count"),
             col("theory").mean().alias("theory"),
             col("bound").mean().alias("bound"),
+            col("reference").mean().alias("reference"),
         ])
         .sort(["point"], Default::default())
         .collect()?;
@@ -179,7 +190,15 @@ fn analyze_study(
     let table = point_table(rows)?;
     let ids = column_f64(&table, "point")?;
     let cols: BTreeMap<&str, Vec<f64>> = [
-        "mean", "median", "q10", "q90", "std", "count", "theory", "bound",
+        "mean",
+        "median",
+        "q10",
+        "q90",
+        "std",
+        "count",
+        "theory",
+        "bound",
+        "reference",
     ]
     .into_iter()
     .map(|c| column_f64(&table, c).map(|v| (c, v)))
@@ -221,6 +240,7 @@ fn analyze_study(
                 ci_high: s.mean + s.ci_half_width,
                 theory: get("theory"),
                 bound: get("bound"),
+                reference: get("reference"),
             }
         })
         .collect();
@@ -276,6 +296,18 @@ fn analyze_study(
             .iter()
             .all(|p| p.bound.is_finite() && p.mean <= p.bound)
     });
+    let reference_failures = study.above_reference.map(|window| {
+        summaries
+            .iter()
+            .filter(|p| {
+                p.swept
+                    .first()
+                    .is_some_and(|(_, x)| crate::validate::in_window(*x, window))
+            })
+            .filter(|p| !(p.reference.is_finite() && p.ci_low > p.reference))
+            .map(|p| p.point)
+            .collect()
+    });
     let k = summaries.len().max(1) as f64;
     let reps = study.repetitions.max(2) as f64;
     let quantile = t_quantile(THEORY_MATCH_FAMILY_ALPHA / k, reps - 1.0);
@@ -293,6 +325,7 @@ fn analyze_study(
         slopes,
         max_bound_ratio,
         bound_check,
+        reference_failures,
         theory_mismatches,
         theory_match_quantile: quantile,
         failures,

@@ -14,7 +14,7 @@ use crate::diagnostics::SpecError;
 use crate::execute::{execute, ExecOptions};
 use crate::plan::{describe, plan, Plan};
 use crate::provenance::Provenance;
-use crate::registry::{ParamKind, ALGORITHMS, FAMILIES};
+use crate::registry::{algorithms, families, ParamKind};
 use crate::seeds::SeedBuilder;
 use crate::store::{read_file, CellRecord, ResultsStore, StoreError, FORMAT_VERSION};
 use crate::validate::{resolve, Experiment};
@@ -684,7 +684,7 @@ pub fn catalogue() -> String {
             let _ = writeln!(out, "      {:<12} {kind}, {default}: {}", d.name, d.doc);
         }
     };
-    for f in FAMILIES {
+    for f in families() {
         let _ = writeln!(
             out,
             "  {}\n    {}\n    metrics: {:?}",
@@ -693,7 +693,7 @@ pub fn catalogue() -> String {
         param_lines(&mut out, f.params);
     }
     out.push_str("\nAlgorithms\n");
-    for a in ALGORITHMS {
+    for a in algorithms() {
         let _ = writeln!(
             out,
             "  {}\n    {}\n    delta in [0, {}), diagnostics: {:?}",

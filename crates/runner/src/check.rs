@@ -154,6 +154,20 @@ pub fn check(
                 ));
             }
         }
+        if let Some(m) = &a.reference_failures {
+            for &i in m {
+                let p = &a.points[i];
+                outcome.problems.push(format!(
+                    "{}: mean {} (CI low {}) does not exceed the reference curve {} ({}) at {}",
+                    study.name,
+                    sig(p.mean),
+                    sig(p.ci_low),
+                    sig(p.reference),
+                    study.algorithm.reference_name,
+                    describe_values(&p.swept)
+                ));
+            }
+        }
         if let Some(m) = &a.theory_mismatches {
             for &i in m {
                 let p = &a.points[i];

@@ -13,7 +13,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
 use crate::plan::{Cell, GridPoint, Plan};
-use crate::registry::CellOutput;
+use crate::registry::{CellOutput, RunContext};
 use crate::seeds::rng_from_seed;
 use crate::store::{CellRecord, ResultsStore};
 use crate::validate::{Experiment, Study};
@@ -93,12 +93,12 @@ pub fn run_group(study: &Study, points: &[GridPoint], cells: &[Cell]) -> Vec<Cel
                     let point = &points[cell.point];
                     match catch_unwind(AssertUnwindSafe(|| {
                         let mut noise_rng = rng_from_seed(cell.noise_seed);
-                        let out = (study.algorithm.run)(
-                            &point.options,
-                            problem.as_ref(),
-                            point.privacy,
-                            &mut noise_rng,
-                        )?;
+                        let ctx = RunContext {
+                            options: &point.options,
+                            privacy: point.privacy,
+                            metric: study.metric_kind,
+                        };
+                        let out = (study.algorithm.run)(&ctx, problem.as_ref(), &mut noise_rng)?;
                         if !out.metric.is_finite() {
                             return Err(RunFailure::NonFinite(format!("metric = {}", out.metric)));
                         }
@@ -136,6 +136,7 @@ fn record(
         metric: out.as_ref().map_or(nan, |o| o.metric),
         theory: out.as_ref().map_or(nan, |o| o.theory),
         bound: out.as_ref().map_or(nan, |o| o.bound),
+        reference: out.as_ref().map_or(nan, |o| o.reference),
         diagnostics: out.map_or_else(
             || vec![nan; study.algorithm.diagnostics.len()],
             |o| o.diagnostics,

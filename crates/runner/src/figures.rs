@@ -1,6 +1,7 @@
 //! Builds one rate-vs-theory figure per study and swept parameter from the
 //! analysis, and renders it with [`crate::plot`].
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
@@ -22,7 +23,70 @@ pub fn theory_scale(means: &[f64], theory: &[f64]) -> Option<f64> {
     (!logs.is_empty()).then(|| (logs.iter().sum::<f64>() / logs.len() as f64).exp())
 }
 
-/// Renders every figure of the experiment into `dir`; returns the files written.
+/// The series of one study along `axis`: one per combination of the other
+/// swept values, labelled by them (prefixed by `prefix` when not empty).
+fn study_series(a: &StudyAnalysis, axis: &str, prefix: &str) -> Vec<PlotSeries> {
+    fit_groups(&a.points, axis)
+        .into_iter()
+        .map(|(at, members)| {
+            let points: Vec<PlotPoint> = members
+                .iter()
+                .filter(|p| p.count > 0)
+                .map(|p| PlotPoint {
+                    x: p.swept_value(axis).unwrap_or(f64::NAN),
+                    mean: p.mean,
+                    ci_low: p.ci_low,
+                    ci_high: p.ci_high,
+                    theory: p.theory.is_finite().then_some(p.theory),
+                    bound: p.bound.is_finite().then_some(p.bound),
+                    reference: p.reference.is_finite().then_some(p.reference),
+                })
+                .collect();
+            let means: Vec<f64> = points.iter().map(|p| p.mean).collect();
+            let theory: Vec<f64> = points
+                .iter()
+                .map(|p| p.theory.unwrap_or(f64::NAN))
+                .collect();
+            let fits = a
+                .slopes
+                .iter()
+                .filter(|s| s.param == axis && s.at == at && s.fitted.is_finite())
+                .map(|s| SlopeFit {
+                    slope: s.fitted,
+                    ci_half_width: s.ci_half_width,
+                    theory_slope: s.theory_slope,
+                    window: s.window,
+                    intercept: s.intercept,
+                })
+                .collect();
+            let label = match (prefix.is_empty(), at.is_empty()) {
+                (_, true) => prefix.to_string(),
+                (true, false) => describe_values(&at),
+                (false, false) => format!("{prefix}, {}", describe_values(&at)),
+            };
+            PlotSeries {
+                label,
+                points,
+                fits,
+                theory_scale: theory_scale(&means, &theory),
+            }
+        })
+        .collect()
+}
+
+/// One name when every study agrees on it, else `fallback`.
+fn common_name<'a>(names: impl Iterator<Item = &'a str>, fallback: &str) -> String {
+    let names: BTreeSet<&str> = names.filter(|n| !n.is_empty()).collect();
+    match names.len() {
+        0 => String::new(),
+        1 => names.into_iter().next().unwrap_or_default().to_string(),
+        _ => fallback.to_string(),
+    }
+}
+
+/// Renders every figure of the experiment into `dir`: one per study and swept
+/// parameter, and one per combined figure (studies sharing `figure = "..."`,
+/// drawn along their first swept parameter); returns the files written.
 pub fn render_all(
     experiment: &Experiment,
     analyses: &[StudyAnalysis],
@@ -32,61 +96,55 @@ pub fn render_all(
     let mut written = Vec::new();
     for (study, a) in experiment.studies.iter().zip(analyses) {
         for axis in &study.axes {
-            let series = fit_groups(&a.points, &axis.name)
-                .into_iter()
-                .map(|(at, members)| {
-                    let points: Vec<PlotPoint> = members
-                        .iter()
-                        .filter(|p| p.count > 0)
-                        .map(|p| PlotPoint {
-                            x: p.swept_value(&axis.name).unwrap_or(f64::NAN),
-                            mean: p.mean,
-                            ci_low: p.ci_low,
-                            ci_high: p.ci_high,
-                            theory: p.theory.is_finite().then_some(p.theory),
-                            bound: p.bound.is_finite().then_some(p.bound),
-                        })
-                        .collect();
-                    let means: Vec<f64> = points.iter().map(|p| p.mean).collect();
-                    let theory: Vec<f64> = points
-                        .iter()
-                        .map(|p| p.theory.unwrap_or(f64::NAN))
-                        .collect();
-                    let fits = a
-                        .slopes
-                        .iter()
-                        .filter(|s| s.param == axis.name && s.at == at && s.fitted.is_finite())
-                        .map(|s| SlopeFit {
-                            slope: s.fitted,
-                            ci_half_width: s.ci_half_width,
-                            theory_slope: s.theory_slope,
-                            window: s.window,
-                            intercept: s.intercept,
-                        })
-                        .collect();
-                    PlotSeries {
-                        label: if at.is_empty() {
-                            String::new()
-                        } else {
-                            describe_values(&at)
-                        },
-                        points,
-                        fits,
-                        theory_scale: theory_scale(&means, &theory),
-                    }
-                })
-                .collect();
             let figure = Figure {
                 title: study.title.clone(),
                 x_label: axis.name.clone(),
                 y_label: study.metric.replace('_', " "),
-                series,
+                series: study_series(a, &axis.name, ""),
                 bound_label: study.algorithm.bound_name.into(),
                 theory_label: study.algorithm.theory_name.into(),
+                reference_label: study.algorithm.reference_name.into(),
             };
             let stem = dir.join(format!("{}__{}", study.name, axis.name));
             written.extend(render(&figure, &stem)?);
         }
+    }
+    let mut combined: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    for (i, study) in experiment.studies.iter().enumerate() {
+        if let Some(f) = &study.figure {
+            combined.entry(f.as_str()).or_default().push(i);
+        }
+    }
+    for (name, members) in combined {
+        let studies: Vec<_> = members.iter().map(|&i| &experiment.studies[i]).collect();
+        let Some(axis) = studies[0].axes.first().map(|a| a.name.clone()) else {
+            continue;
+        };
+        let series = members
+            .iter()
+            .flat_map(|&i| study_series(&analyses[i], &axis, &experiment.studies[i].label))
+            .collect();
+        let figure = Figure {
+            title: experiment
+                .figures
+                .get(name)
+                .cloned()
+                .unwrap_or_else(|| name.to_string()),
+            x_label: axis,
+            y_label: common_name(studies.iter().map(|s| s.metric.as_str()), "metric")
+                .replace('_', " "),
+            series,
+            bound_label: common_name(
+                studies.iter().map(|s| s.algorithm.bound_name),
+                "theorem bound",
+            ),
+            theory_label: common_name(studies.iter().map(|s| s.algorithm.theory_name), "theory"),
+            reference_label: common_name(
+                studies.iter().map(|s| s.algorithm.reference_name),
+                "reference",
+            ),
+        };
+        written.extend(render(&figure, &dir.join(name))?);
     }
     Ok(written)
 }

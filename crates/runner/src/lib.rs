@@ -12,6 +12,7 @@ pub mod diagnostics;
 pub mod errata;
 pub mod execute;
 pub mod figures;
+pub mod paper_tables;
 pub mod plan;
 pub mod plot;
 pub mod provenance;

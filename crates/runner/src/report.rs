@@ -131,6 +131,12 @@ pub fn write_markdown(
          metric. \"theory match\" counts points whose mean lies within a Bonferroni-corrected CI of \
          the exact expectation (family-wise false-alarm rate {THEORY_MATCH_FAMILY_ALPHA} per study).\n"
     );
+    let tables = crate::paper_tables::paper_tables(experiment, analyses);
+    if !tables.is_empty() {
+        md.push_str("## The paper's tables, measured\n\nEach row is a result the paper claims, with the study that measures it: the fitted log-log slope per swept variable against the theory slope, the largest ratio of a measured mean to the theorem's bound, and the study's verdict (every expectation of the study holds).\n");
+        md.push_str(&tables);
+        md.push('\n');
+    }
     md.push_str("## Per-point summaries\n");
     for (study, a) in experiment.studies.iter().zip(analyses) {
         let _ = writeln!(

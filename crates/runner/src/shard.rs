@@ -265,6 +265,7 @@ mod tests {
             metric: 1.0,
             theory: 1.0,
             bound: 1.0,
+            reference: f64::NAN,
             diagnostics: vec![],
             wall_seconds: 0.0,
         };

@@ -26,6 +26,9 @@ pub struct ExperimentSpec {
     pub repetitions: usize,
     /// The studies, each a sweep of one algorithm on one problem family.
     pub studies: Vec<StudySpec>,
+    /// Titles of combined figures (see [`StudySpec::figure`]), by figure name.
+    #[serde(default)]
+    pub figures: BTreeMap<String, String>,
     /// Named profiles (e.g. `quick`) overriding grids and repetitions.
     #[serde(default)]
     pub profiles: BTreeMap<String, ProfileSpec>,
@@ -56,6 +59,31 @@ pub struct StudySpec {
     /// What theory predicts.
     #[serde(default)]
     pub expect: ExpectSpec,
+    /// Name of a combined figure: studies sharing it are drawn on one set of
+    /// axes (e.g. conceptual vs implemented, sharp vs benign).
+    #[serde(default)]
+    pub figure: Option<String>,
+    /// Legend label of this study in a combined figure (default: its name).
+    #[serde(default)]
+    pub label: Option<String>,
+    /// Which result of which paper table the study reproduces (for the
+    /// paper-table report).
+    #[serde(default)]
+    pub paper: Option<PaperRefSpec>,
+}
+
+/// The table row of a paper a study reproduces.
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct PaperRefSpec {
+    /// Table of the paper, e.g. `"Table 5"`.
+    pub table: String,
+    /// Function class or setting, e.g. `"F^ERM, δ = 0"`.
+    pub class: String,
+    /// The result, e.g. `"Cor 3.1"`.
+    pub result: String,
+    /// The claimed rate as printed in the table, e.g. `"O(L²/μ · d/(εn))"`.
+    pub claimed: String,
 }
 
 /// A named component (problem family or algorithm) with free-form parameters,
@@ -171,6 +199,11 @@ pub struct ExpectSpec {
     /// Every measured mean must lie within its (Bonferroni-corrected) CI of the exact expectation.
     #[serde(default)]
     pub match_theory: bool,
+    /// Window `[lo, hi]` of the (single) swept parameter inside which every
+    /// measured mean must lie significantly above the algorithm's reference
+    /// curve (e.g. to show that a printed bound is violated).
+    #[serde(default)]
+    pub above_reference: Option<[f64; 2]>,
     /// Expected log-log slope per swept parameter: one fit window, or several
     /// (one per regime, e.g. `[{ slope = -2, ... }, { slope = -1, ... }]`).
     #[serde(default)]

@@ -15,6 +15,7 @@
 //!     outputs/<metric>       f64   the measured metric (NaN for failed cells)
 //!     outputs/theory         f64   exact expected metric (NaN when unknown)
 //!     outputs/bound          f64   theorem bound
+//!     outputs/reference      f64   comparison curve (e.g. a printed bound the digest corrects; NaN if none)
 //!     diagnostics/<name>     f64   algorithm diagnostics
 //!     status/ok              u8    1 = success, 0 = failed
 //!     status/error           vlen utf-8 string, empty on success
@@ -64,6 +65,8 @@ pub struct CellRecord {
     pub theory: f64,
     /// Theorem bound.
     pub bound: f64,
+    /// Comparison curve (e.g. a printed bound the digest corrects).
+    pub reference: f64,
     /// Algorithm diagnostics.
     pub diagnostics: Vec<f64>,
     /// Wall-clock seconds spent in the cell.
@@ -268,6 +271,9 @@ fn build_file(store: &ResultsStore, experiment: &Experiment, plan: &Plan) -> Res
         outputs
             .create_dataset("bound")
             .with_f64_data(&f64col(&|r| r.bound));
+        outputs
+            .create_dataset("reference")
+            .with_f64_data(&f64col(&|r| r.reference));
         g.add_group(outputs.finish());
 
         let mut diag = g.create_group("diagnostics");
@@ -348,6 +354,10 @@ pub fn read_file(path: &Path, experiment: &Experiment) -> Result<StoredResults> 
         let metric = ds(&format!("outputs/{}", study.metric))?.read_f64()?;
         let theory = ds("outputs/theory")?.read_f64()?;
         let bound = ds("outputs/bound")?.read_f64()?;
+        // Files written before the reference column existed read as NaN.
+        let reference = ds("outputs/reference")
+            .and_then(|d| d.read_f64())
+            .unwrap_or_else(|_| vec![f64::NAN; bound.len()]);
         let errors = ds("status/error")?.read_string()?;
         let wall = ds("timing/wall_seconds")?.read_f64()?;
         let diags: Vec<Vec<f64>> = study
@@ -367,6 +377,7 @@ pub fn read_file(path: &Path, experiment: &Experiment) -> Result<StoredResults> 
                 metric: metric[i],
                 theory: theory[i],
                 bound: bound[i],
+                reference: reference[i],
                 diagnostics: diags.iter().map(|c| c[i]).collect(),
                 wall_seconds: wall[i],
             });

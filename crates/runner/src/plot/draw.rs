@@ -70,6 +70,15 @@ pub(super) fn draw<DB: DrawingBackend>(
         }
     }
     for p in prep {
+        let style = p.color.mix(BOUND_ALPHA).stroke_width(2);
+        let (dash, gap) = REFERENCE_DASH;
+        for seg in &p.reference {
+            chart
+                .draw_series(DashedLineSeries::new(seg.iter().copied(), dash, gap, style))
+                .map_err(perr)?;
+        }
+    }
+    for p in prep {
         let style = p.color.stroke_width(2);
         let (dash, gap) = THEORY_DASH;
         for seg in &p.theory {
@@ -164,6 +173,12 @@ pub(super) fn draw_legend<DB: DrawingBackend>(
                 root,
                 (x0, x1, cy),
                 None,
+                e.color.mix(BOUND_ALPHA).stroke_width(2),
+            )?,
+            Glyph::Reference => legend_stroke(
+                root,
+                (x0, x1, cy),
+                Some(REFERENCE_DASH),
                 e.color.mix(BOUND_ALPHA).stroke_width(2),
             )?,
             Glyph::Theory => legend_stroke(

@@ -6,6 +6,8 @@
 //! * the measured means as filled circles with vertical confidence-interval
 //!   bars (`ci_low..ci_high`),
 //! * the theorem's bound ([`PlotPoint::bound`]) as a thin, lighter solid line,
+//! * an optional comparison curve ([`PlotPoint::reference`], e.g. a printed
+//!   bound the digest corrects) as a lighter long-dashed line,
 //! * the scaled theoretical rate `c·theory` ([`PlotPoint::theory`],
 //!   `c = `[`PlotSeries::theory_scale`]) as a dashed line,
 //! * each fitted log-log slope ([`PlotSeries::fits`]) as a dotted line over
@@ -68,6 +70,7 @@ const DODGE_PX: f64 = 6.0;
 const THEORY_DASH: (i32, i32) = (12, 7);
 const FIT_DASH: (i32, i32) = (3, 4);
 const BOUND_ALPHA: f64 = 0.45;
+const REFERENCE_DASH: (i32, i32) = (18, 6);
 
 const LEGEND_PAD: i32 = 10;
 const LEGEND_ICON_W: i32 = 46;
@@ -106,6 +109,8 @@ pub struct PlotPoint {
     pub theory: Option<f64>,
     /// The theorem's explicit upper bound at `x`, if known.
     pub bound: Option<f64>,
+    /// A comparison curve at `x` (e.g. the printed form of a corrected bound).
+    pub reference: Option<f64>,
 }
 
 /// A fitted log-log slope.
@@ -154,6 +159,8 @@ pub struct Figure {
     pub bound_label: String,
     /// Legend name of the theoretical rate, e.g. `"n^-1/2"`.
     pub theory_label: String,
+    /// Legend name of the comparison curve.
+    pub reference_label: String,
 }
 
 /// Writes `<stem>.png` (1200x800 or so) and `<stem>.svg`; returns both paths.
@@ -241,6 +248,7 @@ enum Glyph {
     Measured { fit: bool },
     Fit,
     Bound,
+    Reference,
     Theory,
 }
 
@@ -256,6 +264,7 @@ struct Prepared {
     color: RGBColor,
     markers: Vec<Marker>,
     bound: Vec<Vec<(f64, f64)>>,
+    reference: Vec<Vec<(f64, f64)>>,
     theory: Vec<Vec<(f64, f64)>>,
     fit: Vec<[(f64, f64); 2]>,
 }
@@ -305,6 +314,7 @@ fn prepare(fig: &Figure) -> Vec<Prepared> {
             })
             .collect();
         let bound = segments(pts.iter().map(|p| p.bound.map(|b| (p.x, b))));
+        let reference = segments(pts.iter().map(|p| p.reference.map(|b| (p.x, b))));
         let c = s.theory_scale.unwrap_or(1.0);
         let theory = if positive(c) {
             segments(pts.iter().map(|p| p.theory.map(|t| (p.x, c * t))))
@@ -327,6 +337,7 @@ fn prepare(fig: &Figure) -> Vec<Prepared> {
             color,
             markers,
             bound,
+            reference,
             theory,
             fit,
         });
@@ -380,6 +391,13 @@ fn legend_entries(fig: &Figure, prep: &[Prepared]) -> Vec<LegendEntry> {
                 glyph: Glyph::Bound,
                 color: p.color,
                 text: format!("{prefix}{}", fig.bound_label),
+            });
+        }
+        if !p.reference.is_empty() {
+            out.push(LegendEntry {
+                glyph: Glyph::Reference,
+                color: p.color,
+                text: format!("{prefix}{}", fig.reference_label),
             });
         }
         if !p.theory.is_empty() {

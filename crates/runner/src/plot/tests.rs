@@ -12,6 +12,7 @@ fn series(label: &str, k: f64, scale: f64, xs: &[f64]) -> PlotSeries {
                 ci_high: 1.1 * m,
                 theory: Some(x.powf(-k)),
                 bound: Some(5.0 / 3.0 * scale * x.powf(-k)),
+                reference: None,
             }
         })
         .collect();
@@ -41,6 +42,7 @@ fn figure(series: Vec<PlotSeries>) -> Figure {
         series,
         bound_label: "Thm 3.1 bound".to_string(),
         theory_label: "n⁻²".to_string(),
+        reference_label: String::new(),
     }
 }
 
@@ -106,6 +108,7 @@ fn single_point_and_bad_values() {
         ci_high: 2.0,
         theory: None,
         bound: None,
+        reference: None,
     });
     s.points.push(PlotPoint {
         x: 10.0,
@@ -114,6 +117,7 @@ fn single_point_and_bad_values() {
         ci_high: f64::NAN,
         theory: Some(-3.0),
         bound: Some(f64::INFINITY),
+        reference: None,
     });
     check(&render(&figure(vec![s]), &out_dir().join("single")).unwrap());
     let empty = figure(vec![]);

@@ -64,6 +64,8 @@ pub struct Study {
     pub title: String,
     /// Metric name.
     pub metric: String,
+    /// The metric, resolved.
+    pub metric_kind: crate::registry::Metric,
     /// Repetitions per grid point.
     pub repetitions: usize,
     /// Problem family.
@@ -86,6 +88,14 @@ pub struct Study {
     pub match_theory: bool,
     /// Slope checks.
     pub slopes: Vec<SlopeCheck>,
+    /// Window of the swept parameter where means must exceed the reference curve.
+    pub above_reference: Option<(f64, f64)>,
+    /// Combined figure this study is drawn in, if any.
+    pub figure: Option<String>,
+    /// Legend label in combined figures.
+    pub label: String,
+    /// The paper-table row it reproduces.
+    pub paper: Option<crate::spec::PaperRefSpec>,
 }
 
 /// A fully resolved experiment.
@@ -101,6 +111,8 @@ pub struct Experiment {
     pub seed: u64,
     /// Studies.
     pub studies: Vec<Study>,
+    /// Titles of combined figures by name.
+    pub figures: std::collections::BTreeMap<String, String>,
 }
 
 impl Experiment {
@@ -185,6 +197,7 @@ pub fn resolve(loaded: &LoadedSpec, profile: Option<&str>) -> Result<Experiment,
         description: spec.description.clone(),
         seed: spec.seed,
         studies,
+        figures: spec.figures.clone(),
     })
 }
 

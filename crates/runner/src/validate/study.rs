@@ -37,7 +37,32 @@ pub(super) fn resolve(
             ),
         )
     })?;
-    if !family.metrics.contains(&s.metric.as_str()) {
+    let metric_kind = registry::Metric::from_name(&s.metric).ok_or_else(|| {
+        loc.error(
+            &join(base, &toml_path!["metric"]),
+            format!("unknown metric `{}`", s.metric),
+            format!(
+                "known metrics: {:?}",
+                registry::Metric::ALL
+                    .iter()
+                    .map(|(n, _)| *n)
+                    .collect::<Vec<_>>()
+            ),
+        )
+    })?;
+    if !algorithm.metrics.contains(&s.metric.as_str()) {
+        return Err(loc.error(
+            &join(base, &toml_path!["metric"]),
+            format!(
+                "algorithm `{}` does not report metric `{}`",
+                algorithm.name, s.metric
+            ),
+            format!("metrics it reports: {:?}", algorithm.metrics),
+        ));
+    }
+    if metric_kind != registry::Metric::GradientEvaluations
+        && !family.metrics.contains(&s.metric.as_str())
+    {
         return Err(loc.error(
             &join(base, &toml_path!["metric"]),
             format!(
@@ -71,6 +96,19 @@ pub(super) fn resolve(
         &["name"],
     )?;
     params::check_privacy(loc, s, base, algorithm, &axes, &grid)?;
+    if algorithm.needs_delta {
+        let deltas: Vec<f64> = match axes.iter().find(|a| a.name == "delta") {
+            Some(a) => a.values.clone(),
+            None => vec![s.privacy.delta],
+        };
+        if deltas.contains(&0.0) {
+            return Err(loc.error(
+                &join(base, &toml_path!["privacy", "delta"]),
+                format!("algorithm `{}` needs delta > 0", algorithm.name),
+                "it is calibrated for (eps, delta)-DP by a Gaussian accountant; set delta, e.g. 1e-6",
+            ));
+        }
+    }
     let slopes = slopes::resolve_slopes(loc, s, base, &axes, &swept)?;
 
     Ok(Study {
@@ -81,6 +119,7 @@ pub(super) fn resolve(
             s.title.clone()
         },
         metric: s.metric.clone(),
+        metric_kind,
         repetitions,
         family,
         algorithm,
@@ -92,13 +131,17 @@ pub(super) fn resolve(
         below_bound: s.expect.below_bound,
         match_theory: s.expect.match_theory,
         slopes,
+        above_reference: s.expect.above_reference.map(|[a, b]| (a, b)),
+        figure: s.figure.clone(),
+        label: s.label.clone().unwrap_or_else(|| s.name.clone()),
+        paper: s.paper.clone(),
     })
 }
 
 fn family_names() -> Vec<&'static str> {
-    registry::FAMILIES.iter().map(|f| f.name).collect()
+    registry::families().map(|f| f.name).collect()
 }
 
 fn algorithm_names() -> Vec<&'static str> {
-    registry::ALGORITHMS.iter().map(|a| a.name).collect()
+    registry::algorithms().map(|a| a.name).collect()
 }

@@ -7,10 +7,8 @@
 
 use std::collections::BTreeMap;
 
-use datagen::quadratic::{DiagonalQuadratic, DiagonalQuadraticParams};
 use dpcore::{Objective, PrivacyParams, RunFailure};
 use rand_pcg::Pcg64;
-use solvers::output_perturbation::{ConceptualOutputPerturbation, SensitivityChoice};
 
 /// The kind and admissible range of a parameter.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -85,15 +83,69 @@ pub struct CellOutput {
     pub theory: f64,
     /// The theorem's upper bound on the expected metric; NaN when none applies.
     pub bound: f64,
+    /// A second curve drawn for comparison, e.g. the printed form of a bound
+    /// the digest corrects (see [`AlgorithmDef::reference_name`]); NaN when none.
+    pub reference: f64,
     /// Algorithm diagnostics, in the order of [`AlgorithmDef::diagnostics`].
     pub diagnostics: Vec<f64>,
+}
+
+/// What a study measures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Metric {
+    /// `F(w) - F(w*(X))` on the sampled data set.
+    ExcessEmpiricalRisk,
+    /// `F(w, D) - min F(., D)` in closed form (fresh data every repetition).
+    ExcessPopulationRisk,
+    /// Gradient evaluations spent (one per record gradient, `n` per full gradient).
+    GradientEvaluations,
+}
+
+impl Metric {
+    /// Every metric with its name as written in TOML.
+    pub const ALL: [(&'static str, Metric); 3] = [
+        ("excess_empirical_risk", Metric::ExcessEmpiricalRisk),
+        ("excess_population_risk", Metric::ExcessPopulationRisk),
+        ("gradient_evaluations", Metric::GradientEvaluations),
+    ];
+
+    /// Looks a metric up by name.
+    pub fn from_name(name: &str) -> Option<Metric> {
+        Self::ALL.iter().find(|(n, _)| *n == name).map(|(_, m)| *m)
+    }
+
+    /// The metric of the released point `w`, or of the run's cost.
+    pub fn measure(
+        self,
+        problem: &dyn Objective,
+        w: &[f64],
+        gradient_evaluations: f64,
+    ) -> Result<f64, RunFailure> {
+        match self {
+            Metric::ExcessEmpiricalRisk => Ok(problem.excess_risk(w)),
+            Metric::ExcessPopulationRisk => problem.population_excess(w).ok_or_else(|| {
+                RunFailure::InvalidParameters("the family has no population model".into())
+            }),
+            Metric::GradientEvaluations => Ok(gradient_evaluations),
+        }
+    }
+}
+
+/// Everything an algorithm's runner needs besides the problem and the noise stream.
+#[derive(Debug, Clone, Copy)]
+pub struct RunContext<'a> {
+    /// Validated algorithm options.
+    pub options: &'a Values,
+    /// Privacy parameters of the grid point.
+    pub privacy: PrivacyParams,
+    /// The study's metric.
+    pub metric: Metric,
 }
 
 /// Builds a problem instance from validated values and the data stream.
 pub type BuildFn = fn(&Values, &mut Pcg64) -> Result<Box<dyn Objective>, RunFailure>;
 /// Runs an algorithm on a problem with the noise stream and measures the metric.
-pub type RunFn =
-    fn(&Values, &dyn Objective, PrivacyParams, &mut Pcg64) -> Result<CellOutput, RunFailure>;
+pub type RunFn = fn(&RunContext, &dyn Objective, &mut Pcg64) -> Result<CellOutput, RunFailure>;
 
 /// A registered problem family.
 #[derive(Debug)]
@@ -121,143 +173,50 @@ pub struct AlgorithmDef {
     pub options: &'static [ParamDef],
     /// Largest admissible delta (exclusive), e.g. 0.5 for the ZWB Gaussian calibration.
     pub delta_max: f64,
+    /// Whether the algorithm needs `delta > 0` (Gaussian-only methods).
+    pub needs_delta: bool,
+    /// Metrics it can report (see [`Metric::ALL`]).
+    pub metrics: &'static [&'static str],
     /// Names of the diagnostic outputs stored per cell.
     pub diagnostics: &'static [&'static str],
     /// What the stored `bound` is, for legends (e.g. "Cor 2.2 bound").
     pub bound_name: &'static str,
     /// What the stored `theory` is, for legends.
     pub theory_name: &'static str,
+    /// What the stored `reference` curve is, for legends (empty: none).
+    pub reference_name: &'static str,
     /// Runner.
     pub run: RunFn,
 }
 
-const DIAGONAL_QUADRATIC_PARAMS: &[ParamDef] = &[
-    ParamDef {
-        name: "n",
-        kind: ParamKind::Int { min: 2 },
-        default: None,
-        data_defining: true,
-        doc: "number of records",
-    },
-    ParamDef {
-        name: "d",
-        kind: ParamKind::Int { min: 1 },
-        default: None,
-        data_defining: true,
-        doc: "dimension",
-    },
-    ParamDef {
-        name: "beta",
-        kind: ParamKind::Float {
-            min: 0.0,
-            max: f64::INFINITY,
-            min_open: true,
-        },
-        default: Some("1.0"),
-        data_defining: true,
-        doc: "largest Hessian eigenvalue (smoothness)",
-    },
-    ParamDef {
-        name: "kappa",
-        kind: ParamKind::Float {
-            min: 1.0,
-            max: f64::INFINITY,
-            min_open: false,
-        },
-        default: Some("1.0"),
-        data_defining: true,
-        doc: "condition number beta/mu; eigenvalues linearly spaced in [mu, beta]",
-    },
-];
+mod common;
+mod lowy;
+mod quadratic;
 
-fn build_diagonal_quadratic(
-    values: &Values,
-    rng: &mut Pcg64,
-) -> Result<Box<dyn Objective>, RunFailure> {
-    let params = DiagonalQuadraticParams {
-        n: num(values, "n") as usize,
-        d: num(values, "d") as usize,
-        beta: num(values, "beta"),
-        kappa: num(values, "kappa"),
-    };
-    params.validate().map_err(RunFailure::InvalidParameters)?;
-    Ok(Box::new(DiagonalQuadratic::generate(params, rng)))
-}
+pub use common::{choice_opt, flag, run_output_perturbation_conceptual};
 
-const OUTPUT_PERTURBATION_OPTIONS: &[ParamDef] = &[ParamDef {
-    name: "sensitivity",
-    kind: ParamKind::Choice(&["tight", "paper"]),
-    default: Some("\"tight\""),
-    data_defining: false,
-    doc: "minimizer sensitivity used for the noise: instance-tight bound or the paper's 2L/(mu n)",
-}];
-
-fn run_conceptual_output_perturbation(
-    options: &Values,
-    problem: &dyn Objective,
-    privacy: PrivacyParams,
-    rng: &mut Pcg64,
-) -> Result<CellOutput, RunFailure> {
-    let sensitivity = match choice(options, "sensitivity") {
-        "paper" => SensitivityChoice::Paper,
-        _ => SensitivityChoice::Tight,
-    };
-    let algorithm = ConceptualOutputPerturbation { sensitivity };
-    let release = algorithm.run(problem, privacy, rng)?;
-    let metric = problem.excess_risk(&release.w);
-    let theory = algorithm
-        .exact_expected_excess(problem, privacy)
-        .unwrap_or(f64::NAN);
-    let bound = algorithm.theorem_bound(
-        &problem.constants(),
-        problem.num_records(),
-        problem.dim(),
-        privacy,
-    );
-    Ok(CellOutput {
-        metric,
-        theory,
-        bound,
-        diagnostics: vec![
-            release.sensitivity,
-            release.noise_scale,
-            release.noise_norm_sq,
-        ],
-    })
-}
+/// The registries of every module, in `runner list` order.
+const FAMILY_TABLES: &[&[FamilyDef]] = &[quadratic::FAMILIES, lowy::FAMILIES];
+const ALGORITHM_TABLES: &[&[AlgorithmDef]] = &[quadratic::ALGORITHMS, lowy::ALGORITHMS];
 
 /// Every registered problem family.
-pub const FAMILIES: &[FamilyDef] = &[FamilyDef {
-    name: "diagonal_quadratic",
-    doc: "Lowy–Razaviyayn digest §8 E1: f(w,x) = ½(w−x)ᵀH(w−x), H diagonal in [mu, beta], \
-          x uniform in the unit ball; w* = mean (closed form), L = 2 beta, R = 1",
-    params: DIAGONAL_QUADRATIC_PARAMS,
-    metrics: &["excess_empirical_risk"],
-    build: build_diagonal_quadratic,
-}];
+pub fn families() -> impl Iterator<Item = &'static FamilyDef> {
+    FAMILY_TABLES.iter().flat_map(|t| t.iter())
+}
 
 /// Every registered algorithm.
-pub const ALGORITHMS: &[AlgorithmDef] = &[AlgorithmDef {
-    name: "output_perturbation_conceptual",
-    doc: "Lowy–Razaviyayn Eq. (2): exact minimizer plus noise; delta = 0: Gamma(d, Delta/eps) \
-          radius x uniform direction; delta > 0: Gaussian with the ZWB c_delta calibration. \
-          Bound: Cor 2.2 (with the digest's corrected Prop 2.4(b))",
-    options: OUTPUT_PERTURBATION_OPTIONS,
-    delta_max: 0.5,
-    diagnostics: &["sensitivity", "noise_scale", "noise_norm_sq"],
-    bound_name: "Cor 2.2 bound (corrected Prop 2.4(b))",
-    theory_name: "exact E[excess] (Prop 2.4, equality for H = βI)",
-    run: run_conceptual_output_perturbation,
-}];
+pub fn algorithms() -> impl Iterator<Item = &'static AlgorithmDef> {
+    ALGORITHM_TABLES.iter().flat_map(|t| t.iter())
+}
 
 /// Looks a family up by name.
 pub fn family(name: &str) -> Option<&'static FamilyDef> {
-    FAMILIES.iter().find(|f| f.name == name)
+    families().find(|f| f.name == name)
 }
 
 /// Looks an algorithm up by name.
 pub fn algorithm(name: &str) -> Option<&'static AlgorithmDef> {
-    ALGORITHMS.iter().find(|a| a.name == name)
+    algorithms().find(|a| a.name == name)
 }
 
 /// Names of the privacy parameters that a grid may sweep.

@@ -1,0 +1,82 @@
+//! Option schemas and run helpers shared by several registry entries.
+
+use dpcore::{Objective, RunFailure};
+use rand_pcg::Pcg64;
+use solvers::output_perturbation::{ConceptualOutputPerturbation, SensitivityChoice};
+
+use super::{choice, CellOutput, Metric, ParamDef, ParamKind, RunContext, Values};
+
+/// The `sensitivity` option: which bound on the minimizer's sensitivity
+/// calibrates the noise (both are private; digest P5).
+pub const SENSITIVITY: ParamDef = ParamDef {
+    name: "sensitivity",
+    kind: ParamKind::Choice(&["tight", "paper"]),
+    default: Some("\"tight\""),
+    data_defining: false,
+    doc: "minimizer sensitivity used for the noise: instance-tight bound or the paper's 2L/(mu n)",
+};
+
+/// Reads the `sensitivity` option.
+pub fn sensitivity_choice(options: &Values) -> SensitivityChoice {
+    match choice(options, "sensitivity") {
+        "paper" => SensitivityChoice::Paper,
+        _ => SensitivityChoice::Tight,
+    }
+}
+
+/// Reads an optional string choice, with a default when the algorithm does not declare it.
+pub fn choice_opt<'a>(options: &'a Values, name: &str, default: &'a str) -> &'a str {
+    match options.get(name) {
+        Some(super::Value::Str(s)) => s,
+        _ => default,
+    }
+}
+
+/// Reads a yes/no choice declared as `ParamKind::Choice(&["yes", "no"])`.
+pub fn flag(options: &Values, name: &str) -> bool {
+    choice(options, name) == "yes"
+}
+
+/// Conceptual output perturbation, Eq. (2): exact minimizer plus noise, no
+/// projection. Empirical metric: theory `tr(H) E||z||^2/(2d)` (quadratics),
+/// bound Cor 2.2; population metric: theory adds the family's statistical
+/// term, bound Prop 4.2.
+pub fn run_output_perturbation_conceptual(
+    ctx: &RunContext,
+    problem: &dyn Objective,
+    rng: &mut Pcg64,
+) -> Result<CellOutput, RunFailure> {
+    let algorithm = ConceptualOutputPerturbation {
+        sensitivity: sensitivity_choice(ctx.options),
+    };
+    let privacy = ctx.privacy;
+    let release = algorithm.run(problem, privacy, rng)?;
+    let metric = ctx.metric.measure(problem, &release.w, 0.0)?;
+    let noise_term = algorithm
+        .exact_expected_excess(problem, privacy)
+        .unwrap_or(f64::NAN);
+    let (c, n, d) = (problem.constants(), problem.num_records(), problem.dim());
+    let erm_bound = algorithm.theorem_bound(&c, n, d, privacy);
+    let (theory, bound) = match ctx.metric {
+        Metric::ExcessPopulationRisk => {
+            let stat = problem
+                .expected_minimizer_population_excess()
+                .unwrap_or(f64::NAN);
+            // Prop 4.2: L^2/mu (2/n + 4 kappa rho^2); the second term is Cor 2.2's.
+            let generalization = 2.0 * c.lipschitz * c.lipschitz / (c.strong_convexity * n as f64);
+            (stat + noise_term, generalization + erm_bound)
+        }
+        _ => (noise_term, erm_bound),
+    };
+    Ok(CellOutput {
+        metric,
+        theory,
+        bound,
+        reference: f64::NAN,
+        diagnostics: vec![
+            release.sensitivity,
+            release.noise_scale,
+            release.noise_norm_sq,
+        ],
+    })
+}
