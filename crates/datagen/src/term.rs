@@ -1,1 +1,358 @@
-//! (being written)
+//! Tilted ERM (TERM), Lowy–Razaviyayn digest §5.1, §4.4, §8 E6: a non-ERM
+//! objective `F_tau(w) = (1/tau) log((1/n) sum_i exp(tau f(w, x_i)))`, `tau > 0`,
+//! with a Newton-certified minimizer `w*_tau`.
+//!
+//! Losses ([`TermLoss`]): the smooth `f = mu/2 ||w - x||^2`, `x` uniform in
+//! `B(0, 1)` (Thm 5.2), and the non-smooth `f = mu/2 ||w||^2 + ||w - x||`, `x`
+//! uniform on the unit sphere (Thm 5.1). For both, `R = 1`: projecting `w`
+//! onto `B(0, 1)` decreases every `f(., x_i)` and `F_tau` is increasing in each.
+
+use crate::geometry::{sample_unit_ball, sample_unit_sphere};
+use crate::newton::{
+    add_outer_lower, dist, dot, newton_minimize, symmetrize_lower, CompensatedSum, CompensatedVec,
+    GROUND_TRUTH,
+};
+use dpcore::{MinimizerSensitivity, Objective, ProblemConstants};
+use rand::Rng;
+
+/// The per-record loss of a TERM instance (digest §8 E6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TermLoss {
+    /// `f(w, x) = mu/2 ||w - x||^2`, `x` uniform in the unit ball.
+    Quadratic,
+    /// `f(w, x) = mu/2 ||w||^2 + ||w - x||`, `x` uniform on the unit sphere.
+    NonSmooth,
+}
+
+/// Parameters of one TERM instance.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TermParams {
+    /// Number of records `n >= 1`.
+    pub n: usize,
+    /// Dimension `d >= 1`.
+    pub d: usize,
+    /// Strong convexity `mu > 0` of each loss (default 1).
+    pub mu: f64,
+    /// Tilt `tau > 0`.
+    pub tau: f64,
+    /// The per-record loss.
+    pub loss: TermLoss,
+}
+
+impl TermParams {
+    /// Default `mu = 1` (digest §8 E6).
+    pub fn new(n: usize, d: usize, tau: f64, loss: TermLoss) -> Self {
+        Self {
+            n,
+            d,
+            mu: 1.0,
+            tau,
+            loss,
+        }
+    }
+
+    /// Checks `n, d >= 1` and finite `mu, tau > 0`.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.n == 0 || self.d == 0 {
+            return Err(format!(
+                "n and d must be >= 1, got n={}, d={}",
+                self.n, self.d
+            ));
+        }
+        for (name, v) in [("mu", self.mu), ("tau", self.tau)] {
+            if !(v.is_finite() && v > 0.0) {
+                return Err(format!("{name} must be finite and > 0, got {v}"));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A sampled TERM instance with its certified minimizer `w*_tau`.
+#[derive(Debug, Clone)]
+pub struct Term {
+    params: TermParams,
+    /// Row-major `n x d` data.
+    data: Vec<f64>,
+    w_star: Vec<f64>,
+    /// `log v*_i`, the log tilted weights at `w*`.
+    log_v_star: Vec<f64>,
+    grad_norm: f64,
+}
+
+impl Term {
+    /// Samples the data and computes `w*_tau` by damped Newton (start: the
+    /// sample mean for `Quadratic`, 0 for `NonSmooth`) with the Hessian of
+    /// digest §5.1. Each Hessian costs `O(n d^2)`.
+    ///
+    /// # Errors
+    /// Invalid parameters or a Newton failure (e.g. `w*` at a data point of the
+    /// non-smooth loss, where `F_tau` has a kink).
+    pub fn generate<R: Rng + ?Sized>(params: TermParams, rng: &mut R) -> Result<Self, String> {
+        params.validate()?;
+        let (n, d) = (params.n, params.d);
+        let mut data = Vec::with_capacity(n * d);
+        for _ in 0..n {
+            data.extend(match params.loss {
+                TermLoss::Quadratic => sample_unit_ball(d, rng),
+                TermLoss::NonSmooth => sample_unit_sphere(d, rng),
+            });
+        }
+        let mut me = Self {
+            params,
+            data,
+            w_star: vec![0.0; d],
+            log_v_star: Vec::new(),
+            grad_norm: f64::INFINITY,
+        };
+        let start = match params.loss {
+            TermLoss::Quadratic => {
+                let mut acc = CompensatedVec::zeros(d);
+                me.records().for_each(|x| acc.add_scaled(1.0 / n as f64, x));
+                acc.total()
+            }
+            TermLoss::NonSmooth => vec![0.0; d],
+        };
+        let sol = newton_minimize(
+            start,
+            &GROUND_TRUTH,
+            |w| me.value(w),
+            |w, g| me.gradient(w, g),
+            |w, h| me.hessian(w, h),
+        )
+        .map_err(|e| format!("TERM ground truth (tau = {}): {e}", params.tau))?;
+        me.log_v_star = me.log_weights(&sol.point);
+        me.w_star = sol.point;
+        me.grad_norm = sol.grad_norm;
+        Ok(me)
+    }
+
+    /// `||grad F_tau(w*)||` achieved by Newton (`||w* - w_exact|| <= this / mu`).
+    pub fn certified_gradient_norm(&self) -> f64 {
+        self.grad_norm
+    }
+
+    /// The parameters this instance was generated from.
+    pub fn params(&self) -> &TermParams {
+        &self.params
+    }
+
+    /// Record `i`.
+    pub fn record(&self, i: usize) -> &[f64] {
+        &self.data[i * self.params.d..(i + 1) * self.params.d]
+    }
+
+    fn records(&self) -> std::slice::ChunksExact<'_, f64> {
+        self.data.chunks_exact(self.params.d)
+    }
+
+    /// `A_R - a_R` (digest §8 E6): `2 mu` (Quadratic: `f in [0, mu/2 (1+1)^2]`)
+    /// or `mu/2 + 2` (NonSmooth: max at `w = -x`, min 0 at `w = x`).
+    pub fn loss_range(&self) -> f64 {
+        match self.params.loss {
+            TermLoss::Quadratic => 2.0 * self.params.mu,
+            TermLoss::NonSmooth => 0.5 * self.params.mu + 2.0,
+        }
+    }
+
+    /// `log C_tau = tau (A_R - a_R)` (Lemma 5.2; kept in log form, digest P16).
+    pub fn log_c_tau(&self) -> f64 {
+        self.params.tau * self.loss_range()
+    }
+
+    /// `kappa_tau = beta_tau / mu` (`1 + 4 mu tau` for Quadratic; infinite for NonSmooth).
+    pub fn kappa_tau(&self) -> f64 {
+        self.constants().condition_number()
+    }
+
+    /// Per-record loss `f(w, x)`.
+    pub fn loss(&self, w: &[f64], x: &[f64]) -> f64 {
+        let mu = self.params.mu;
+        let r2: f64 = w.iter().zip(x).map(|(a, b)| (a - b) * (a - b)).sum();
+        match self.params.loss {
+            TermLoss::Quadratic => 0.5 * mu * r2,
+            TermLoss::NonSmooth => 0.5 * mu * dot(w, w) + r2.sqrt(),
+        }
+    }
+
+    /// `grad f(w, x)` into `out`, returning `||w - x||` (NonSmooth subgradient
+    /// `mu w` at `w = x`).
+    fn loss_gradient(&self, w: &[f64], x: &[f64], out: &mut [f64]) -> f64 {
+        let mu = self.params.mu;
+        let r = dist(w, x);
+        for ((o, a), b) in out.iter_mut().zip(w).zip(x) {
+            *o = match self.params.loss {
+                TermLoss::Quadratic => mu * (a - b),
+                TermLoss::NonSmooth if r > 0.0 => mu * a + (a - b) / r,
+                TermLoss::NonSmooth => mu * a,
+            };
+        }
+        r
+    }
+
+    /// `log v_i(w)`, `v = softmax(tau f(w, .))` with max subtraction (digest P16).
+    pub fn log_weights(&self, w: &[f64]) -> Vec<f64> {
+        let tau = self.params.tau;
+        let mut lv: Vec<f64> = self.records().map(|x| tau * self.loss(w, x)).collect();
+        let m = lv.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let mut s = CompensatedSum::default();
+        lv.iter().for_each(|u| s.add((u - m).exp()));
+        let shift = m + s.total().ln();
+        lv.iter_mut().for_each(|u| *u -= shift);
+        lv
+    }
+
+    /// Digest §5.1: `sum v_i Hess f_i + tau sum v_i (g_i - g_bar)(g_i - g_bar)^T`,
+    /// with `Hess f_i = mu I` (+ `(I - u u^T)/||w - x_i||`, `u = (w - x_i)/||w - x_i||`,
+    /// for NonSmooth); the covariance is centred first (no cancellation).
+    fn hessian(&self, w: &[f64], h: &mut [f64]) {
+        let (d, tau) = (self.params.d, self.params.tau);
+        let v: Vec<f64> = self.log_weights(w).iter().map(|l| l.exp()).collect();
+        let mut g = vec![0.0; d];
+        self.gradient(w, &mut g);
+        h.fill(0.0);
+        let mut diag = self.params.mu;
+        let (mut gi, mut u) = (vec![0.0; d], vec![0.0; d]);
+        for (x, vi) in self.records().zip(&v) {
+            let r = self.loss_gradient(w, x, &mut gi);
+            if self.params.loss == TermLoss::NonSmooth && r > 0.0 {
+                diag += vi / r;
+                u.iter_mut()
+                    .zip(w.iter().zip(x))
+                    .for_each(|(uj, (a, b))| *uj = (a - b) / r);
+                add_outer_lower(h, -vi / r, &u);
+            }
+            gi.iter_mut().zip(&g).for_each(|(a, b)| *a -= b);
+            add_outer_lower(h, tau * vi, &gi);
+        }
+        (0..d).for_each(|j| h[j * d + j] += diag);
+        symmetrize_lower(h, d);
+    }
+
+    /// `f(w, x) - f(w*, x)` without cancellation: `(w - w*).(w + w* - 2x) mu/2`
+    /// for Quadratic; NonSmooth adds `mu/2 (w - w*).(w + w*)` and
+    /// `||a|| - ||b|| = (a - b).(a + b)/(||a|| + ||b||)`, `a = w - x`, `b = w* - x`.
+    fn loss_delta(&self, diff: &[f64], sum: &[f64], w: &[f64], x: &[f64]) -> f64 {
+        let mu = self.params.mu;
+        let lin: f64 = diff
+            .iter()
+            .zip(sum.iter().zip(x))
+            .map(|(a, (s, xj))| a * (s - 2.0 * xj))
+            .sum();
+        match self.params.loss {
+            TermLoss::Quadratic => 0.5 * mu * lin,
+            TermLoss::NonSmooth => {
+                let na = dist(w, x);
+                let nb = dist(&self.w_star, x);
+                let dn = if na + nb > 0.0 { lin / (na + nb) } else { 0.0 };
+                0.5 * mu * dot(diff, sum) + dn
+            }
+        }
+    }
+}
+
+impl Objective for Term {
+    fn dim(&self) -> usize {
+        self.params.d
+    }
+
+    fn num_records(&self) -> usize {
+        self.params.n
+    }
+
+    /// Digest P16: `F_tau = f_bar + (1/tau) log mean exp(u_i)`,
+    /// `u_i = tau (f_i - f_bar)`, as `log1p(mean expm1(u_i))` when `max u_i <= 1`
+    /// (tiny tau) and `m + log(sum e^{u_i - m}) - log n`, `m = max u_i`, otherwise.
+    fn value(&self, w: &[f64]) -> f64 {
+        let (n, tau) = (self.params.n as f64, self.params.tau);
+        let f: Vec<f64> = self.records().map(|x| self.loss(w, x)).collect();
+        let mut s = CompensatedSum::default();
+        f.iter().for_each(|v| s.add(*v));
+        let fbar = s.total() / n;
+        let m = f
+            .iter()
+            .map(|v| tau * (v - fbar))
+            .fold(f64::NEG_INFINITY, f64::max);
+        let mut e = CompensatedSum::default();
+        let lse = if m <= 1.0 {
+            f.iter().for_each(|v| e.add((tau * (v - fbar)).exp_m1()));
+            (e.total() / n).ln_1p()
+        } else {
+            f.iter().for_each(|v| e.add((tau * (v - fbar) - m).exp()));
+            m + e.total().ln() - n.ln()
+        };
+        fbar + lse / tau
+    }
+
+    /// Eq. 9: `sum_i v_i grad f(w, x_i)` (compensated), O(nd).
+    fn gradient(&self, w: &[f64], out: &mut [f64]) {
+        let mut acc = CompensatedVec::zeros(self.params.d);
+        let mut gi = vec![0.0; self.params.d];
+        for (x, lv) in self.records().zip(self.log_weights(w)) {
+            self.loss_gradient(w, x, &mut gi);
+            acc.add_scaled(lv.exp(), &gi);
+        }
+        out.copy_from_slice(&acc.total());
+    }
+
+    /// Digest §8 E6 / §4.4. Quadratic: `L = 2 mu`, smoothness
+    /// `beta_tau = mu + tau L^2` (the valid bound of Lemma 5.3's Hessian form).
+    /// NonSmooth: `L = mu + 1`, smoothness `inf`. Both: strong convexity `mu`
+    /// (Lemma 5.1), `R = 1`.
+    fn constants(&self) -> ProblemConstants {
+        let mu = self.params.mu;
+        let (lipschitz, smoothness) = match self.params.loss {
+            TermLoss::Quadratic => (2.0 * mu, mu + self.params.tau * 4.0 * mu * mu),
+            TermLoss::NonSmooth => (mu + 1.0, f64::INFINITY),
+        };
+        ProblemConstants {
+            lipschitz,
+            smoothness,
+            strong_convexity: mu,
+            radius: 1.0,
+        }
+    }
+
+    fn minimizer(&self) -> &[f64] {
+        &self.w_star
+    }
+
+    /// `(1/tau) log(sum_i v*_i e^{tau delta_i})`, `delta_i = f_i(w) - f_i(w*)`
+    /// per record without cancellation, as `log1p(sum v*_i expm1(tau delta_i))`
+    /// when `max tau delta_i <= 50`, by log-sum-exp of `tau delta_i + log v*_i` otherwise.
+    fn excess_risk(&self, w: &[f64]) -> f64 {
+        let tau = self.params.tau;
+        let diff: Vec<f64> = w.iter().zip(&self.w_star).map(|(a, b)| a - b).collect();
+        let sum: Vec<f64> = w.iter().zip(&self.w_star).map(|(a, b)| a + b).collect();
+        let t: Vec<f64> = self
+            .records()
+            .map(|x| tau * self.loss_delta(&diff, &sum, w, x))
+            .collect();
+        let tmax = t.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let mut s = CompensatedSum::default();
+        if tmax <= 50.0 {
+            t.iter()
+                .zip(&self.log_v_star)
+                .for_each(|(ti, lv)| s.add(lv.exp() * ti.exp_m1()));
+            s.total().ln_1p() / tau
+        } else {
+            let m = t
+                .iter()
+                .zip(&self.log_v_star)
+                .map(|(a, b)| a + b)
+                .fold(f64::NEG_INFINITY, f64::max);
+            t.iter()
+                .zip(&self.log_v_star)
+                .for_each(|(a, b)| s.add((a + b - m).exp()));
+            (m + s.total().ln()) / tau
+        }
+    }
+
+    /// Lemma 5.2: `(2L/mu) min{1, C_tau/n}`, the min taken in log space; paper = tight.
+    fn minimizer_sensitivity(&self) -> MinimizerSensitivity {
+        let c = self.constants();
+        let log_ratio = (self.log_c_tau() - (self.params.n as f64).ln()).min(0.0);
+        let s = 2.0 * c.lipschitz / c.strong_convexity * log_ratio.exp();
+        MinimizerSensitivity { tight: s, paper: s }
+    }
+}

@@ -95,6 +95,7 @@ pub fn run_group(study: &Study, points: &[GridPoint], cells: &[Cell]) -> Vec<Cel
                         let mut noise_rng = rng_from_seed(cell.noise_seed);
                         let ctx = RunContext {
                             options: &point.options,
+                            problem: &point.problem,
                             privacy: point.privacy,
                             metric: study.metric_kind,
                         };

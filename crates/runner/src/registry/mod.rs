@@ -136,6 +136,8 @@ impl Metric {
 pub struct RunContext<'a> {
     /// Validated algorithm options.
     pub options: &'a Values,
+    /// The problem family's values (e.g. `tau` for tilted ERM bounds).
+    pub problem: &'a Values,
     /// Privacy parameters of the grid point.
     pub privacy: PrivacyParams,
     /// The study's metric.
@@ -191,6 +193,7 @@ pub struct AlgorithmDef {
 
 mod common;
 mod lowy;
+mod lowy_families;
 mod quadratic;
 
 pub use common::{choice_opt, flag, run_output_perturbation_conceptual};

@@ -11,6 +11,14 @@
 use dpcore::{Objective, RunFailure};
 use rand::Rng;
 
+pub mod agd;
+pub mod katyusha;
+pub mod regularized;
+pub mod sgd;
+
+pub use agd::gradient_descent;
+pub use regularized::{project_ball, Regularized, RegularizedFiniteSum};
+
 /// What an inner solver guarantees about `F_lambda(w) - min F_lambda`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Certificate {
@@ -80,7 +88,9 @@ pub enum InnerSolver {
 /// Errors: `RunFailure::NonConvergence` when a certified solver cannot reach
 /// `alpha` within its iteration cap, `RunFailure::InvalidParameters` when the
 /// problem lacks what the solver needs (e.g. a per-record oracle for SGD or
-/// Katyusha, strong convexity `mu + lambda > 0`).
+/// Katyusha, finite smoothness for Katyusha and AGD, strong convexity
+/// `mu + lambda > 0`, finite `alpha > 0` and `lambda >= 0`), `RunFailure::NonFinite`
+/// when an iterate is not finite. Only `Sgd` and `Katyusha` draw from `rng`.
 pub fn solve<R: Rng + ?Sized>(
     solver: InnerSolver,
     problem: &dyn Objective,
@@ -88,8 +98,12 @@ pub fn solve<R: Rng + ?Sized>(
     alpha: f64,
     rng: &mut R,
 ) -> Result<SolverOutput, RunFailure> {
-    let _ = (solver, problem, lambda, alpha, rng);
-    Err(RunFailure::InvalidParameters(
-        "inner solvers are being implemented".into(),
-    ))
+    let reg = Regularized::new(problem, lambda);
+    reg.check_target(alpha)?;
+    match solver {
+        InnerSolver::Sgd => sgd::sgd(&reg, alpha, rng),
+        InnerSolver::Subgradient => sgd::subgradient(&reg, alpha),
+        InnerSolver::Katyusha => katyusha::katyusha(&reg, alpha, rng),
+        InnerSolver::Agd => agd::agd(&reg, alpha),
+    }
 }

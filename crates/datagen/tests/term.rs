@@ -1,0 +1,193 @@
+//! Tests of the tilted-ERM family (digest §5.1, §8 E6, P16): Newton ground
+//! truth, tau -> 0 limit, gradients, stable value and excess, constants.
+
+use datagen::newton::norm2;
+use datagen::term::{Term, TermLoss, TermParams};
+use dpcore::Objective;
+use rand::SeedableRng;
+use rand_pcg::Pcg64;
+
+const TAUS: [f64; 4] = [1e-8, 0.01, 3.0, 50.0];
+const LOSSES: [TermLoss; 2] = [TermLoss::Quadratic, TermLoss::NonSmooth];
+
+fn instance(n: usize, d: usize, tau: f64, loss: TermLoss, seed: u64) -> Term {
+    Term::generate(
+        TermParams::new(n, d, tau, loss),
+        &mut Pcg64::seed_from_u64(seed),
+    )
+    .expect("generate")
+}
+
+fn grad(f: &Term, w: &[f64]) -> Vec<f64> {
+    let mut g = vec![0.0; f.dim()];
+    f.gradient(w, &mut g);
+    g
+}
+
+/// Reference value by plain log-sum-exp, valid where `exp(tau f)` neither
+/// overflows nor loses the `tau` scale (moderate tau).
+fn naive_value(f: &Term, w: &[f64]) -> f64 {
+    let tau = f.params().tau;
+    let n = f.num_records();
+    let s: f64 = (0..n).map(|i| (tau * f.loss(w, f.record(i))).exp()).sum();
+    (s / n as f64).ln() / tau
+}
+
+#[test]
+fn newton_minimizer_has_tiny_gradient() {
+    for loss in LOSSES {
+        for tau in TAUS {
+            let f = instance(400, 3, tau, loss, 1);
+            let g = norm2(&grad(&f, f.minimizer()));
+            assert!(g <= 1e-10, "{loss:?} tau={tau}: |g| = {g}");
+            assert_eq!(g, f.certified_gradient_norm());
+            assert!(norm2(f.minimizer()) <= 1.0, "R = 1");
+            assert!(f.excess_risk(f.minimizer()).abs() < 1e-15);
+            assert!(f.finite_sum().is_none());
+        }
+    }
+}
+
+#[test]
+fn tiny_tau_recovers_erm() {
+    let f = instance(1_000, 4, 1e-8, TermLoss::Quadratic, 2);
+    let mut mean = [0.0; 4];
+    (0..1_000).for_each(|i| {
+        mean.iter_mut()
+            .zip(f.record(i))
+            .for_each(|(m, x)| *m += x / 1e3)
+    });
+    let dist: f64 = mean
+        .iter()
+        .zip(f.minimizer())
+        .map(|(a, b)| (a - b).powi(2))
+        .sum::<f64>();
+    assert!(dist.sqrt() < 1e-7, "{}", dist.sqrt());
+    // F_tau(w) = f_bar + tau/2 Var(f) + O(tau^2): checks the log1p/expm1 path.
+    let w = [0.3, 0.1, -0.2, 0.0];
+    let fs: Vec<f64> = (0..1_000).map(|i| f.loss(&w, f.record(i))).collect();
+    let fbar = fs.iter().sum::<f64>() / 1e3;
+    let var = fs.iter().map(|v| (v - fbar).powi(2)).sum::<f64>() / 1e3;
+    let expect = fbar + 0.5e-8 * var;
+    assert!(
+        (f.value(&w) - expect).abs() < 1e-14,
+        "{} vs {expect}",
+        f.value(&w)
+    );
+}
+
+#[test]
+fn gradient_matches_finite_differences() {
+    for loss in LOSSES {
+        for tau in TAUS {
+            let f = instance(200, 3, tau, loss, 3);
+            let w = [0.2, -0.4, 0.1];
+            let g = grad(&f, &w);
+            let h = 1e-6;
+            for j in 0..3 {
+                let (mut wp, mut wm) = (w, w);
+                wp[j] += h;
+                wm[j] -= h;
+                let fd = (f.value(&wp) - f.value(&wm)) / (2.0 * h);
+                assert!(
+                    (fd - g[j]).abs() < 1e-7,
+                    "{loss:?} tau={tau} j={j}: {fd} vs {}",
+                    g[j]
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn value_is_stable_for_all_tilts() {
+    for loss in LOSSES {
+        for tau in [0.01, 3.0, 50.0] {
+            let f = instance(300, 3, tau, loss, 4);
+            let w = [0.5, 0.5, -0.1];
+            let (v, r) = (f.value(&w), naive_value(&f, &w));
+            assert!(
+                (v - r).abs() < 1e-12 * r.abs(),
+                "{loss:?} tau={tau}: {v} vs {r}"
+            );
+        }
+        // exp(tau f) overflows naively at tau = 2000; the stable value stays
+        // between the max loss minus log(n)/tau and the max loss.
+        let f = instance(300, 3, 2000.0, loss, 4);
+        let w = [0.5, 0.5, -0.1];
+        let fmax = (0..300)
+            .map(|i| f.loss(&w, f.record(i)))
+            .fold(f64::MIN, f64::max);
+        let v = f.value(&w);
+        assert!(
+            v <= fmax + 1e-15 && v >= fmax - (300f64).ln() / 2000.0 - 1e-15,
+            "{v} {fmax}"
+        );
+    }
+}
+
+/// Far from `w*` the excess equals the direct difference; near `w*` it
+/// matches `1/2 dw^T H dw` with the Hessian-vector product taken by central
+/// differences of the gradient (third-order remainder and FD error < 1e-4).
+#[test]
+fn excess_is_exact_and_cancellation_free() {
+    for loss in LOSSES {
+        for tau in TAUS {
+            let f = instance(300, 3, tau, loss, 5);
+            let ws = f.minimizer().to_vec();
+            let far: Vec<f64> = ws
+                .iter()
+                .zip([0.3, -0.2, 0.25])
+                .map(|(a, b)| a + b)
+                .collect();
+            let direct = f.value(&far) - f.value(&ws);
+            let ex = f.excess_risk(&far);
+            assert!(
+                (ex - direct).abs() < 1e-11 * direct,
+                "{loss:?} tau={tau}: {ex} vs {direct}"
+            );
+            let u = [0.6, -0.64, 0.48];
+            let h = 1e-5;
+            let wp: Vec<f64> = ws.iter().zip(u).map(|(a, b)| a + h * b).collect();
+            let wm: Vec<f64> = ws.iter().zip(u).map(|(a, b)| a - h * b).collect();
+            let (gp, gm) = (grad(&f, &wp), grad(&f, &wm));
+            let uhu: f64 = (0..3).map(|j| u[j] * (gp[j] - gm[j]) / (2.0 * h)).sum();
+            let t = 1e-7;
+            let w: Vec<f64> = ws.iter().zip(u).map(|(a, b)| a + t * b).collect();
+            let ex = f.excess_risk(&w);
+            let model = 0.5 * t * t * uhu;
+            assert!(
+                (ex - model).abs() < 1e-4 * model,
+                "{loss:?} tau={tau}: {ex} vs {model}"
+            );
+        }
+    }
+}
+
+#[test]
+fn constants_follow_the_digest() {
+    let f = instance(100, 2, 3.0, TermLoss::Quadratic, 6);
+    let c = f.constants();
+    assert_eq!(
+        (c.lipschitz, c.smoothness, c.strong_convexity, c.radius),
+        (2.0, 13.0, 1.0, 1.0)
+    );
+    assert_eq!(f.log_c_tau(), 6.0);
+    assert_eq!(f.kappa_tau(), 13.0);
+    // C_tau = e^6 = 403 > n = 100: the sensitivity saturates at 2L/mu.
+    assert_eq!(f.minimizer_sensitivity().tight, 4.0);
+    let f = instance(10_000, 2, 3.0, TermLoss::Quadratic, 6);
+    let s = f.minimizer_sensitivity();
+    assert!((s.tight - 4.0 * 6f64.exp() / 1e4).abs() < 1e-15 && s.paper == s.tight);
+    let g = instance(100, 2, 0.5, TermLoss::NonSmooth, 6);
+    let c = g.constants();
+    assert_eq!((c.lipschitz, c.strong_convexity, c.radius), (2.0, 1.0, 1.0));
+    assert!(c.smoothness.is_infinite() && g.kappa_tau().is_infinite());
+    assert_eq!(g.log_c_tau(), 0.5 * 2.5);
+    assert!(TermParams::new(10, 2, 0.0, TermLoss::Quadratic)
+        .validate()
+        .is_err());
+    assert!(TermParams::new(10, 0, 1.0, TermLoss::Quadratic)
+        .validate()
+        .is_err());
+}
