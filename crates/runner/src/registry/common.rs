@@ -24,19 +24,6 @@ pub fn sensitivity_choice(options: &Values) -> SensitivityChoice {
     }
 }
 
-/// Reads an optional string choice, with a default when the algorithm does not declare it.
-pub fn choice_opt<'a>(options: &'a Values, name: &str, default: &'a str) -> &'a str {
-    match options.get(name) {
-        Some(super::Value::Str(s)) => s,
-        _ => default,
-    }
-}
-
-/// Reads a yes/no choice declared as `ParamKind::Choice(&["yes", "no"])`.
-pub fn flag(options: &Values, name: &str) -> bool {
-    choice(options, name) == "yes"
-}
-
 /// Conceptual output perturbation, Eq. (2): exact minimizer plus noise, no
 /// projection. Empirical metric: theory `tr(H) E||z||^2/(2d)` (quadratics),
 /// bound Cor 2.2; population metric: theory adds the family's statistical

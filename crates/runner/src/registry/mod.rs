@@ -196,7 +196,7 @@ mod lowy;
 mod lowy_families;
 mod quadratic;
 
-pub use common::{choice_opt, flag, run_output_perturbation_conceptual};
+pub use common::run_output_perturbation_conceptual;
 
 /// The registries of every module, in `runner list` order.
 const FAMILY_TABLES: &[&[FamilyDef]] = &[quadratic::FAMILIES, lowy::FAMILIES];

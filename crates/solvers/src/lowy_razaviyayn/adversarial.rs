@@ -9,7 +9,7 @@
 
 use crate::inner::{Certificate, SolverOutput};
 use crate::lowy_razaviyayn::black_box::{
-    check_alpha, check_certificate, check_modulus, inflated_sensitivity, perturb,
+    check_alpha, check_certificate, check_modulus, inflated_sensitivity, release,
     BlackBoxCalibration, BlackBoxRelease, ConceptualProjectedOutputPerturbation,
 };
 use crate::lowy_razaviyayn::prescriptions::{alpha_thm_5_3, validate_privacy, Setting};
@@ -229,19 +229,6 @@ impl AdversarialOutputPerturbation {
         let out = certified_gradient_descent(problem, self.alpha, self.max_iterations)?;
         check_certificate(&out.certificate, self.alpha)?;
         let radius = problem.constants().radius;
-        let (w, noise_norm_sq) = perturb(&out.w, cal.noise_scale, privacy, Some(radius), rng)?;
-        Ok(BlackBoxRelease {
-            w,
-            sensitivity: cal.sensitivity,
-            inflated_sensitivity: cal.inflated_sensitivity,
-            noise_scale: cal.noise_scale,
-            noise_norm_sq,
-            alpha: self.alpha,
-            gradient_evaluations: out.gradient_evaluations,
-            iterations: out.iterations,
-            certificate: out.certificate,
-            accuracy_holds_for_every_data_set: out.certificate.holds_for_every_data_set(),
-            projected: true,
-        })
+        release(out, &cal, self.alpha, privacy, Some(radius), rng)
     }
 }

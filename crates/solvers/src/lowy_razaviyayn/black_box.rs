@@ -4,7 +4,7 @@
 //! of Eq. (3) (digest §3.0), with the noise and projection helpers shared by
 //! the regularized and adversarial algorithms.
 
-use crate::inner::{self, Certificate, InnerSolver};
+use crate::inner::{self, Certificate, InnerSolver, SolverOutput};
 use crate::lowy_razaviyayn::prescriptions::validate_privacy;
 use crate::output_perturbation::{ConceptualOutputPerturbation, Release, SensitivityChoice};
 use dpcore::{Objective, PrivacyParams, ProblemConstants, RunFailure};
@@ -260,21 +260,34 @@ impl BlackBoxOutputPerturbation {
         let out = inner::solve(self.solver, problem, 0.0, self.alpha, rng)?;
         check_certificate(&out.certificate, self.alpha)?;
         let c = problem.constants();
-        let projected = self.projection.applies(&c);
-        let radius = projected.then_some(c.radius);
-        let (w, noise_norm_sq) = perturb(&out.w, cal.noise_scale, privacy, radius, rng)?;
-        Ok(BlackBoxRelease {
-            w,
-            sensitivity: cal.sensitivity,
-            inflated_sensitivity: cal.inflated_sensitivity,
-            noise_scale: cal.noise_scale,
-            noise_norm_sq,
-            alpha: self.alpha,
-            gradient_evaluations: out.gradient_evaluations,
-            iterations: out.iterations,
-            certificate: out.certificate,
-            accuracy_holds_for_every_data_set: out.certificate.holds_for_every_data_set(),
-            projected,
-        })
+        let radius = self.projection.applies(&c).then_some(c.radius);
+        release(out, &cal, self.alpha, privacy, radius, rng)
     }
+}
+
+/// Perturbs a certified solver output with the calibrated noise (projecting
+/// onto `B(0, radius)` when given) and records the release; shared by
+/// Algorithms 1, 6 and 7.
+pub(crate) fn release<R: Rng + ?Sized>(
+    out: SolverOutput,
+    cal: &BlackBoxCalibration,
+    alpha: f64,
+    privacy: PrivacyParams,
+    radius: Option<f64>,
+    rng: &mut R,
+) -> Result<BlackBoxRelease, RunFailure> {
+    let (w, noise_norm_sq) = perturb(&out.w, cal.noise_scale, privacy, radius, rng)?;
+    Ok(BlackBoxRelease {
+        w,
+        sensitivity: cal.sensitivity,
+        inflated_sensitivity: cal.inflated_sensitivity,
+        noise_scale: cal.noise_scale,
+        noise_norm_sq,
+        alpha,
+        gradient_evaluations: out.gradient_evaluations,
+        iterations: out.iterations,
+        certificate: out.certificate,
+        accuracy_holds_for_every_data_set: out.certificate.holds_for_every_data_set(),
+        projected: radius.is_some(),
+    })
 }

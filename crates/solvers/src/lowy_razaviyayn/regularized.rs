@@ -10,7 +10,7 @@
 
 use crate::inner::{self, Certificate, InnerSolver, SolverOutput};
 use crate::lowy_razaviyayn::black_box::{
-    check_alpha, check_certificate, check_modulus, inflated_sensitivity, perturb,
+    check_alpha, check_certificate, check_modulus, inflated_sensitivity, release,
     BlackBoxCalibration, BlackBoxRelease, Projection,
 };
 use crate::lowy_razaviyayn::prescriptions::{validate_privacy, Form, Setting, Theorem};
@@ -207,24 +207,10 @@ impl RegularizedOutputPerturbation {
         rng: &mut R,
     ) -> Result<RegularizedRelease, RunFailure> {
         let c = problem.constants();
-        let projected = self.projection.applies(&c);
-        let radius = projected.then_some(c.radius);
-        let (w, noise_norm_sq) = perturb(&out.w, cal.noise_scale, privacy, radius, rng)?;
+        let radius = self.projection.applies(&c).then_some(c.radius);
         Ok(RegularizedRelease {
             lambda: self.lambda,
-            release: BlackBoxRelease {
-                w,
-                sensitivity: cal.sensitivity,
-                inflated_sensitivity: cal.inflated_sensitivity,
-                noise_scale: cal.noise_scale,
-                noise_norm_sq,
-                alpha,
-                gradient_evaluations: out.gradient_evaluations,
-                iterations: out.iterations,
-                certificate: out.certificate,
-                accuracy_holds_for_every_data_set: out.certificate.holds_for_every_data_set(),
-                projected,
-            },
+            release: release(out, &cal, alpha, privacy, radius, rng)?,
         })
     }
 }
