@@ -8,10 +8,13 @@
 //! `w = 0` the `r ||w||` term has a kink, so the reported smoothness is `inf`
 //! and the generator refuses instances whose minimizer is near 0.
 
-use crate::logistic::{FeatureModel, LabelledData, DEFAULT_LABEL_NOISE};
-use crate::newton::{
-    add_outer_lower, dot, newton_minimize, norm2, sigmoid, softplus, softplus_diff,
-    symmetrize_lower, CompensatedSum, CompensatedVec, GROUND_TRUTH,
+use crate::labelled::{FeatureModel, LabelledData};
+use crate::linalg::{add_outer_lower, average_lower_and_shift};
+use crate::logistic::DEFAULT_LABEL_NOISE;
+use crate::newton::certify_minimizer;
+use crate::numerics::{
+    difference_and_sum, dot, norm2, sigmoid, softplus, softplus_diff, CompensatedSum,
+    CompensatedVec,
 };
 use dpcore::{FiniteSum, MinimizerSensitivity, Objective, ProblemConstants};
 use rand::Rng;
@@ -106,14 +109,8 @@ impl Adversarial {
         };
         let mut start = vec![0.0; params.d];
         start[0] = 1.0;
-        let sol = newton_minimize(
-            start,
-            &GROUND_TRUTH,
-            |w| me.value(w),
-            |w, g| me.gradient(w, g),
-            |w, h| me.hessian(w, h),
-        )
-        .map_err(|e| format!("adversarial ground truth: {e}"))?;
+        let sol = certify_minimizer(&me, start, |w, h| me.hessian(w, h))
+            .map_err(|e| format!("adversarial ground truth: {e}"))?;
         let nw = norm2(&sol.point);
         if nw < MIN_MINIMIZER_NORM {
             return Err(format!(
@@ -187,13 +184,7 @@ impl Adversarial {
             0.0
         };
         add_outer_lower(h, -c * m as f64, &u);
-        for i in 0..d {
-            for j in 0..=i {
-                h[i * d + j] /= m as f64;
-            }
-            h[i * d + i] += self.params.mu + c;
-        }
-        symmetrize_lower(h, d);
+        average_lower_and_shift(h, d, m as f64, self.params.mu + c);
     }
 }
 
@@ -260,8 +251,7 @@ impl Objective for Adversarial {
     /// `||w|| - ||w*|| = (w - w*).(w + w*)/(||w|| + ||w*||)`, plus
     /// `mu/2 (w - w*).(w + w*)` (digest P15).
     fn excess_risk(&self, w: &[f64]) -> f64 {
-        let diff: Vec<f64> = w.iter().zip(&self.w_star).map(|(a, b)| a - b).collect();
-        let sum: Vec<f64> = w.iter().zip(&self.w_star).map(|(a, b)| a + b).collect();
+        let (diff, sum) = difference_and_sum(w, &self.w_star);
         let (nw, ns) = (norm2(w), norm2(&self.w_star));
         let dq = dot(&diff, &sum);
         let dnorm = if nw + ns > 0.0 { dq / (nw + ns) } else { 0.0 };

@@ -8,36 +8,10 @@
 //! layout with `m >= n - m`. The regularizer `lambda/2 ||w||^2` has gradient
 //! `0` at `0`, so there is no regularization bias (digest §8 E4).
 
-use crate::sphere_atoms::{
-    dot, radial_population_excess, RadialLoss, SphereAtoms, SphereAtomsParams, SphereLayout,
-};
+use crate::numerics::dot;
+use crate::sphere_atoms::{NormLoss, SphereAtoms, SphereAtomsParams, SphereLayout};
 use dpcore::{FiniteSum, MinimizerSensitivity, Objective, ProblemConstants};
 use rand::Rng;
-
-/// The Euclidean norm as a radial loss, `psi(a) = a` (shared with the sharp
-/// family E2): `K(a, b) = 1/(a + b)`, `J(a, a2, b) = 1/((a + a2)(a + b)(a2 + b))`.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct NormLoss;
-
-impl RadialLoss for NormLoss {
-    fn psi(&self, a: f64) -> f64 {
-        a
-    }
-    fn k(&self, a: f64, b: f64) -> f64 {
-        1.0 / (a + b)
-    }
-    fn j(&self, a: f64, a2: f64, b: f64) -> f64 {
-        1.0 / ((a + a2) * (a + b) * (a2 + b))
-    }
-    /// `1/a`, and `0` at the kink `a = 0` (a valid subgradient of `||.||`).
-    fn grad_factor(&self, a: f64) -> f64 {
-        if a > 0.0 {
-            1.0 / a
-        } else {
-            0.0
-        }
-    }
-}
 
 /// Parameters of one geometric-median instance (digest §8 E4).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -84,7 +58,6 @@ impl GeometricMedianParams {
 pub struct GeometricMedian {
     params: GeometricMedianParams,
     data: SphereAtoms,
-    zeros: Vec<f64>,
 }
 
 impl GeometricMedian {
@@ -99,7 +72,6 @@ impl GeometricMedian {
         Self {
             params,
             data: SphereAtoms::generate(params.data_params(), rng),
-            zeros: vec![0.0; params.d],
         }
     }
 
@@ -149,7 +121,7 @@ impl Objective for GeometricMedian {
     }
 
     fn minimizer(&self) -> &[f64] {
-        &self.zeros
+        self.data.origin()
     }
 
     /// `F(w) - F(0) = (1/n) sum_i (||w||^2 - 2 w.x_i)/(||w - x_i|| + ||x_i||)`,
@@ -177,13 +149,7 @@ impl Objective for GeometricMedian {
     /// deterministic quadrature with the pair-symmetrized stable integrand
     /// (digest §8 E3 last bullet, P20). Population minimizer `0` for every `p`.
     fn population_excess(&self, w: &[f64]) -> Option<f64> {
-        let r = dot(w, w).sqrt();
-        Some(radial_population_excess(
-            &NormLoss,
-            self.params.p,
-            self.params.d,
-            r,
-        ))
+        Some(self.data.radial_population_excess(&NormLoss, w))
     }
 
     /// `0`: every data set this generator produces has `w* = 0`, the
@@ -196,7 +162,7 @@ impl Objective for GeometricMedian {
 
     /// `0` for every `lambda >= 0` (`None` for negative or non-finite `lambda`).
     fn regularized_minimizer(&self, lambda: f64) -> Option<Vec<f64>> {
-        (lambda.is_finite() && lambda >= 0.0).then(|| self.zeros.clone())
+        self.data.zero_regularized_minimizer(lambda)
     }
 
     /// `lambda/2 ||w||^2 + (F(w) - F(0))`, both terms non-negative.

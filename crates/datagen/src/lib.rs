@@ -8,9 +8,11 @@
 pub mod adversarial;
 pub mod geometric_median;
 pub mod geometry;
+pub mod labelled;
 pub mod linalg;
 pub mod logistic;
 pub mod newton;
+pub mod numerics;
 pub mod pseudo_huber;
 pub mod quadratic;
 pub mod quadrature;

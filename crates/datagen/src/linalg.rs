@@ -1,6 +1,7 @@
 //! Small dense linear algebra for Newton ground-truth solvers (d up to a few
-//! hundred): Cholesky factorization and solve of a symmetric positive-definite
-//! system, row-major.
+//! hundred), row-major: Cholesky factorization and solve of a symmetric
+//! positive-definite system, and the lower-triangle kernels that assemble the
+//! families' Hessians.
 
 /// Solves `A x = b` for symmetric positive-definite `A` (row-major `d x d`) by
 /// Cholesky factorization, in place: `a` is overwritten by its factor and `b`
@@ -53,6 +54,41 @@ pub fn cholesky_solve(a: &mut [f64], b: &mut [f64]) -> Result<(), String> {
         b[i] = s / a[i * d + i];
     }
     Ok(())
+}
+
+/// `h += a * x x^T` on the lower triangle and diagonal of the row-major
+/// `d x d` matrix `h` (`d = x.len()`); see [`symmetrize_lower`].
+pub fn add_outer_lower(h: &mut [f64], a: f64, x: &[f64]) {
+    let d = x.len();
+    for i in 0..d {
+        let axi = a * x[i];
+        let row = &mut h[i * d..i * d + i + 1];
+        for (hij, xj) in row.iter_mut().zip(&x[..=i]) {
+            *hij += axi * xj;
+        }
+    }
+}
+
+/// Copies the lower triangle of the row-major `d x d` matrix `h` to the upper one.
+pub fn symmetrize_lower(h: &mut [f64], d: usize) {
+    for i in 0..d {
+        for j in 0..i {
+            h[j * d + i] = h[i * d + j];
+        }
+    }
+}
+
+/// Finishes a Hessian accumulated on the lower triangle as a sum over `count`
+/// records: divides the lower triangle and diagonal by `count`, adds `shift`
+/// to the diagonal, and copies the lower triangle to the upper one.
+pub fn average_lower_and_shift(h: &mut [f64], d: usize, count: f64, shift: f64) {
+    for i in 0..d {
+        for j in 0..=i {
+            h[i * d + j] /= count;
+        }
+        h[i * d + i] += shift;
+    }
+    symmetrize_lower(h, d);
 }
 
 #[cfg(test)]

@@ -2,143 +2,25 @@
 //! `H^ERM_{beta, mu, L, R}` instance with a Newton-certified minimizer.
 //!
 //! `f(w, (x, y)) = softplus(-y w.x) + mu/2 ||w||^2` with `||x|| <= 1`, `y = ±1`.
-//! The labelled-data generator ([`LabelledData`]) is shared with the
-//! adversarial family ([`crate::adversarial`]); the stable softplus helpers
-//! live in [`crate::newton`].
+//! The labelled-data generator ([`LabelledData`], defined in
+//! [`crate::labelled`] and re-exported here) is shared with the adversarial
+//! family ([`crate::adversarial`]); the stable softplus helpers live in
+//! [`crate::numerics`].
 
-use crate::geometry::sample_unit_ball;
-use crate::newton::{
-    add_outer_lower, dot, newton_minimize, norm2, sigmoid, softplus, softplus_diff,
-    symmetrize_lower, CompensatedSum, CompensatedVec, GROUND_TRUTH,
+use crate::linalg::{add_outer_lower, average_lower_and_shift};
+use crate::newton::certify_minimizer;
+use crate::numerics::{
+    difference_and_sum, dot, sigmoid, softplus, softplus_diff, CompensatedSum, CompensatedVec,
 };
 use dpcore::{FiniteSum, MinimizerSensitivity, Objective, ProblemConstants};
-use rand::{Rng, RngExt};
+use rand::Rng;
+
+pub use crate::labelled::{FeatureModel, LabelledData};
 
 /// Default fraction of flipped labels (digest §8 E1b: "10% label flips").
 pub const DEFAULT_LABEL_NOISE: f64 = 0.1;
 /// Default `||w_true||` of the label model.
 pub const DEFAULT_SIGNAL: f64 = 2.0;
-
-/// Law of the features `x` (both keep `||x|| <= 1`, so the analytic constants
-/// hold for every data set).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FeatureModel {
-    /// Uniform in the unit ball (digest §8 E1b). In high `d` the signal
-    /// coordinate is small (`E x_1^2 = 1/(d+2)`).
-    UniformBall,
-    /// `x_1 ~ Uniform[-1, 1]` and `(x_2..x_d) = sqrt(1 - x_1^2) z`, `z` uniform
-    /// in the unit ball of `R^{d-1}`: a dimension-free signal coordinate, so
-    /// `||E[y x]||` stays well above an adversary radius `r <= 0.2` (§8 E7).
-    SignalSlab,
-}
-
-/// Labelled records `(x_i, y_i)`: `w_true = signal * e_1`,
-/// `P(y = 1 | x) = sigmoid(w_true.x)`, then each label flipped with
-/// probability `label_noise` (digest §8 E1b).
-#[derive(Debug, Clone)]
-pub struct LabelledData {
-    d: usize,
-    /// Row-major `n x d` features.
-    x: Vec<f64>,
-    /// Labels `±1`.
-    y: Vec<f64>,
-}
-
-impl LabelledData {
-    /// Checks `n, d >= 1`, `label_noise in [0, 0.5)`, finite `signal >= 0`.
-    pub fn validate(n: usize, d: usize, label_noise: f64, signal: f64) -> Result<(), String> {
-        if n == 0 || d == 0 {
-            return Err(format!("n and d must be >= 1, got n={n}, d={d}"));
-        }
-        if !(0.0..0.5).contains(&label_noise) {
-            return Err(format!(
-                "label_noise must be in [0, 0.5), got {label_noise}"
-            ));
-        }
-        if !(signal.is_finite() && signal >= 0.0) {
-            return Err(format!("signal must be finite and >= 0, got {signal}"));
-        }
-        Ok(())
-    }
-
-    /// Samples `n` records (see the type docs). Errors as [`Self::validate`].
-    pub fn sample<R: Rng + ?Sized>(
-        n: usize,
-        d: usize,
-        label_noise: f64,
-        signal: f64,
-        features: FeatureModel,
-        rng: &mut R,
-    ) -> Result<Self, String> {
-        Self::validate(n, d, label_noise, signal)?;
-        let mut x = Vec::with_capacity(n * d);
-        let mut y = Vec::with_capacity(n);
-        for _ in 0..n {
-            let mut xi = match features {
-                FeatureModel::UniformBall => sample_unit_ball(d, rng),
-                FeatureModel::SignalSlab => {
-                    let x1: f64 = rng.random_range(-1.0..=1.0);
-                    let s = (1.0 - x1 * x1).max(0.0).sqrt();
-                    let mut v = vec![x1];
-                    if d > 1 {
-                        v.extend(sample_unit_ball(d - 1, rng).into_iter().map(|z| s * z));
-                    }
-                    v
-                }
-            };
-            let nx = norm2(&xi);
-            if nx > 1.0 {
-                xi.iter_mut().for_each(|v| *v /= nx);
-            }
-            let u: f64 = rng.random();
-            let mut label = if u < sigmoid(signal * xi[0]) {
-                1.0
-            } else {
-                -1.0
-            };
-            if rng.random::<f64>() < label_noise {
-                label = -label;
-            }
-            x.extend(xi);
-            y.push(label);
-        }
-        Ok(Self { d, x, y })
-    }
-
-    /// Number of records.
-    pub fn len(&self) -> usize {
-        self.y.len()
-    }
-
-    /// True when there are no records (never for sampled data).
-    pub fn is_empty(&self) -> bool {
-        self.y.is_empty()
-    }
-
-    /// Features of record `i`.
-    pub fn features(&self, i: usize) -> &[f64] {
-        &self.x[i * self.d..(i + 1) * self.d]
-    }
-
-    /// Label `y_i = ±1`.
-    pub fn label(&self, i: usize) -> f64 {
-        self.y[i]
-    }
-
-    /// Iterator over `(x_i, y_i)`.
-    pub fn iter(&self) -> impl Iterator<Item = (&[f64], f64)> {
-        self.x.chunks_exact(self.d).zip(self.y.iter().copied())
-    }
-
-    /// Stride `k` of the Hessian subsample (rows `0, k, 2k, ...`): the Newton
-    /// direction uses at most `max(20_000, 4e8 / d^2)` i.i.d. rows so that a
-    /// Hessian costs `O(min(n, m) d^2)`, not `O(n d^2)`; the certificate is the
-    /// exact full gradient, so this only affects the convergence speed.
-    pub fn hessian_stride(&self) -> usize {
-        let m = 20_000usize.max(400_000_000 / (self.d * self.d));
-        self.len().div_ceil(m).max(1)
-    }
-}
 
 /// Parameters of one logistic-regression instance (digest §8 E1b).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -193,7 +75,7 @@ impl Logistic {
     /// Samples the data and computes `w*` by damped Newton from 0.
     ///
     /// # Errors
-    /// Invalid parameters, or Newton failing [`GROUND_TRUTH`].
+    /// Invalid parameters, or Newton failing [`crate::newton::GROUND_TRUTH`].
     pub fn generate<R: Rng + ?Sized>(params: LogisticParams, rng: &mut R) -> Result<Self, String> {
         params.validate()?;
         let data = LabelledData::sample(
@@ -210,14 +92,8 @@ impl Logistic {
             w_star: vec![0.0; params.d],
             grad_norm: f64::INFINITY,
         };
-        let sol = newton_minimize(
-            vec![0.0; params.d],
-            &GROUND_TRUTH,
-            |w| me.value(w),
-            |w, g| me.gradient(w, g),
-            |w, h| me.hessian(w, h),
-        )
-        .map_err(|e| format!("logistic ground truth: {e}"))?;
+        let sol = certify_minimizer(&me, vec![0.0; params.d], |w, h| me.hessian(w, h))
+            .map_err(|e| format!("logistic ground truth: {e}"))?;
         me.w_star = sol.point;
         me.grad_norm = sol.grad_norm;
         Ok(me)
@@ -241,7 +117,6 @@ impl Logistic {
     /// `(1/m) sum_{sampled i} s_i (1 - s_i) x_i x_i^T + mu I`, `s_i = sigmoid(y_i w.x_i)`,
     /// over the strided subsample of [`LabelledData::hessian_stride`].
     fn hessian(&self, w: &[f64], h: &mut [f64]) {
-        let d = self.params.d;
         h.fill(0.0);
         let mut m = 0usize;
         for (x, _) in self.data.iter().step_by(self.data.hessian_stride()) {
@@ -249,13 +124,7 @@ impl Logistic {
             add_outer_lower(h, s * (1.0 - s), x);
             m += 1;
         }
-        for i in 0..d {
-            for j in 0..=i {
-                h[i * d + j] /= m as f64;
-            }
-            h[i * d + i] += self.params.mu;
-        }
-        symmetrize_lower(h, d);
+        average_lower_and_shift(h, self.params.d, m as f64, self.params.mu);
     }
 }
 
@@ -311,8 +180,7 @@ impl Objective for Logistic {
     /// [`softplus_diff`] with `delta_i = -y_i (w - w*).x_i`, plus
     /// `mu/2 (w - w*).(w + w*)` (digest P15).
     fn excess_risk(&self, w: &[f64]) -> f64 {
-        let diff: Vec<f64> = w.iter().zip(&self.w_star).map(|(a, b)| a - b).collect();
-        let sum: Vec<f64> = w.iter().zip(&self.w_star).map(|(a, b)| a + b).collect();
+        let (diff, sum) = difference_and_sum(w, &self.w_star);
         let mut s = CompensatedSum::default();
         for (x, y) in self.data.iter() {
             let (a, b) = (-y * dot(w, x), -y * dot(&self.w_star, x));

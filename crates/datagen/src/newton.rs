@@ -1,6 +1,8 @@
 //! Damped Newton driver for the certified ground truth of the logistic (digest
-//! §8 E1b), tilted-ERM (§5.1, §8 E6) and adversarial (§8 E7) families, plus the
-//! stable scalar helpers and compensated accumulators they share.
+//! §8 E1b), tilted-ERM (§5.1, §8 E6) and adversarial (§8 E7) families. The
+//! stable scalar helpers and compensated accumulators they share live in
+//! [`crate::numerics`], the dense lower-triangle kernels in [`crate::linalg`];
+//! both are re-exported here.
 //!
 //! The certificate is the gradient norm: for a `mu`-strongly convex `F`,
 //! `||w - w*|| <= ||grad F(w)|| / mu` and `F(w) - F* <= ||grad F(w)||^2 / (2 mu)`
@@ -8,6 +10,13 @@
 //! it only shapes the search direction, never the certificate.
 
 use crate::linalg::cholesky_solve;
+use dpcore::Objective;
+
+pub use crate::linalg::{add_outer_lower, symmetrize_lower};
+pub use crate::numerics::{
+    difference_and_sum, dist, dot, norm2, sigmoid, softplus, softplus_diff, CompensatedSum,
+    CompensatedVec,
+};
 
 /// Stopping rules of [`newton_minimize`].
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -45,50 +54,28 @@ pub struct NewtonSolution {
     pub iterations: usize,
 }
 
-/// Euclidean norm.
-pub fn norm2(x: &[f64]) -> f64 {
-    dot(x, x).sqrt()
-}
-
-/// Dot product.
-pub fn dot(a: &[f64], b: &[f64]) -> f64 {
-    a.iter().zip(b).map(|(u, v)| u * v).sum()
-}
-
-/// Euclidean distance `||a - b||`.
-pub fn dist(a: &[f64], b: &[f64]) -> f64 {
-    a.iter()
-        .zip(b)
-        .map(|(u, v)| (u - v) * (u - v))
-        .sum::<f64>()
-        .sqrt()
-}
-
-/// Stable `softplus(u) = log(1 + e^u) = max(u, 0) + log1p(e^{-|u|})` (digest P15).
-pub fn softplus(u: f64) -> f64 {
-    u.max(0.0) + (-u.abs()).exp().ln_1p()
-}
-
-/// Stable logistic sigmoid `1 / (1 + e^{-u})`, never overflowing.
-pub fn sigmoid(u: f64) -> f64 {
-    if u >= 0.0 {
-        1.0 / (1.0 + (-u).exp())
-    } else {
-        let e = u.exp();
-        e / (1.0 + e)
-    }
-}
-
-/// `softplus(a) - softplus(b)` given `delta = a - b` computed without
-/// cancellation: `log1p(sigmoid(b) expm1(delta))` (exact identity, since
-/// `(1 + e^a)/(1 + e^b) = 1 + sigmoid(b) (e^delta - 1)`) for `|delta| <= 1`,
-/// the plain difference otherwise (digest P15).
-pub fn softplus_diff(a: f64, b: f64, delta: f64) -> f64 {
-    if delta.abs() <= 1.0 {
-        (sigmoid(b) * delta.exp_m1()).ln_1p()
-    } else {
-        softplus(a) - softplus(b)
-    }
+/// The certified ground truth of a family: [`newton_minimize`] from `start`
+/// with the [`GROUND_TRUTH`] stopping rule on `problem`'s own value and
+/// gradient; `hessian` only shapes the search direction.
+///
+/// # Errors
+/// As [`newton_minimize`].
+pub(crate) fn certify_minimizer<F, H>(
+    problem: &F,
+    start: Vec<f64>,
+    hessian: H,
+) -> Result<NewtonSolution, String>
+where
+    F: Objective + ?Sized,
+    H: Fn(&[f64], &mut [f64]),
+{
+    newton_minimize(
+        start,
+        &GROUND_TRUTH,
+        |w| problem.value(w),
+        |w, g| problem.gradient(w, g),
+        hessian,
+    )
 }
 
 /// Damped Newton with Armijo backtracking: `p = -H^{-1} g` by Cholesky
@@ -198,93 +185,5 @@ fn finish_on_stall(
             "newton: {why} with |grad F| = {:.3e} > floor {:.3e} after {} iterations",
             best.grad_norm, opts.floor_tol, best.iterations
         ))
-    }
-}
-
-/// Neumaier-compensated accumulator of a sum of vectors, so that full
-/// gradients over up to `1e6` records carry `O(eps)` rather than
-/// `O(sqrt(n) eps)` rounding (the gradient norm is the ground-truth certificate).
-#[derive(Debug, Clone)]
-pub struct CompensatedVec {
-    sum: Vec<f64>,
-    comp: Vec<f64>,
-}
-
-impl CompensatedVec {
-    /// A zero vector of length `d`.
-    pub fn zeros(d: usize) -> Self {
-        Self {
-            sum: vec![0.0; d],
-            comp: vec![0.0; d],
-        }
-    }
-
-    /// Adds `a * x`.
-    pub fn add_scaled(&mut self, a: f64, x: &[f64]) {
-        for ((s, c), xj) in self.sum.iter_mut().zip(self.comp.iter_mut()).zip(x) {
-            *c += neumaier_step(s, a * xj);
-        }
-    }
-
-    /// The compensated total.
-    pub fn total(&self) -> Vec<f64> {
-        self.sum
-            .iter()
-            .zip(&self.comp)
-            .map(|(s, c)| s + c)
-            .collect()
-    }
-}
-
-/// Neumaier-compensated scalar sum.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct CompensatedSum {
-    sum: f64,
-    comp: f64,
-}
-
-impl CompensatedSum {
-    /// Adds `x`.
-    pub fn add(&mut self, x: f64) {
-        self.comp += neumaier_step(&mut self.sum, x);
-    }
-
-    /// The compensated total.
-    pub fn total(&self) -> f64 {
-        self.sum + self.comp
-    }
-}
-
-/// `s += x`, returning the rounding error of that addition.
-fn neumaier_step(s: &mut f64, x: f64) -> f64 {
-    let t = *s + x;
-    let err = if s.abs() >= x.abs() {
-        (*s - t) + x
-    } else {
-        (x - t) + *s
-    };
-    *s = t;
-    err
-}
-
-/// `h += a * x x^T` on the lower triangle and diagonal of the row-major
-/// `d x d` matrix `h` (`d = x.len()`); see [`symmetrize_lower`].
-pub fn add_outer_lower(h: &mut [f64], a: f64, x: &[f64]) {
-    let d = x.len();
-    for i in 0..d {
-        let axi = a * x[i];
-        let row = &mut h[i * d..i * d + i + 1];
-        for (hij, xj) in row.iter_mut().zip(&x[..=i]) {
-            *hij += axi * xj;
-        }
-    }
-}
-
-/// Copies the lower triangle of the row-major `d x d` matrix `h` to the upper one.
-pub fn symmetrize_lower(h: &mut [f64], d: usize) {
-    for i in 0..d {
-        for j in 0..i {
-            h[j * d + i] = h[i * d + j];
-        }
     }
 }

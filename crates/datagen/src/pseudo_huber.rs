@@ -8,9 +8,8 @@
 //! excess is `1/2 w^T H w` with the Hessian of [`PseudoHuber::hessian_at_zero`]
 //! ("measured excess ~ 1/2 E z^T Hess F(0) z", digest §8 E5).
 
-use crate::sphere_atoms::{
-    dot, radial_population_excess, RadialLoss, SphereAtoms, SphereAtomsParams, SphereLayout,
-};
+use crate::numerics::dot;
+use crate::sphere_atoms::{RadialLoss, SphereAtoms, SphereAtomsParams, SphereLayout};
 use dpcore::{FiniteSum, MinimizerSensitivity, Objective, ProblemConstants};
 use rand::Rng;
 
@@ -94,7 +93,6 @@ pub struct PseudoHuber {
     params: PseudoHuberParams,
     loss: PhLoss,
     data: SphereAtoms,
-    zeros: Vec<f64>,
 }
 
 impl PseudoHuber {
@@ -110,7 +108,6 @@ impl PseudoHuber {
             params,
             loss: PhLoss { s: params.s },
             data: SphereAtoms::generate(params.data_params(), rng),
-            zeros: vec![0.0; params.d],
         }
     }
 
@@ -234,7 +231,7 @@ impl Objective for PseudoHuber {
     }
 
     fn minimizer(&self) -> &[f64] {
-        &self.zeros
+        self.data.origin()
     }
 
     /// `(1/n) sum_i (||w||^2 - 2 w.x_i)/(s (A_i + B_i))` with
@@ -261,13 +258,7 @@ impl Objective for PseudoHuber {
     /// `p psi(r) + (1 - p) E_t[psi(sqrt(r^2 - 2 r t + 1)) - psi(1)]`, `r = ||w||`,
     /// by deterministic quadrature (digest §8 E5 SCO, P20); minimizer `0`.
     fn population_excess(&self, w: &[f64]) -> Option<f64> {
-        let r = dot(w, w).sqrt();
-        Some(radial_population_excess(
-            &self.loss,
-            self.params.p,
-            self.params.d,
-            r,
-        ))
+        Some(self.data.radial_population_excess(&self.loss, w))
     }
 
     /// `0`: every generated data set has `w* = 0`, the population minimizer
@@ -278,7 +269,7 @@ impl Objective for PseudoHuber {
 
     /// `0` for every `lambda >= 0` (`None` for negative or non-finite `lambda`).
     fn regularized_minimizer(&self, lambda: f64) -> Option<Vec<f64>> {
-        (lambda.is_finite() && lambda >= 0.0).then(|| self.zeros.clone())
+        self.data.zero_regularized_minimizer(lambda)
     }
 
     /// `lambda/2 ||w||^2 + (F(w) - F(0))`.

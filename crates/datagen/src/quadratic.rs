@@ -8,6 +8,7 @@
 //! `F(w) - F(w*) = 1/2 (w - x_bar)^T H (w - x_bar)` exactly.
 
 use crate::geometry::sample_unit_ball;
+use crate::numerics::column_means;
 use dpcore::{FiniteSum, MinimizerSensitivity, Objective, ProblemConstants};
 use rand::Rng;
 
@@ -92,7 +93,7 @@ impl DiagonalQuadratic {
         for _ in 0..n {
             data.extend(sample_unit_ball(d, rng));
         }
-        let mean = column_means(&data, n, d);
+        let mean = column_means(&data, d);
         Self {
             params,
             h: params.hessian_diagonal(),
@@ -123,25 +124,21 @@ impl DiagonalQuadratic {
     }
 }
 
-/// Column means of a row-major `n x d` matrix with Neumaier-compensated sums.
-fn column_means(data: &[f64], n: usize, d: usize) -> Vec<f64> {
-    let mut sum = vec![0.0; d];
-    let mut comp = vec![0.0; d];
-    for row in data.chunks_exact(d) {
-        for j in 0..d {
-            let t = sum[j] + row[j];
-            if sum[j].abs() >= row[j].abs() {
-                comp[j] += (sum[j] - t) + row[j];
-            } else {
-                comp[j] += (row[j] - t) + sum[j];
-            }
-            sum[j] = t;
-        }
+/// `out = H (w - c)` for the diagonal Hessian `H = diag(h)` (shared with the
+/// SCO quadratic, [`crate::sco_quadratic`]).
+pub(crate) fn diagonal_gradient(h: &[f64], w: &[f64], c: &[f64], out: &mut [f64]) {
+    for ((o, hj), (wj, cj)) in out.iter_mut().zip(h).zip(w.iter().zip(c)) {
+        *o = hj * (wj - cj);
     }
-    sum.iter()
-        .zip(&comp)
-        .map(|(s, c)| (s + c) / n as f64)
-        .collect()
+}
+
+/// `1/2 (w - c)^T H (w - c)` for the diagonal Hessian `H = diag(h)`.
+pub(crate) fn half_diagonal_norm(h: &[f64], w: &[f64], c: &[f64]) -> f64 {
+    0.5 * h
+        .iter()
+        .zip(w.iter().zip(c))
+        .map(|(hj, (wj, cj))| hj * (wj - cj) * (wj - cj))
+        .sum::<f64>()
 }
 
 impl Objective for DiagonalQuadratic {
@@ -174,9 +171,7 @@ impl Objective for DiagonalQuadratic {
     fn gradient(&self, w: &[f64], out: &mut [f64]) {
         assert_eq!(w.len(), self.params.d, "gradient: w has wrong length");
         assert_eq!(out.len(), self.params.d, "gradient: out has wrong length");
-        for ((o, h), (wj, mj)) in out.iter_mut().zip(&self.h).zip(w.iter().zip(&self.mean)) {
-            *o = h * (wj - mj);
-        }
+        diagonal_gradient(&self.h, w, &self.mean, out);
     }
 
     /// `L = 2 beta` (`||H (w - x)|| <= beta ||w - x|| <= 2 beta` on the unit
@@ -199,12 +194,7 @@ impl Objective for DiagonalQuadratic {
     /// and free of the cancellation in `F(w) - F*` (digest P15).
     fn excess_risk(&self, w: &[f64]) -> f64 {
         assert_eq!(w.len(), self.params.d, "excess_risk: w has wrong length");
-        0.5 * self
-            .h
-            .iter()
-            .zip(w.iter().zip(&self.mean))
-            .map(|(h, (wj, mj))| h * (wj - mj) * (wj - mj))
-            .sum::<f64>()
+        half_diagonal_norm(&self.h, w, &self.mean)
     }
 
     /// Tight: replacing one point of the unit ball moves the mean by at most
@@ -231,9 +221,6 @@ impl Objective for DiagonalQuadratic {
 impl FiniteSum for DiagonalQuadratic {
     /// `grad f(w, x_i) = H (w - x_i)`.
     fn record_gradient(&self, i: usize, w: &[f64], out: &mut [f64]) {
-        let x = self.record(i);
-        for ((o, h), (wj, xj)) in out.iter_mut().zip(&self.h).zip(w.iter().zip(x)) {
-            *o = h * (wj - xj);
-        }
+        diagonal_gradient(&self.h, w, self.record(i), out);
     }
 }

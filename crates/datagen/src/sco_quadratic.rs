@@ -8,8 +8,8 @@
 //! `Sigma = Cov(x) = r0^2/(d+2) I`.
 
 use crate::geometry::sample_unit_ball;
-use crate::newton::{norm2, CompensatedVec};
-use crate::quadratic::DiagonalQuadraticParams;
+use crate::numerics::{column_means, norm2};
+use crate::quadratic::{diagonal_gradient, half_diagonal_norm, DiagonalQuadraticParams};
 use dpcore::{FiniteSum, MinimizerSensitivity, Objective, ProblemConstants};
 use rand::Rng;
 
@@ -110,7 +110,6 @@ impl ScoQuadratic {
         let mut m = vec![0.0; d];
         m[0] = params.center;
         let mut data = Vec::with_capacity(n * d);
-        let mut acc = CompensatedVec::zeros(d);
         for _ in 0..n {
             let mut x: Vec<f64> = sample_unit_ball(d, rng)
                 .iter()
@@ -121,10 +120,9 @@ impl ScoQuadratic {
             if nx > 1.0 {
                 x.iter_mut().for_each(|v| *v /= nx);
             }
-            acc.add_scaled(1.0, &x);
             data.extend(x);
         }
-        let mean = acc.total().iter().map(|s| s / n as f64).collect();
+        let mean = column_means(&data, d);
         Ok(Self {
             params,
             h: params.hessian_params().hessian_diagonal(),
@@ -159,15 +157,6 @@ impl ScoQuadratic {
     pub fn population_variance(&self) -> f64 {
         self.params.r0 * self.params.r0 / (self.params.d as f64 + 2.0)
     }
-
-    fn half_h_norm(&self, w: &[f64], c: &[f64]) -> f64 {
-        0.5 * self
-            .h
-            .iter()
-            .zip(w.iter().zip(c))
-            .map(|(h, (a, b))| h * (a - b) * (a - b))
-            .sum::<f64>()
-    }
 }
 
 impl Objective for ScoQuadratic {
@@ -184,16 +173,14 @@ impl Objective for ScoQuadratic {
         let total: f64 = self
             .data
             .chunks_exact(self.params.d)
-            .map(|x| self.half_h_norm(w, x))
+            .map(|x| half_diagonal_norm(&self.h, w, x))
             .sum();
         total / self.params.n as f64
     }
 
     /// `H (w - x_bar)`.
     fn gradient(&self, w: &[f64], out: &mut [f64]) {
-        for ((o, h), (wj, mj)) in out.iter_mut().zip(&self.h).zip(w.iter().zip(&self.mean)) {
-            *o = h * (wj - mj);
-        }
+        diagonal_gradient(&self.h, w, &self.mean, out);
     }
 
     /// As E1: `L = 2 beta`, smoothness `beta`, `mu = beta/kappa`, `R = 1`
@@ -213,7 +200,7 @@ impl Objective for ScoQuadratic {
 
     /// `1/2 (w - x_bar)^T H (w - x_bar)`, exact (digest P15).
     fn excess_risk(&self, w: &[f64]) -> f64 {
-        self.half_h_norm(w, &self.mean)
+        half_diagonal_norm(&self.h, w, &self.mean)
     }
 
     /// Tight `2 r0 / n` (the data ball has diameter `2 r0`); paper `2L/(mu n)`.
@@ -238,7 +225,7 @@ impl Objective for ScoQuadratic {
     /// `F(w, D) - F(m, D) = 1/2 (w - m)^T H (w - m)` (digest §8 E3; the
     /// `1/2 tr(H Sigma)` noise floor cancels).
     fn population_excess(&self, w: &[f64]) -> Option<f64> {
-        Some(self.half_h_norm(w, &self.m))
+        Some(half_diagonal_norm(&self.h, w, &self.m))
     }
 
     /// `E 1/2 (x_bar - m)^T H (x_bar - m) = tr(H Sigma)/(2n)` with
@@ -252,9 +239,6 @@ impl Objective for ScoQuadratic {
 impl FiniteSum for ScoQuadratic {
     /// `H (w - x_i)`.
     fn record_gradient(&self, i: usize, w: &[f64], out: &mut [f64]) {
-        let x = self.record(i);
-        for ((o, h), (wj, xj)) in out.iter_mut().zip(&self.h).zip(w.iter().zip(x)) {
-            *o = h * (wj - xj);
-        }
+        diagonal_gradient(&self.h, w, self.record(i), out);
     }
 }

@@ -15,10 +15,8 @@
 //! (`= mu I + (1/n) sum_i (I - x_i x_i^T)` on the unit sphere), so the excess is
 //! locally `1/2 w^T H w` and the measured rate is the smooth one.
 
-use crate::geometric_median::NormLoss;
-use crate::sphere_atoms::{
-    dot, radial_population_excess, SphereAtoms, SphereAtomsParams, SphereLayout,
-};
+use crate::numerics::dot;
+use crate::sphere_atoms::{NormLoss, SphereAtoms, SphereAtomsParams, SphereLayout};
 use dpcore::{FiniteSum, MinimizerSensitivity, Objective, ProblemConstants};
 use rand::Rng;
 
@@ -90,7 +88,6 @@ impl SharpParams {
 pub struct Sharp {
     params: SharpParams,
     data: SphereAtoms,
-    zeros: Vec<f64>,
 }
 
 impl Sharp {
@@ -105,7 +102,6 @@ impl Sharp {
         Self {
             params,
             data: SphereAtoms::generate(params.data_params(), rng),
-            zeros: vec![0.0; params.d],
         }
     }
 
@@ -235,7 +231,7 @@ impl Objective for Sharp {
     }
 
     fn minimizer(&self) -> &[f64] {
-        &self.zeros
+        self.data.origin()
     }
 
     /// `mu/2 ||w||^2 + (1/n) sum_i (||w||^2 - 2 w.x_i)/(||w - x_i|| + ||x_i||)`,
@@ -263,9 +259,7 @@ impl Objective for Sharp {
     /// by deterministic quadrature (digest §8 E3 last bullet, P20). The
     /// population minimizer is `0` for every `p` in `[0, 1]` (`E u = 0`).
     fn population_excess(&self, w: &[f64]) -> Option<f64> {
-        let q = dot(w, w);
-        let (p, d) = (self.params.p, self.params.d);
-        Some(0.5 * self.params.mu * q + radial_population_excess(&NormLoss, p, d, q.sqrt()))
+        Some(0.5 * self.params.mu * dot(w, w) + self.data.radial_population_excess(&NormLoss, w))
     }
 
     /// `0`: every generated data set has `w* = 0`, the population minimizer
@@ -277,7 +271,7 @@ impl Objective for Sharp {
 
     /// `0` for every `lambda >= 0`: the data keep `0` in `dF_lambda(0)`.
     fn regularized_minimizer(&self, lambda: f64) -> Option<Vec<f64>> {
-        (lambda.is_finite() && lambda >= 0.0).then(|| self.zeros.clone())
+        self.data.zero_regularized_minimizer(lambda)
     }
 
     /// The excess formula with `mu + lambda` in place of `mu` (exact).

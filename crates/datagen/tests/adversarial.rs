@@ -1,26 +1,20 @@
 //! Tests of the closed-form adversarial-training family (digest §5.2, §8 E7).
 
+mod common;
+
+use common::{
+    assert_gradient_matches_finite_differences, assert_record_gradients_average_to,
+    excess_and_direct_difference, excess_and_second_order_model, grad, rng,
+};
 use datagen::adversarial::{Adversarial, AdversarialParams};
 use datagen::geometry::sample_unit_ball;
 use datagen::logistic::{FeatureModel, Logistic, LogisticParams};
 use datagen::newton::norm2;
 use datagen::newton::softplus;
 use dpcore::Objective;
-use rand::SeedableRng;
-use rand_pcg::Pcg64;
-
-fn rng(seed: u64) -> Pcg64 {
-    Pcg64::seed_from_u64(seed)
-}
 
 fn instance(n: usize, d: usize, mu: f64, r: f64, seed: u64) -> Adversarial {
     Adversarial::generate(AdversarialParams::new(n, d, mu, r), &mut rng(seed)).expect("generate")
-}
-
-fn grad(f: &dyn Objective, w: &[f64]) -> Vec<f64> {
-    let mut g = vec![0.0; f.dim()];
-    f.gradient(w, &mut g);
-    g
 }
 
 fn dot(a: &[f64], b: &[f64]) -> f64 {
@@ -99,23 +93,11 @@ fn gradients_match_finite_differences_and_records() {
     let f = instance(400, 3, 0.1, 0.15, 4);
     let w = [0.4, -0.2, 0.3];
     let g = grad(&f, &w);
-    let h = 1e-6;
-    for j in 0..3 {
-        let (mut wp, mut wm) = (w, w);
-        wp[j] += h;
-        wm[j] -= h;
-        let fd = (f.value(&wp) - f.value(&wm)) / (2.0 * h);
-        assert!((fd - g[j]).abs() < 1e-8, "j={j}: {fd} vs {}", g[j]);
-    }
+    assert_gradient_matches_finite_differences(&f, &w, &g, 1e-6, 1e-8, "");
     let fs = f.finite_sum().unwrap();
-    let mut mean = [0.0; 3];
-    let mut gi = [0.0; 3];
-    for i in 0..400 {
-        fs.record_gradient(i, &w, &mut gi);
-        mean.iter_mut().zip(&gi).for_each(|(m, v)| *m += v / 400.0);
-    }
-    assert!(mean.iter().zip(&g).all(|(a, b)| (a - b).abs() < 1e-14));
+    assert_record_gradients_average_to(fs, 400, &w, &g, 1e-14);
     // At w = 0 the r||w|| term contributes the subgradient 0: -1/2 y x.
+    let mut gi = [0.0; 3];
     fs.record_gradient(7, &[0.0; 3], &mut gi);
     let (x, y) = (f.data().features(7), f.data().label(7));
     assert!(gi
@@ -129,23 +111,9 @@ fn gradients_match_finite_differences_and_records() {
 #[test]
 fn excess_is_exact_and_cancellation_free() {
     let f = instance(1_000, 3, 0.1, 0.1, 5);
-    let ws = f.minimizer().to_vec();
-    let far: Vec<f64> = ws
-        .iter()
-        .zip([0.5, -0.3, 0.2])
-        .map(|(a, b)| a + b)
-        .collect();
-    let direct = f.value(&far) - f.value(&ws);
-    assert!((f.excess_risk(&far) - direct).abs() < 1e-12 * direct);
-    let u = [0.6, -0.64, 0.48];
-    let h = 1e-5;
-    let wp: Vec<f64> = ws.iter().zip(u).map(|(a, b)| a + h * b).collect();
-    let wm: Vec<f64> = ws.iter().zip(u).map(|(a, b)| a - h * b).collect();
-    let (gp, gm) = (grad(&f, &wp), grad(&f, &wm));
-    let uhu: f64 = (0..3).map(|j| u[j] * (gp[j] - gm[j]) / (2.0 * h)).sum();
-    let t = 1e-7;
-    let w: Vec<f64> = ws.iter().zip(u).map(|(a, b)| a + t * b).collect();
-    let (ex, model) = (f.excess_risk(&w), 0.5 * t * t * uhu);
+    let (ex, direct) = excess_and_direct_difference(&f, &[0.5, -0.3, 0.2]);
+    assert!((ex - direct).abs() < 1e-12 * direct);
+    let (ex, model) = excess_and_second_order_model(&f, &[0.6, -0.64, 0.48], 1e-5, 1e-7);
     assert!((ex - model).abs() < 1e-4 * model, "{ex} vs {model}");
 }
 

@@ -1,23 +1,15 @@
 //! Tests of the geometric-median family (digest §8 E4).
 
+mod common;
+
+use common::{
+    assert_gradient_matches_finite_differences, assert_record_gradients_average_to, grad, norm,
+    rng, scaled,
+};
 use datagen::geometric_median::{GeometricMedian, GeometricMedianParams};
 use datagen::geometry::{sample_unit_ball, sample_unit_sphere};
 use datagen::sphere_atoms::SphereLayout;
 use dpcore::Objective;
-use rand::SeedableRng;
-use rand_pcg::Pcg64;
-
-fn rng(seed: u64) -> Pcg64 {
-    Pcg64::seed_from_u64(seed)
-}
-
-fn norm(x: &[f64]) -> f64 {
-    x.iter().map(|v| v * v).sum::<f64>().sqrt()
-}
-
-fn scaled(x: &[f64], r: f64) -> Vec<f64> {
-    x.iter().map(|v| v * r).collect()
-}
 
 #[test]
 fn constants_sensitivity_and_regularized_minimizer() {
@@ -75,28 +67,14 @@ fn gradients_match_finite_differences_and_records() {
     let mut g = rng(5);
     for _ in 0..5 {
         let w = scaled(&sample_unit_sphere(3, &mut g), 0.6);
-        let mut grad = vec![0.0; 3];
-        f.gradient(&w, &mut grad);
-        let h = 1e-6;
-        for j in 0..3 {
-            let (mut wp, mut wm) = (w.clone(), w.clone());
-            wp[j] += h;
-            wm[j] -= h;
-            let fd = (f.value(&wp) - f.value(&wm)) / (2.0 * h);
-            assert!(
-                (fd - grad[j]).abs() < 1e-7,
-                "coord {j}: fd {fd} vs {}",
-                grad[j]
-            );
-        }
-        let mut avg = [0.0; 3];
+        let gw = grad(&f, &w);
+        assert_gradient_matches_finite_differences(&f, &w, &gw, 1e-6, 1e-7, "");
         let mut gi = [0.0; 3];
         for i in 0..41 {
             fs.record_gradient(i, &w, &mut gi);
             assert!(norm(&gi) <= 1.0 + 1e-15, "record gradient exceeds L = 1");
-            avg.iter_mut().zip(&gi).for_each(|(a, b)| *a += b / 41.0);
         }
-        assert!(avg.iter().zip(&grad).all(|(a, b)| (a - b).abs() < 1e-14));
+        assert_record_gradients_average_to(fs, 41, &w, &gw, 1e-14);
         let direct = f.value(&w) - f.value(&[0.0; 3]);
         assert!((f.excess_risk(&w) - direct).abs() < 1e-14);
     }

@@ -2,6 +2,11 @@
 //! and the logistic family (digest §8 E1b). Statistical checks use fixed
 //! seeds and state their false-alarm rates.
 
+mod common;
+
+use common::{
+    assert_gradient_matches_finite_differences, assert_record_gradients_average_to, grad, rng,
+};
 use datagen::logistic::{FeatureModel, LabelledData, Logistic, LogisticParams};
 use datagen::newton::{
     add_outer_lower, newton_minimize, norm2, symmetrize_lower, CompensatedSum, CompensatedVec,
@@ -9,21 +14,9 @@ use datagen::newton::{
 };
 use datagen::newton::{sigmoid, softplus, softplus_diff};
 use dpcore::Objective;
-use rand::SeedableRng;
-use rand_pcg::Pcg64;
-
-fn rng(seed: u64) -> Pcg64 {
-    Pcg64::seed_from_u64(seed)
-}
 
 fn instance(n: usize, d: usize, mu: f64, seed: u64) -> Logistic {
     Logistic::generate(LogisticParams::new(n, d, mu), &mut rng(seed)).expect("generate")
-}
-
-fn grad(f: &dyn Objective, w: &[f64]) -> Vec<f64> {
-    let mut g = vec![0.0; f.dim()];
-    f.gradient(w, &mut g);
-    g
 }
 
 #[test]
@@ -102,22 +95,9 @@ fn gradients_match_finite_differences_and_records() {
     let f = instance(500, 4, 0.2, 21);
     let w = [0.3, -0.7, 0.2, 1.1];
     let g = grad(&f, &w);
-    let h = 1e-6;
-    for j in 0..4 {
-        let (mut wp, mut wm) = (w, w);
-        wp[j] += h;
-        wm[j] -= h;
-        let fd = (f.value(&wp) - f.value(&wm)) / (2.0 * h);
-        assert!((fd - g[j]).abs() < 1e-8, "j={j}: {fd} vs {}", g[j]);
-    }
+    assert_gradient_matches_finite_differences(&f, &w, &g, 1e-6, 1e-8, "");
     let fs = f.finite_sum().expect("ERM");
-    let mut mean = [0.0; 4];
-    let mut gi = [0.0; 4];
-    for i in 0..500 {
-        fs.record_gradient(i, &w, &mut gi);
-        mean.iter_mut().zip(&gi).for_each(|(m, v)| *m += v / 500.0);
-    }
-    assert!(mean.iter().zip(&g).all(|(a, b)| (a - b).abs() < 1e-14));
+    assert_record_gradients_average_to(fs, 500, &w, &g, 1e-14);
 }
 
 /// Far from `w*` the excess equals the direct difference; very close to it,

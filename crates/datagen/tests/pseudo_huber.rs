@@ -1,23 +1,15 @@
 //! Tests of the pseudo-Huber family (digest §8 E5). Statistical checks use
 //! fixed seeds and state their false-alarm rates.
 
+mod common;
+
+use common::{
+    assert_gradient_matches_finite_differences, grad, norm, record_gradient_mean, rng, scaled,
+};
 use datagen::geometry::{sample_unit_ball, sample_unit_sphere};
 use datagen::pseudo_huber::{PseudoHuber, PseudoHuberParams};
 use dpcore::Objective;
-use rand::{RngExt, SeedableRng};
-use rand_pcg::Pcg64;
-
-fn rng(seed: u64) -> Pcg64 {
-    Pcg64::seed_from_u64(seed)
-}
-
-fn norm(x: &[f64]) -> f64 {
-    x.iter().map(|v| v * v).sum::<f64>().sqrt()
-}
-
-fn scaled(x: &[f64], r: f64) -> Vec<f64> {
-    x.iter().map(|v| v * r).collect()
-}
+use rand::RngExt;
 
 /// Direct `f(w, x) = s (sqrt(1 + ||w - x||^2/s^2) - 1)`.
 fn ph(s: f64, w: &[f64], x: &[f64]) -> f64 {
@@ -60,11 +52,7 @@ fn zero_is_a_stationary_minimizer() {
     let f = instance(301, 6, 1.0, 2);
     let fs = f.finite_sum().expect("ERM family");
     // Sum of the per-record gradients at 0 (no special case): zero to rounding.
-    let (mut sum, mut gi) = (vec![0.0; 6], vec![0.0; 6]);
-    for i in 0..301 {
-        fs.record_gradient(i, &[0.0; 6], &mut gi);
-        sum.iter_mut().zip(&gi).for_each(|(a, b)| *a += b / 301.0);
-    }
+    let sum = record_gradient_mean(fs, 301, &[0.0; 6]);
     assert!(norm(&sum) < 1e-15, "||grad F(0)|| = {}", norm(&sum));
     let mut g = rng(3);
     for _ in 0..200 {
@@ -80,19 +68,7 @@ fn gradient_and_hessian_match_finite_differences() {
     let mut g = rng(5);
     let h = 1e-6;
     let w = scaled(&sample_unit_sphere(d, &mut g), 0.4);
-    let mut grad = vec![0.0; d];
-    f.gradient(&w, &mut grad);
-    for j in 0..d {
-        let (mut wp, mut wm) = (w.clone(), w.clone());
-        wp[j] += h;
-        wm[j] -= h;
-        let fd = (f.value(&wp) - f.value(&wm)) / (2.0 * h);
-        assert!(
-            (fd - grad[j]).abs() < 1e-8,
-            "coord {j}: fd {fd} vs {}",
-            grad[j]
-        );
-    }
+    assert_gradient_matches_finite_differences(&f, &w, &grad(&f, &w), h, 1e-8, "");
     let hess = f.hessian_at_zero();
     let (mut gp, mut gm) = (vec![0.0; d], vec![0.0; d]);
     for j in 0..d {

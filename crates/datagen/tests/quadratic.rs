@@ -1,22 +1,15 @@
 //! Tests of the unit-ball sampler and the diagonal-quadratic family.
 //! Statistical checks use fixed seeds and state their false-alarm rates.
 
+mod common;
+
+use common::{norm, rng};
 use datagen::geometry::{sample_unit_ball, sample_unit_sphere};
 use datagen::{DiagonalQuadratic, DiagonalQuadraticParams};
 use dpcore::Objective;
-use rand::SeedableRng;
-use rand_pcg::Pcg64;
 
 /// Per-test false-alarm rate of the KS tests.
 const KS_ALPHA: f64 = 1e-5;
-
-fn rng(seed: u64) -> Pcg64 {
-    Pcg64::seed_from_u64(seed)
-}
-
-fn norm(x: &[f64]) -> f64 {
-    x.iter().map(|v| v * v).sum::<f64>().sqrt()
-}
 
 /// Kolmogorov–Smirnov statistic `sup |F_n - F|`.
 fn ks_statistic(xs: &[f64], cdf: impl Fn(f64) -> f64) -> f64 {

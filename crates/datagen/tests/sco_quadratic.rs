@@ -2,16 +2,13 @@
 //! truth and the closed-form population quantities against Monte Carlo.
 //! Statistical checks use fixed seeds and state their false-alarm rates.
 
+mod common;
+
+use common::{assert_record_gradients_average_to, rng};
 use datagen::newton::norm2;
 use datagen::sco_quadratic::{ScoQuadratic, ScoQuadraticParams};
 use datagen::DiagonalQuadraticParams;
 use dpcore::Objective;
-use rand::SeedableRng;
-use rand_pcg::Pcg64;
-
-fn rng(seed: u64) -> Pcg64 {
-    Pcg64::seed_from_u64(seed)
-}
 
 fn instance(n: usize, d: usize, seed: u64) -> ScoQuadratic {
     ScoQuadratic::generate(ScoQuadraticParams::new(n, d, 2.0, 4.0), &mut rng(seed)).unwrap()
@@ -81,13 +78,7 @@ fn empirical_ground_truth_is_the_mean() {
     assert!((q.excess_risk(&w) - direct).abs() < 1e-13);
     let fs = q.finite_sum().unwrap();
     q.gradient(&w, &mut g);
-    let mut acc = [0.0; 4];
-    let mut gi = [0.0; 4];
-    for i in 0..1_000 {
-        fs.record_gradient(i, &w, &mut gi);
-        acc.iter_mut().zip(&gi).for_each(|(a, v)| *a += v / 1e3);
-    }
-    assert!(acc.iter().zip(&g).all(|(a, b)| (a - b).abs() < 1e-13));
+    assert_record_gradients_average_to(fs, 1_000, &w, &g, 1e-13);
 }
 
 #[test]

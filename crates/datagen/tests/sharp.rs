@@ -1,24 +1,17 @@
 //! Tests of the sphere-with-atom generator and the sharp family (digest §8 E2,
 //! P17). Statistical checks use fixed seeds and state their false-alarm rates.
 
+mod common;
+
+use common::{
+    assert_gradient_matches_finite_differences, assert_record_gradients_average_to, grad, norm,
+    rng, scaled,
+};
 use datagen::geometry::{sample_unit_ball, sample_unit_sphere};
 use datagen::sharp::{Sharp, SharpParams};
 use datagen::sphere_atoms::{SphereAtoms, SphereAtomsParams, SphereLayout};
 use dpcore::Objective;
-use rand::{RngExt, SeedableRng};
-use rand_pcg::Pcg64;
-
-fn rng(seed: u64) -> Pcg64 {
-    Pcg64::seed_from_u64(seed)
-}
-
-fn norm(x: &[f64]) -> f64 {
-    x.iter().map(|v| v * v).sum::<f64>().sqrt()
-}
-
-fn scaled(x: &[f64], r: f64) -> Vec<f64> {
-    x.iter().map(|v| v * r).collect()
-}
+use rand::RngExt;
 
 #[test]
 fn generator_counts_and_pairs() {
@@ -125,27 +118,9 @@ fn gradients_match_finite_differences_and_records() {
     let mut g = rng(6);
     for _ in 0..5 {
         let w = scaled(&sample_unit_sphere(5, &mut g), 0.5);
-        let mut grad = vec![0.0; 5];
-        f.gradient(&w, &mut grad);
-        let h = 1e-6;
-        for j in 0..5 {
-            let (mut wp, mut wm) = (w.clone(), w.clone());
-            wp[j] += h;
-            wm[j] -= h;
-            let fd = (f.value(&wp) - f.value(&wm)) / (2.0 * h);
-            assert!(
-                (fd - grad[j]).abs() < 1e-7,
-                "coord {j}: fd {fd} vs {}",
-                grad[j]
-            );
-        }
-        let mut avg = [0.0; 5];
-        let mut gi = vec![0.0; 5];
-        for i in 0..60 {
-            fs.record_gradient(i, &w, &mut gi);
-            avg.iter_mut().zip(&gi).for_each(|(a, b)| *a += b / 60.0);
-        }
-        assert!(avg.iter().zip(&grad).all(|(a, b)| (a - b).abs() < 1e-14));
+        let gw = grad(&f, &w);
+        assert_gradient_matches_finite_differences(&f, &w, &gw, 1e-6, 1e-7, "");
+        assert_record_gradients_average_to(fs, 60, &w, &gw, 1e-14);
     }
     // Atom record at w = 0: subgradient mu w + 0 = 0.
     let mut gi = vec![1.0; 5];

@@ -1,27 +1,21 @@
 //! Tests of the tilted-ERM family (digest §5.1, §8 E6, P16): Newton ground
 //! truth, tau -> 0 limit, gradients, stable value and excess, constants.
 
+mod common;
+
+use common::{
+    assert_gradient_matches_finite_differences, excess_and_direct_difference,
+    excess_and_second_order_model, grad, rng,
+};
 use datagen::newton::norm2;
 use datagen::term::{Term, TermLoss, TermParams};
 use dpcore::Objective;
-use rand::SeedableRng;
-use rand_pcg::Pcg64;
 
 const TAUS: [f64; 4] = [1e-8, 0.01, 3.0, 50.0];
 const LOSSES: [TermLoss; 2] = [TermLoss::Quadratic, TermLoss::NonSmooth];
 
 fn instance(n: usize, d: usize, tau: f64, loss: TermLoss, seed: u64) -> Term {
-    Term::generate(
-        TermParams::new(n, d, tau, loss),
-        &mut Pcg64::seed_from_u64(seed),
-    )
-    .expect("generate")
-}
-
-fn grad(f: &Term, w: &[f64]) -> Vec<f64> {
-    let mut g = vec![0.0; f.dim()];
-    f.gradient(w, &mut g);
-    g
+    Term::generate(TermParams::new(n, d, tau, loss), &mut rng(seed)).expect("generate")
 }
 
 /// Reference value by plain log-sum-exp, valid where `exp(tau f)` neither
@@ -82,19 +76,8 @@ fn gradient_matches_finite_differences() {
         for tau in TAUS {
             let f = instance(200, 3, tau, loss, 3);
             let w = [0.2, -0.4, 0.1];
-            let g = grad(&f, &w);
-            let h = 1e-6;
-            for j in 0..3 {
-                let (mut wp, mut wm) = (w, w);
-                wp[j] += h;
-                wm[j] -= h;
-                let fd = (f.value(&wp) - f.value(&wm)) / (2.0 * h);
-                assert!(
-                    (fd - g[j]).abs() < 1e-7,
-                    "{loss:?} tau={tau} j={j}: {fd} vs {}",
-                    g[j]
-                );
-            }
+            let context = format!("{loss:?} tau={tau}");
+            assert_gradient_matches_finite_differences(&f, &w, &grad(&f, &w), 1e-6, 1e-7, &context);
         }
     }
 }
@@ -134,28 +117,12 @@ fn excess_is_exact_and_cancellation_free() {
     for loss in LOSSES {
         for tau in TAUS {
             let f = instance(300, 3, tau, loss, 5);
-            let ws = f.minimizer().to_vec();
-            let far: Vec<f64> = ws
-                .iter()
-                .zip([0.3, -0.2, 0.25])
-                .map(|(a, b)| a + b)
-                .collect();
-            let direct = f.value(&far) - f.value(&ws);
-            let ex = f.excess_risk(&far);
+            let (ex, direct) = excess_and_direct_difference(&f, &[0.3, -0.2, 0.25]);
             assert!(
                 (ex - direct).abs() < 1e-11 * direct,
                 "{loss:?} tau={tau}: {ex} vs {direct}"
             );
-            let u = [0.6, -0.64, 0.48];
-            let h = 1e-5;
-            let wp: Vec<f64> = ws.iter().zip(u).map(|(a, b)| a + h * b).collect();
-            let wm: Vec<f64> = ws.iter().zip(u).map(|(a, b)| a - h * b).collect();
-            let (gp, gm) = (grad(&f, &wp), grad(&f, &wm));
-            let uhu: f64 = (0..3).map(|j| u[j] * (gp[j] - gm[j]) / (2.0 * h)).sum();
-            let t = 1e-7;
-            let w: Vec<f64> = ws.iter().zip(u).map(|(a, b)| a + t * b).collect();
-            let ex = f.excess_risk(&w);
-            let model = 0.5 * t * t * uhu;
+            let (ex, model) = excess_and_second_order_model(&f, &[0.6, -0.64, 0.48], 1e-5, 1e-7);
             assert!(
                 (ex - model).abs() < 1e-4 * model,
                 "{loss:?} tau={tau}: {ex} vs {model}"

@@ -44,6 +44,13 @@ struct Wrapped<'a> {
     erm: bool,
 }
 
+impl<'a> Wrapped<'a> {
+    /// `q` with constants `c`, keeping its per-record oracle.
+    fn erm(q: &'a DiagonalQuadratic, c: ProblemConstants) -> Self {
+        Self { q, c, erm: true }
+    }
+}
+
 impl Objective for Wrapped<'_> {
     fn dim(&self) -> usize {
         self.q.dim()
@@ -345,11 +352,7 @@ fn regularized_solves_with_zero_mu() {
         strong_convexity: 0.0,
         ..q.constants()
     };
-    let flat = Wrapped {
-        q: &q,
-        c,
-        erm: true,
-    };
+    let flat = Wrapped::erm(&q, c);
     let (lambda, alpha) = (0.1, 1e-3);
     for s in [
         InnerSolver::Subgradient,
@@ -402,27 +405,25 @@ fn invalid_parameters_are_rejected() {
         InnerSolver::Agd,
     ];
     let c = q.constants();
-    let flat = Wrapped {
-        q: &q,
-        c: ProblemConstants {
+    let flat = Wrapped::erm(
+        &q,
+        ProblemConstants {
             strong_convexity: 0.0,
             ..c
         },
-        erm: true,
-    };
+    );
     let no_erm = Wrapped {
         q: &q,
         c,
         erm: false,
     };
-    let rough = Wrapped {
-        q: &q,
-        c: ProblemConstants {
+    let rough = Wrapped::erm(
+        &q,
+        ProblemConstants {
             smoothness: f64::INFINITY,
             ..c
         },
-        erm: true,
-    };
+    );
     for s in all {
         assert!(invalid(run(s, &flat, 0.0, 1e-3, 0)), "{s:?}: m = 0");
         assert!(invalid(run(s, &q, -0.1, 1e-3, 0)), "{s:?}: lambda < 0");
@@ -453,11 +454,7 @@ fn katyusha_never_returns_uncertified_output() {
         smoothness: 0.01,
         ..q.constants()
     };
-    let liar = Wrapped {
-        q: &q,
-        c,
-        erm: true,
-    };
+    let liar = Wrapped::erm(&q, c);
     match run(InnerSolver::Katyusha, &liar, 0.0, 1e-10, 0) {
         Err(RunFailure::NonConvergence(_)) | Err(RunFailure::NonFinite(_)) => {}
         Ok(out) => {

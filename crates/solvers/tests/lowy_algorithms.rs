@@ -33,6 +33,21 @@ fn quadratic(n: usize, seed: u64) -> DiagonalQuadratic {
     DiagonalQuadratic::generate(params, &mut Pcg64::seed_from_u64(seed))
 }
 
+/// Algorithm 7's mechanism with the prescribed `lambda`, the paper's
+/// sensitivity and the corrected Gaussian calibration.
+fn prescribed_regularized(
+    problem: &dyn Objective,
+    privacy: PrivacyParams,
+) -> RegularizedOutputPerturbation {
+    RegularizedOutputPerturbation::prescribed(
+        problem,
+        privacy,
+        SensitivityChoice::Paper,
+        Calibration::Corrected,
+    )
+    .unwrap()
+}
+
 fn at(n: usize, d: usize, privacy: PrivacyParams) -> Setting {
     Setting { n, d, privacy }
 }
@@ -275,13 +290,7 @@ fn projection_keeps_outputs_in_ball() {
     let adv = AdversarialLogistic::new(40, 3, 0.1, 0.1, 10);
     let a6 =
         AdversarialOutputPerturbation::prescribed(&adv, tiny, SensitivityChoice::Paper).unwrap();
-    let reg = RegularizedOutputPerturbation::prescribed(
-        &median,
-        tiny,
-        SensitivityChoice::Paper,
-        Calibration::Corrected,
-    )
-    .unwrap();
+    let reg = prescribed_regularized(&median, tiny);
     for _ in 0..200 {
         let a = ConceptualProjectedOutputPerturbation {
             sensitivity: SensitivityChoice::Paper,
@@ -338,13 +347,7 @@ fn regularized_sensitivity_and_inflation_match_eq_6_and_prop_c_1() {
     for kind in [SymmetricKind::Median, SymmetricKind::Huber] {
         let prob = Symmetric::new(kind, 3, 5, true, 12);
         let c = prob.constants();
-        let mech = RegularizedOutputPerturbation::prescribed(
-            &prob,
-            privacy,
-            SensitivityChoice::Paper,
-            Calibration::Corrected,
-        )
-        .unwrap();
+        let mech = prescribed_regularized(&prob, privacy);
         let expected = match kind {
             SymmetricKind::Median => p::lambda_prop_2_7(&c, &at(10, 3, privacy), Form::Erm),
             SymmetricKind::Huber => p::lambda_prop_2_8(&c, &at(10, 3, privacy), Form::Erm),
@@ -464,13 +467,7 @@ fn algorithm7_black_box_calibrates_and_flags() {
         (SymmetricKind::Huber, InnerSolver::Katyusha, false),
     ] {
         let prob = Symmetric::new(kind, 3, 50, true, 17);
-        let mech = RegularizedOutputPerturbation::prescribed(
-            &prob,
-            privacy,
-            SensitivityChoice::Paper,
-            Calibration::Corrected,
-        )
-        .unwrap();
+        let mech = prescribed_regularized(&prob, privacy);
         let alpha = 1e-3;
         let rel = mech
             .run_black_box(&prob, privacy, solver, alpha, &mut rng)

@@ -8,12 +8,13 @@
 //! output perturbation applies to it as to any `F`-class objective.
 
 use crate::inner::{Certificate, SolverOutput};
-use crate::lowy_razaviyayn::black_box::{
-    check_alpha, check_certificate, check_modulus, inflated_sensitivity, release,
-    BlackBoxCalibration, BlackBoxRelease, ConceptualProjectedOutputPerturbation,
+use crate::lowy_razaviyayn::black_box::ConceptualProjectedOutputPerturbation;
+use crate::lowy_razaviyayn::prescriptions::{alpha_thm_5_3, Setting};
+use crate::lowy_razaviyayn::release::{
+    calibrate_strongly_convex, check_alpha, check_certificate, check_modulus, inflated_sensitivity,
+    release, BlackBoxCalibration, BlackBoxRelease,
 };
-use crate::lowy_razaviyayn::prescriptions::{alpha_thm_5_3, validate_privacy, Setting};
-use crate::output_perturbation::{ConceptualOutputPerturbation, Release, SensitivityChoice};
+use crate::output_perturbation::{Release, SensitivityChoice};
 use dpcore::{Objective, PrivacyParams, RunFailure};
 use rand::Rng;
 
@@ -203,16 +204,8 @@ impl AdversarialOutputPerturbation {
         problem: &dyn Objective,
         privacy: PrivacyParams,
     ) -> Result<BlackBoxCalibration, RunFailure> {
-        validate_privacy(privacy)?;
-        check_alpha(self.alpha)?;
-        let mu = check_modulus("mu", problem.constants().strong_convexity)?;
-        let sensitivity = self.sensitivity.select(problem.minimizer_sensitivity());
-        let inflated = self.inflation.inflate(sensitivity, self.alpha, mu, privacy);
-        let noise_scale = ConceptualOutputPerturbation::noise_scale(inflated, privacy)?;
-        Ok(BlackBoxCalibration {
-            sensitivity,
-            inflated_sensitivity: inflated,
-            noise_scale,
+        calibrate_strongly_convex(problem, privacy, self.sensitivity, self.alpha, |d, mu| {
+            self.inflation.inflate(d, self.alpha, mu, privacy)
         })
     }
 

@@ -7,3 +7,4 @@ pub mod black_box;
 pub mod bounds;
 pub mod prescriptions;
 pub mod regularized;
+mod release;

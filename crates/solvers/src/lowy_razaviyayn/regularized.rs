@@ -9,11 +9,11 @@
 //! (`A'_lambda`, Eq. 6), the smooth class `w*_lambda + z` (`A_lambda`, Eq. 7).
 
 use crate::inner::{self, Certificate, InnerSolver, SolverOutput};
-use crate::lowy_razaviyayn::black_box::{
+use crate::lowy_razaviyayn::prescriptions::{validate_privacy, Form, Setting, Theorem};
+use crate::lowy_razaviyayn::release::{
     check_alpha, check_certificate, check_modulus, inflated_sensitivity, release,
     BlackBoxCalibration, BlackBoxRelease, Projection,
 };
-use crate::lowy_razaviyayn::prescriptions::{validate_privacy, Form, Setting, Theorem};
 use crate::output_perturbation::{ConceptualOutputPerturbation, SensitivityChoice};
 use dpcore::{Objective, PrivacyParams, RunFailure};
 use rand::Rng;

@@ -4,13 +4,8 @@
 //! function is the raw expression (no `min{LR, .}`) and `NaN` for invalid
 //! privacy parameters.
 
-use super::{noise, rho, Noise};
+use super::{noise, pick, rho, smooth_convex_scale, unprojected_black_box, Noise};
 use dpcore::{PrivacyParams, ProblemConstants};
-
-/// `beta^{1/3} L^{2/3} R^{4/3}`, the prefactor of the smooth convex rates.
-fn smooth_convex_scale(c: &ProblemConstants) -> f64 {
-    c.smoothness.cbrt() * c.lipschitz.powf(2.0 / 3.0) * c.radius.powf(4.0 / 3.0)
-}
 
 /// Prop 2.3 (`F^ERM`, projected conceptual `A'`), **printed** (digest §4.1):
 /// `L Delta d/eps` (pure) and `L sqrt(d) (c_delta + sqrt(c_delta^2 + eps))
@@ -31,11 +26,7 @@ pub fn prop_2_3(c: &ProblemConstants, d: usize, privacy: PrivacyParams, sensitiv
 pub fn cor_2_1(c: &ProblemConstants, n: usize, d: usize, privacy: PrivacyParams) -> f64 {
     let (l, mu) = (c.lipschitz, c.strong_convexity);
     let r = rho(n, d, privacy);
-    match noise(privacy) {
-        None => f64::NAN,
-        Some(Noise::Pure) => 2.0 * l * l / mu * r,
-        Some(Noise::Gaussian(_)) => std::f64::consts::SQRT_2 * l * l / mu * r,
-    }
+    pick(privacy, 2.0, std::f64::consts::SQRT_2).map_or(f64::NAN, |k| k * l * l / mu * r)
 }
 
 /// Prop 2.4 (beta-smooth `F`, conceptual `A` without projection),
@@ -179,22 +170,15 @@ pub fn thm_3_1(
     let (l, mu) = (c.lipschitz, c.strong_convexity);
     let inner = l * l / (mu * n as f64) + l * (2.0 * alpha / mu).sqrt();
     let s = rho(n, d, privacy) * n as f64;
-    match noise(privacy) {
-        None => f64::NAN,
-        Some(Noise::Pure) => 2.0 * std::f64::consts::SQRT_2 * inner * s + alpha,
-        Some(Noise::Gaussian(_)) => 2.0 * inner * s + alpha,
-    }
+    pick(privacy, 2.0 * std::f64::consts::SQRT_2, 2.0).map_or(f64::NAN, |k| k * inner * s + alpha)
 }
 
 /// Thm 3.1 with its prescribed `alpha` (digest §3.8), **printed**:
 /// `9 L^2/mu d/(eps n)` (pure) and `6 L^2/mu rho_delta` (approximate).
 pub fn thm_3_1_prescribed(c: &ProblemConstants, n: usize, d: usize, privacy: PrivacyParams) -> f64 {
-    let k = match noise(privacy) {
-        None => return f64::NAN,
-        Some(Noise::Pure) => 9.0,
-        Some(Noise::Gaussian(_)) => 6.0,
-    };
-    k * c.lipschitz * c.lipschitz / c.strong_convexity * rho(n, d, privacy)
+    pick(privacy, 9.0, 6.0).map_or(f64::NAN, |k| {
+        k * c.lipschitz * c.lipschitz / c.strong_convexity * rho(n, d, privacy)
+    })
 }
 
 /// Thm 3.2 (`H^ERM`, Algorithm 1, no projection), generic `alpha`,
@@ -208,26 +192,17 @@ pub fn thm_3_2(
     privacy: PrivacyParams,
     alpha: f64,
 ) -> f64 {
-    let (l, mu, beta) = (c.lipschitz, c.strong_convexity, c.smoothness);
-    let inner = (l / (mu * n as f64) + (2.0 * alpha / mu).sqrt()).powi(2);
     let s = rho(n, d, privacy) * n as f64;
-    match noise(privacy) {
-        None => f64::NAN,
-        Some(Noise::Pure) => 4.0 * beta * inner * s * s + alpha,
-        Some(Noise::Gaussian(_)) => 2.0 * beta * inner * s * s + alpha,
-    }
+    unprojected_black_box(c, n, s, privacy, alpha, 2.0)
 }
 
 /// Thm 3.2 with its prescribed `alpha = L^2/(mu n^2) min{kappa s^2, 1}`,
 /// **printed**: `26 L^2/mu kappa rho_0^2` and `13.5 L^2/mu kappa rho_delta^2`.
 pub fn thm_3_2_prescribed(c: &ProblemConstants, n: usize, d: usize, privacy: PrivacyParams) -> f64 {
-    let k = match noise(privacy) {
-        None => return f64::NAN,
-        Some(Noise::Pure) => 26.0,
-        Some(Noise::Gaussian(_)) => 13.5,
-    };
     let r = rho(n, d, privacy);
-    k * c.lipschitz * c.lipschitz / c.strong_convexity * c.condition_number() * r * r
+    pick(privacy, 26.0, 13.5).map_or(f64::NAN, |k| {
+        k * c.lipschitz * c.lipschitz / c.strong_convexity * c.condition_number() * r * r
+    })
 }
 
 /// Thm C.1 (`G^ERM`, Algorithm 7 + projection, lambda of Prop 2.7), generic
@@ -256,12 +231,9 @@ pub fn thm_c_1(
 /// Thm C.1 / Cor C.1 with the prescribed `alpha`, **printed**:
 /// `49 LR rho_0^{1/2}` and `25 LR rho_delta^{1/2}`.
 pub fn thm_c_1_prescribed(c: &ProblemConstants, n: usize, d: usize, privacy: PrivacyParams) -> f64 {
-    let k = match noise(privacy) {
-        None => return f64::NAN,
-        Some(Noise::Pure) => 49.0,
-        Some(Noise::Gaussian(_)) => 25.0,
-    };
-    k * c.lipschitz * c.radius * rho(n, d, privacy).sqrt()
+    pick(privacy, 49.0, 25.0).map_or(f64::NAN, |k| {
+        k * c.lipschitz * c.radius * rho(n, d, privacy).sqrt()
+    })
 }
 
 /// Thm C.2 (`J^ERM`, Algorithm 7, lambda of Prop 2.8, `rho^2 <= L/(R beta)`),
@@ -302,10 +274,7 @@ pub fn thm_c_2(
 /// Thm C.2 / Cor C.2 with the prescribed `alpha`, **printed**:
 /// `65 B rho_0^{2/3}` and `127 B rho_delta^{2/3}`, `B = beta^{1/3} L^{2/3} R^{4/3}`.
 pub fn thm_c_2_prescribed(c: &ProblemConstants, n: usize, d: usize, privacy: PrivacyParams) -> f64 {
-    let k = match noise(privacy) {
-        None => return f64::NAN,
-        Some(Noise::Pure) => 65.0,
-        Some(Noise::Gaussian(_)) => 127.0,
-    };
-    k * smooth_convex_scale(c) * rho(n, d, privacy).powf(2.0 / 3.0)
+    pick(privacy, 65.0, 127.0).map_or(f64::NAN, |k| {
+        k * smooth_convex_scale(c) * rho(n, d, privacy).powf(2.0 / 3.0)
+    })
 }

@@ -114,6 +114,46 @@ pub fn agd_iterations(constants: &ProblemConstants, alpha: f64) -> f64 {
     1.0 + (constants.condition_number().sqrt() * log).ceil()
 }
 
+/// `beta^{1/3} L^{2/3} R^{4/3}`, the prefactor of the smooth convex rates.
+fn smooth_convex_scale(c: &ProblemConstants) -> f64 {
+    c.smoothness.cbrt() * c.lipschitz.powf(2.0 / 3.0) * c.radius.powf(4.0 / 3.0)
+}
+
+/// `L^2/mu`, the prefactor of the strongly convex rates.
+fn l2_over_mu(c: &ProblemConstants) -> f64 {
+    c.lipschitz * c.lipschitz / c.strong_convexity
+}
+
+/// The `(pure, approximate)` constant of a bound for `privacy`; `None` when
+/// `privacy` is invalid.
+fn pick(privacy: PrivacyParams, pure: f64, approx: f64) -> Option<f64> {
+    match noise(privacy)? {
+        Noise::Pure => Some(pure),
+        Noise::Gaussian(_) => Some(approx),
+    }
+}
+
+/// `k beta (L/(mu n) + sqrt(a alpha/mu))^2 s^2 + alpha` with `k = 4` (pure) or
+/// `2` (approximate): the unprojected black-box bound of Algorithm 1 at a
+/// generic accuracy `alpha` with sensitivity inflation `sqrt(a alpha/mu)`
+/// (Thm 3.2 with `a = 2`; Thm 5.3 corrected or printed). `NaN` for invalid
+/// privacy.
+fn unprojected_black_box(
+    c: &ProblemConstants,
+    n: usize,
+    s: f64,
+    privacy: PrivacyParams,
+    alpha: f64,
+    a: f64,
+) -> f64 {
+    let (l, mu, beta) = (c.lipschitz, c.strong_convexity, c.smoothness);
+    let inner = (l / (mu * n as f64) + (a * alpha / mu).sqrt()).powi(2);
+    let Some(k) = pick(privacy, 4.0, 2.0) else {
+        return f64::NAN;
+    };
+    k * beta * inner * s * s + alpha
+}
+
 /// Which noise a valid privacy setting uses: `Pure` (Eq. 4) or `Gaussian(k)`
 /// with `k = c_delta + sqrt(c_delta^2 + eps)` (Eq. 5).
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -5,26 +5,8 @@
 //! bounds themselves; P12 concerns only Cor D.2's prescribed `alpha` and
 //! hypothesis, which these functions do not use).
 
-use super::{noise, rho, Noise};
+use super::{l2_over_mu, pick, rho, smooth_convex_scale};
 use dpcore::{PrivacyParams, ProblemConstants};
-
-/// `(pure, approximate)` constant for `privacy`, `None` when invalid.
-fn pick(privacy: PrivacyParams, pure: f64, approx: f64) -> Option<f64> {
-    match noise(privacy)? {
-        Noise::Pure => Some(pure),
-        Noise::Gaussian(_) => Some(approx),
-    }
-}
-
-/// `beta^{1/3} L^{2/3} R^{4/3}`.
-fn smooth_convex_scale(c: &ProblemConstants) -> f64 {
-    c.smoothness.cbrt() * c.lipschitz.powf(2.0 / 3.0) * c.radius.powf(4.0 / 3.0)
-}
-
-/// `L^2/mu`.
-fn l2_over_mu(c: &ProblemConstants) -> f64 {
-    c.lipschitz * c.lipschitz / c.strong_convexity
-}
 
 /// Non-private optimum for strongly convex SCO, `L^2/(mu n)` \[HK14\]
 /// (digest §4.3).

@@ -9,7 +9,7 @@
 //! the regime `C_tau <= n` the theorems assume, and caps at the non-ERM
 //! sensitivity `2L/mu` beyond it.
 
-use super::{noise, rho, s_factor, Noise};
+use super::{l2_over_mu, noise, pick, rho, s_factor, unprojected_black_box, Noise};
 use dpcore::{PrivacyParams, ProblemConstants};
 
 /// Which smoothness constant of `F_tau` (Lemma 5.3) defines `kappa_tau`.
@@ -36,11 +36,6 @@ fn c_eff(log_c_tau: f64, n: usize) -> f64 {
     log_c_tau.min((n as f64).ln()).exp()
 }
 
-/// `L^2/mu`.
-fn l2_over_mu(c: &ProblemConstants) -> f64 {
-    c.lipschitz * c.lipschitz / c.strong_convexity
-}
-
 /// Conceptual TERM, bounded `f` (text before Thm 5.1), **printed**:
 /// `2 L^2 C_tau/mu d/(eps n)` (pure) and `sqrt2 L^2 C_tau/mu rho_delta`
 /// (approximate); Cor 2.1 with Lemma 5.2's sensitivity.
@@ -51,12 +46,9 @@ pub fn term_conceptual(
     privacy: PrivacyParams,
     log_c_tau: f64,
 ) -> f64 {
-    let k = match noise(privacy) {
-        None => return f64::NAN,
-        Some(Noise::Pure) => 2.0,
-        Some(Noise::Gaussian(_)) => std::f64::consts::SQRT_2,
-    };
-    k * l2_over_mu(c) * c_eff(log_c_tau, n) * rho(n, d, privacy)
+    pick(privacy, 2.0, std::f64::consts::SQRT_2).map_or(f64::NAN, |k| {
+        k * l2_over_mu(c) * c_eff(log_c_tau, n) * rho(n, d, privacy)
+    })
 }
 
 /// Conceptual smooth TERM, bounded `f`, **printed** (P7): `4 kappa_tau L^2
@@ -120,13 +112,10 @@ pub fn thm_5_2_printed(
     log_c_tau: f64,
     kappa_tau: f64,
 ) -> f64 {
-    let k = match noise(privacy) {
-        None => return f64::NAN,
-        Some(Noise::Pure) => 26.0,
-        Some(Noise::Gaussian(_)) => 13.5,
-    };
     let r = rho(n, d, privacy);
-    k * kappa_tau * l2_over_mu(c) * c_eff(log_c_tau, n) * r * r
+    pick(privacy, 26.0, 13.5).map_or(f64::NAN, |k| {
+        k * kappa_tau * l2_over_mu(c) * c_eff(log_c_tau, n) * r * r
+    })
 }
 
 /// Thm 5.2 **corrected** (P7): the printed bound with `C_tau^2` for `C_tau`.
@@ -171,25 +160,6 @@ pub fn prop_5_1(c: &ProblemConstants, n: usize, d: usize, privacy: PrivacyParams
     4.0 * c.condition_number() * l2_over_mu(c) * r * r
 }
 
-/// Thm 5.3 body with inflation `sqrt(a alpha/mu)`.
-fn thm_5_3_with(
-    c: &ProblemConstants,
-    n: usize,
-    d: usize,
-    p: PrivacyParams,
-    alpha: f64,
-    a: f64,
-) -> f64 {
-    let (l, mu, beta) = (c.lipschitz, c.strong_convexity, c.smoothness);
-    let inner = (l / (mu * n as f64) + (a * alpha / mu).sqrt()).powi(2);
-    let s = s_factor(d, p);
-    match noise(p) {
-        None => f64::NAN,
-        Some(Noise::Pure) => 4.0 * beta * inner * s * s + alpha,
-        Some(Noise::Gaussian(_)) => 2.0 * beta * inner * s * s + alpha,
-    }
-}
-
 /// Thm 5.3 (Algorithm 6), generic `alpha`, **corrected** (P3: the inflation is
 /// `2 sqrt(2 alpha/mu)`): `4 beta (L/(mu n) + sqrt(2 alpha/mu))^2 (d/eps)^2 +
 /// alpha` (pure), `2 beta (.)^2 s_delta^2 + alpha` (approximate).
@@ -200,7 +170,7 @@ pub fn thm_5_3(
     privacy: PrivacyParams,
     alpha: f64,
 ) -> f64 {
-    thm_5_3_with(c, n, d, privacy, alpha, 2.0)
+    unprojected_black_box(c, n, s_factor(d, privacy), privacy, alpha, 2.0)
 }
 
 /// Thm 5.3 as **printed**, with `sqrt(alpha/mu)` in place of `sqrt(2 alpha/mu)`.
@@ -211,7 +181,7 @@ pub fn thm_5_3_printed(
     privacy: PrivacyParams,
     alpha: f64,
 ) -> f64 {
-    thm_5_3_with(c, n, d, privacy, alpha, 1.0)
+    unprojected_black_box(c, n, s_factor(d, privacy), privacy, alpha, 1.0)
 }
 
 /// Thm 5.3 / Cor 5.1 with `alpha = L^2/(mu n^2) min{kappa s^2, 1}`,

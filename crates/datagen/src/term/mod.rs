@@ -7,11 +7,12 @@
 //! uniform on the unit sphere (Thm 5.1). For both, `R = 1`: projecting `w`
 //! onto `B(0, 1)` decreases every `f(., x_i)` and `F_tau` is increasing in each.
 
+mod ground_truth;
+mod record_loss;
+
 use crate::geometry::{sample_unit_ball, sample_unit_sphere};
-use crate::newton::{
-    add_outer_lower, dist, dot, newton_minimize, symmetrize_lower, CompensatedSum, CompensatedVec,
-    GROUND_TRUTH,
-};
+use crate::newton::certify_minimizer;
+use crate::numerics::{difference_and_sum, CompensatedSum, CompensatedVec};
 use dpcore::{MinimizerSensitivity, Objective, ProblemConstants};
 use rand::Rng;
 
@@ -105,22 +106,8 @@ impl Term {
             log_v_star: Vec::new(),
             grad_norm: f64::INFINITY,
         };
-        let start = match params.loss {
-            TermLoss::Quadratic => {
-                let mut acc = CompensatedVec::zeros(d);
-                me.records().for_each(|x| acc.add_scaled(1.0 / n as f64, x));
-                acc.total()
-            }
-            TermLoss::NonSmooth => vec![0.0; d],
-        };
-        let sol = newton_minimize(
-            start,
-            &GROUND_TRUTH,
-            |w| me.value(w),
-            |w, g| me.gradient(w, g),
-            |w, h| me.hessian(w, h),
-        )
-        .map_err(|e| format!("TERM ground truth (tau = {}): {e}", params.tau))?;
+        let sol = certify_minimizer(&me, me.newton_start(), |w, h| me.hessian(w, h))
+            .map_err(|e| format!("TERM ground truth (tau = {}): {e}", params.tau))?;
         me.log_v_star = me.log_weights(&sol.point);
         me.w_star = sol.point;
         me.grad_norm = sol.grad_norm;
@@ -142,6 +129,7 @@ impl Term {
         &self.data[i * self.params.d..(i + 1) * self.params.d]
     }
 
+    /// All records, in order.
     fn records(&self) -> std::slice::ChunksExact<'_, f64> {
         self.data.chunks_exact(self.params.d)
     }
@@ -165,31 +153,6 @@ impl Term {
         self.constants().condition_number()
     }
 
-    /// Per-record loss `f(w, x)`.
-    pub fn loss(&self, w: &[f64], x: &[f64]) -> f64 {
-        let mu = self.params.mu;
-        let r2: f64 = w.iter().zip(x).map(|(a, b)| (a - b) * (a - b)).sum();
-        match self.params.loss {
-            TermLoss::Quadratic => 0.5 * mu * r2,
-            TermLoss::NonSmooth => 0.5 * mu * dot(w, w) + r2.sqrt(),
-        }
-    }
-
-    /// `grad f(w, x)` into `out`, returning `||w - x||` (NonSmooth subgradient
-    /// `mu w` at `w = x`).
-    fn loss_gradient(&self, w: &[f64], x: &[f64], out: &mut [f64]) -> f64 {
-        let mu = self.params.mu;
-        let r = dist(w, x);
-        for ((o, a), b) in out.iter_mut().zip(w).zip(x) {
-            *o = match self.params.loss {
-                TermLoss::Quadratic => mu * (a - b),
-                TermLoss::NonSmooth if r > 0.0 => mu * a + (a - b) / r,
-                TermLoss::NonSmooth => mu * a,
-            };
-        }
-        r
-    }
-
     /// `log v_i(w)`, `v = softmax(tau f(w, .))` with max subtraction (digest P16).
     pub fn log_weights(&self, w: &[f64]) -> Vec<f64> {
         let tau = self.params.tau;
@@ -200,54 +163,6 @@ impl Term {
         let shift = m + s.total().ln();
         lv.iter_mut().for_each(|u| *u -= shift);
         lv
-    }
-
-    /// Digest §5.1: `sum v_i Hess f_i + tau sum v_i (g_i - g_bar)(g_i - g_bar)^T`,
-    /// with `Hess f_i = mu I` (+ `(I - u u^T)/||w - x_i||`, `u = (w - x_i)/||w - x_i||`,
-    /// for NonSmooth); the covariance is centred first (no cancellation).
-    fn hessian(&self, w: &[f64], h: &mut [f64]) {
-        let (d, tau) = (self.params.d, self.params.tau);
-        let v: Vec<f64> = self.log_weights(w).iter().map(|l| l.exp()).collect();
-        let mut g = vec![0.0; d];
-        self.gradient(w, &mut g);
-        h.fill(0.0);
-        let mut diag = self.params.mu;
-        let (mut gi, mut u) = (vec![0.0; d], vec![0.0; d]);
-        for (x, vi) in self.records().zip(&v) {
-            let r = self.loss_gradient(w, x, &mut gi);
-            if self.params.loss == TermLoss::NonSmooth && r > 0.0 {
-                diag += vi / r;
-                u.iter_mut()
-                    .zip(w.iter().zip(x))
-                    .for_each(|(uj, (a, b))| *uj = (a - b) / r);
-                add_outer_lower(h, -vi / r, &u);
-            }
-            gi.iter_mut().zip(&g).for_each(|(a, b)| *a -= b);
-            add_outer_lower(h, tau * vi, &gi);
-        }
-        (0..d).for_each(|j| h[j * d + j] += diag);
-        symmetrize_lower(h, d);
-    }
-
-    /// `f(w, x) - f(w*, x)` without cancellation: `(w - w*).(w + w* - 2x) mu/2`
-    /// for Quadratic; NonSmooth adds `mu/2 (w - w*).(w + w*)` and
-    /// `||a|| - ||b|| = (a - b).(a + b)/(||a|| + ||b||)`, `a = w - x`, `b = w* - x`.
-    fn loss_delta(&self, diff: &[f64], sum: &[f64], w: &[f64], x: &[f64]) -> f64 {
-        let mu = self.params.mu;
-        let lin: f64 = diff
-            .iter()
-            .zip(sum.iter().zip(x))
-            .map(|(a, (s, xj))| a * (s - 2.0 * xj))
-            .sum();
-        match self.params.loss {
-            TermLoss::Quadratic => 0.5 * mu * lin,
-            TermLoss::NonSmooth => {
-                let na = dist(w, x);
-                let nb = dist(&self.w_star, x);
-                let dn = if na + nb > 0.0 { lin / (na + nb) } else { 0.0 };
-                0.5 * mu * dot(diff, sum) + dn
-            }
-        }
     }
 }
 
@@ -322,8 +237,7 @@ impl Objective for Term {
     /// when `max tau delta_i <= 50`, by log-sum-exp of `tau delta_i + log v*_i` otherwise.
     fn excess_risk(&self, w: &[f64]) -> f64 {
         let tau = self.params.tau;
-        let diff: Vec<f64> = w.iter().zip(&self.w_star).map(|(a, b)| a - b).collect();
-        let sum: Vec<f64> = w.iter().zip(&self.w_star).map(|(a, b)| a + b).collect();
+        let (diff, sum) = difference_and_sum(w, &self.w_star);
         let t: Vec<f64> = self
             .records()
             .map(|x| tau * self.loss_delta(&diff, &sum, w, x))

@@ -8,14 +8,17 @@
 //! Each sphere record is marginally `Unif(S^(d-1))`, so the population model
 //! is `D = p delta_0 + (1 - p) Unif(S^(d-1))` (digest §8 E3, last bullet).
 //!
-//! The shared evaluators below handle every *radial* loss
+//! The shared evaluators (submodule `radial`) handle every *radial* loss
 //! `f(w, x) = psi(||w - x||)` with the stable identity
 //! `psi(a) - psi(b) = (a^2 - b^2) K(a, b)`, `a^2 - b^2 = ||w||^2 - 2 w.x`
 //! (digest P15), and sum each antipodal pair in closed form so that the
 //! first-order terms `+-2 w.x` cancel analytically, never numerically.
 
+mod radial;
+
+pub(crate) use radial::{NormLoss, RadialLoss};
+
 use crate::geometry::sample_unit_sphere;
-use crate::quadrature::sphere_expectation;
 use rand::Rng;
 
 /// How the non-atom records are placed on the unit sphere.
@@ -179,164 +182,17 @@ impl SphereAtoms {
     pub fn sphere_data(&self) -> &[f64] {
         &self.sphere
     }
-}
 
-/// A radial loss `f(w, x) = psi(||w - x||)` with the stable pieces the
-/// evaluators need (digest P15).
-pub(crate) trait RadialLoss {
-    /// `psi(a)`.
-    fn psi(&self, a: f64) -> f64;
-    /// `K(a, b) = (psi(a) - psi(b)) / (a^2 - b^2)`, continuously extended.
-    fn k(&self, a: f64, b: f64) -> f64;
-    /// `J(a, a2, b) = (K(a, b) - K(a2, b)) / (a2^2 - a^2)`, continuously extended.
-    fn j(&self, a: f64, a2: f64, b: f64) -> f64;
-    /// `psi'(a) / a` (a subgradient convention at `a = 0` for kinks).
-    fn grad_factor(&self, a: f64) -> f64;
-}
-
-/// `sum_k psi(||w - x_k||) - psi(||x_k||)` over an antipodal pair `x_k = +-x`
-/// with `q = ||w||^2`, `c = w.x`, `a = ||w - x||`, `a2 = ||w + x||`, `b = ||x||`:
-/// `q (K(a,b) + K(a2,b)) - 8 c^2 J(a, a2, b)`, since `a2^2 - a^2 = 4c`.
-pub(crate) fn pair_excess<L: RadialLoss>(loss: &L, q: f64, c: f64, a: f64, a2: f64, b: f64) -> f64 {
-    if q == 0.0 {
-        return 0.0;
-    }
-    q * (loss.k(a, b) + loss.k(a2, b)) - 8.0 * c * c * loss.j(a, a2, b)
-}
-
-/// `(||w - x||^2, ||w + x||^2, w.x, ||x||^2)` in one pass.
-fn moments(w: &[f64], x: &[f64]) -> (f64, f64, f64, f64) {
-    w.iter()
-        .zip(x)
-        .fold((0.0, 0.0, 0.0, 0.0), |(m, p, c, b), (wj, xj)| {
-            (
-                m + (wj - xj) * (wj - xj),
-                p + (wj + xj) * (wj + xj),
-                c + wj * xj,
-                b + xj * xj,
-            )
-        })
-}
-
-impl SphereAtoms {
-    /// `(1/n) sum_i psi(||w - x_i||)`, with the `m` atoms in O(d).
-    pub(crate) fn radial_value<L: RadialLoss>(&self, loss: &L, w: &[f64]) -> f64 {
-        let r = norm(w);
-        let sphere: f64 = self
-            .sphere
-            .chunks_exact(self.params.d)
-            .map(|x| loss.psi(dist(w, x)))
-            .sum();
-        (self.atoms as f64 * loss.psi(r) + sphere) / self.params.n as f64
+    /// The origin `0` of `R^d`: the atom, and the exact minimizer `w* = 0` of
+    /// every family built on this generator.
+    pub(crate) fn origin(&self) -> &[f64] {
+        &self.zero_row
     }
 
-    /// `(1/n) sum_i [psi(||w - x_i||) - psi(||x_i||)]` without cancellation:
-    /// atoms give `q K(||w||, 0)`, antipodal pairs [`pair_excess`], unpaired
-    /// records `(q - 2 w.x) K(a, b)`.
-    pub(crate) fn radial_excess<L: RadialLoss>(&self, loss: &L, w: &[f64]) -> f64 {
-        let q = dot(w, w);
-        if q == 0.0 {
-            return 0.0;
-        }
-        let d = self.params.d;
-        let atom = self.atoms as f64 * q * loss.k(q.sqrt(), 0.0);
-        let sphere: f64 = match self.params.layout {
-            SphereLayout::Antipodal => self
-                .sphere
-                .chunks_exact(2 * d)
-                .map(|pair| {
-                    let (am, ap, c, b) = moments(w, &pair[..d]);
-                    pair_excess(loss, q, c, am.sqrt(), ap.sqrt(), b.sqrt())
-                })
-                .sum(),
-            SphereLayout::Uniform => self
-                .sphere
-                .chunks_exact(d)
-                .map(|x| {
-                    let (am, _, c, b) = moments(w, x);
-                    (q - 2.0 * c) * loss.k(am.sqrt(), b.sqrt())
-                })
-                .sum(),
-        };
-        (atom + sphere) / self.params.n as f64
+    /// The regularized minimizer `w*_lambda = 0` of the families built on this
+    /// generator, for every `lambda >= 0` (`None` for negative or non-finite
+    /// `lambda`).
+    pub(crate) fn zero_regularized_minimizer(&self, lambda: f64) -> Option<Vec<f64>> {
+        (lambda.is_finite() && lambda >= 0.0).then(|| self.zero_row.clone())
     }
-
-    /// Writes `(1/n) sum_i grad_factor(||w - x_i||) (w - x_i)` into `out`. At
-    /// `w = 0` it writes `0`, which lies in `dF(0)` for every family built on
-    /// this generator (digest §8 E2/E4/E5: `w* = 0`).
-    pub(crate) fn radial_gradient<L: RadialLoss>(&self, loss: &L, w: &[f64], out: &mut [f64]) {
-        let n = self.params.n as f64;
-        out.fill(0.0);
-        if w.iter().all(|v| *v == 0.0) {
-            return;
-        }
-        let ga = self.atoms as f64 * loss.grad_factor(norm(w));
-        for (o, wj) in out.iter_mut().zip(w) {
-            *o = ga * wj;
-        }
-        for x in self.sphere.chunks_exact(self.params.d) {
-            let g = loss.grad_factor(dist(w, x));
-            for ((o, wj), xj) in out.iter_mut().zip(w).zip(x) {
-                *o += g * (wj - xj);
-            }
-        }
-        for o in out.iter_mut() {
-            *o /= n;
-        }
-    }
-
-    /// Writes `grad_factor(||w - x_i||) (w - x_i)` (record `i`) into `out`.
-    pub(crate) fn radial_record_gradient<L: RadialLoss>(
-        &self,
-        loss: &L,
-        i: usize,
-        w: &[f64],
-        out: &mut [f64],
-    ) {
-        let x = self.record(i);
-        let g = loss.grad_factor(dist(w, x));
-        for ((o, wj), xj) in out.iter_mut().zip(w).zip(x) {
-            *o = g * (wj - xj);
-        }
-    }
-}
-
-/// Population excess of a radial loss under `D = p delta_0 + (1-p) Unif(S^(d-1))`
-/// at `||w|| = r`: `p (psi(r) - psi(0)) + (1-p) E_t[h(t)]` where `h` is half the
-/// antipodal pair excess ([`pair_excess`] with `q = r^2`, `c = r t`, `b = 1`) and
-/// `t = u.e` is integrated by [`sphere_expectation`] (digest §8 E3 last bullet).
-/// The population minimizer is `0` for every `p` in `[0, 1]`: `E u = 0` by
-/// symmetry, so `0` lies in the subdifferential of the convex `F(., D)`.
-pub(crate) fn radial_population_excess<L: RadialLoss>(loss: &L, p: f64, d: usize, r: f64) -> f64 {
-    if r == 0.0 {
-        return 0.0;
-    }
-    let q = r * r;
-    let atom = q * loss.k(r, 0.0);
-    let sphere = sphere_expectation(d, |t| {
-        let s2 = (1.0 - t) * (1.0 + t);
-        let a = ((r - t) * (r - t) + s2).sqrt();
-        let a2 = ((r + t) * (r + t) + s2).sqrt();
-        0.5 * pair_excess(loss, q, r * t, a, a2, 1.0)
-    });
-    p * atom + (1.0 - p) * sphere
-}
-
-/// `||w - x||`.
-fn dist(w: &[f64], x: &[f64]) -> f64 {
-    w.iter()
-        .zip(x)
-        .map(|(a, b)| (a - b) * (a - b))
-        .sum::<f64>()
-        .sqrt()
-}
-
-/// Euclidean inner product.
-pub(crate) fn dot(a: &[f64], b: &[f64]) -> f64 {
-    a.iter().zip(b).map(|(x, y)| x * y).sum()
-}
-
-/// Euclidean norm.
-pub(crate) fn norm(a: &[f64]) -> f64 {
-    dot(a, a).sqrt()
 }
