@@ -193,14 +193,21 @@ pub struct AlgorithmDef {
 
 mod common;
 mod lowy;
+mod lowy_baselines;
+mod lowy_bounds;
 mod lowy_families;
+mod lowy_options;
 mod quadratic;
 
 pub use common::run_output_perturbation_conceptual;
 
 /// The registries of every module, in `runner list` order.
 const FAMILY_TABLES: &[&[FamilyDef]] = &[quadratic::FAMILIES, lowy::FAMILIES];
-const ALGORITHM_TABLES: &[&[AlgorithmDef]] = &[quadratic::ALGORITHMS, lowy::ALGORITHMS];
+const ALGORITHM_TABLES: &[&[AlgorithmDef]] = &[
+    quadratic::ALGORITHMS,
+    lowy::ALGORITHMS,
+    lowy_baselines::ALGORITHMS,
+];
 
 /// Every registered problem family.
 pub fn families() -> impl Iterator<Item = &'static FamilyDef> {
