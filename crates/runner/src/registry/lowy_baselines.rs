@@ -38,7 +38,9 @@ fn run_zzmw17(
     let p = ctx.privacy;
     let r = Zzmw17::default().run(problem, p, rng)?;
     let (c, n, d) = (problem.constants(), problem.num_records(), problem.dim());
-    let metric = ctx.metric.measure(problem, &r.w, r.gradient_evaluations as f64)?;
+    let metric = ctx
+        .metric
+        .measure(problem, &r.w, r.gradient_evaluations as f64)?;
     let (theory, bound) = match ctx.metric {
         Metric::GradientEvaluations => (r.gradient_evaluations as f64, f64::NAN),
         _ => {
@@ -83,7 +85,9 @@ fn run_noisy_sgd(
             cal.realised_eps, p.eps
         )));
     }
-    let metric = ctx.metric.measure(problem, &r.w, r.gradient_evaluations as f64)?;
+    let metric = ctx
+        .metric
+        .measure(problem, &r.w, r.gradient_evaluations as f64)?;
     let theory = match ctx.metric {
         // E[sum of Poisson batch sizes] = T q n.
         Metric::GradientEvaluations => {
