@@ -12,13 +12,15 @@ use solvers::lowy_razaviyayn::black_box::{
     BlackBoxOutputPerturbation, BlackBoxRelease, ConceptualProjectedOutputPerturbation, Projection,
 };
 use solvers::lowy_razaviyayn::prescriptions::Setting;
-use solvers::lowy_razaviyayn::regularized::{prescribed_alpha, RegularizedOutputPerturbation};
+use solvers::lowy_razaviyayn::regularized::{
+    prescribed_alpha, Calibration, RegularizedOutputPerturbation,
+};
 
 use super::common::{sensitivity_choice, SENSITIVITY};
 use super::lowy_bounds::{
     adversarial_bound, black_box_bound, black_box_diagnostics, black_box_theorem,
-    conceptual_projected_bound, dims, regularized_bound, solver_cost, BLACK_BOX_DIAGNOSTICS,
-    REGULARIZED_DIAGNOSTICS,
+    conceptual_projected_bound, dims, regularized_bound, solver_cost, thm_c_1_skeleton,
+    BLACK_BOX_DIAGNOSTICS, REGULARIZED_DIAGNOSTICS,
 };
 use super::lowy_options::{
     calibration_choice, inflation_choice, inner_solver, is_black_box_mode, CALIBRATION, INFLATION,
@@ -120,8 +122,19 @@ fn run_regularized(
     } else {
         mech.run_conceptual(problem, p, rng)?
     };
-    let bound = regularized_bound(ctx, problem, black_box);
-    let mut out = release_output(ctx, problem, &r.release, f64::NAN, bound, f64::NAN)?;
+    let mut bound = regularized_bound(ctx, problem, black_box);
+    let mut reference = f64::NAN;
+    let corrected_gaussian =
+        !p.is_pure() && calibration_choice(ctx.options) == Calibration::Corrected;
+    if black_box && corrected_gaussian && ctx.metric != Metric::GradientEvaluations {
+        if let Some(skeleton) = thm_c_1_skeleton(problem, &r.release, r.lambda) {
+            // The printed 25 LR rho_delta^{1/2} was derived with the printed
+            // sigma, sqrt 2 too small (P2): kept as the reference curve.
+            reference = bound;
+            bound = skeleton;
+        }
+    }
+    let mut out = release_output(ctx, problem, &r.release, f64::NAN, bound, reference)?;
     out.diagnostics.push(r.lambda);
     Ok(out)
 }
@@ -192,9 +205,9 @@ pub(super) const ALGORITHMS: &[AlgorithmDef] = &[
         needs_delta: false,
         metrics: RISK_AND_COST_METRICS,
         diagnostics: REGULARIZED_DIAGNOSTICS,
-        bound_name: "Prop 2.7/2.8 (conceptual) or Thm C.1/C.2 bound",
+        bound_name: "Prop 2.7/2.8 (conceptual), Thm C.1/C.2 (black box; Gaussian C.1: its skeleton with the corrected sigma)",
         theory_name: "",
-        reference_name: "",
+        reference_name: "printed Thm C.1(b) constant 25 LR rho_delta^{1/2} (printed sigma, P2)",
         run: run_regularized,
     },
     AlgorithmDef {
