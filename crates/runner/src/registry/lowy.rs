@@ -19,8 +19,8 @@ use solvers::lowy_razaviyayn::regularized::{
 use super::common::{sensitivity_choice, SENSITIVITY};
 use super::lowy_bounds::{
     adversarial_bound, black_box_bound, black_box_diagnostics, black_box_theorem,
-    conceptual_projected_bound, dims, regularized_bound, solver_cost, thm_c_1_skeleton,
-    BLACK_BOX_DIAGNOSTICS, REGULARIZED_DIAGNOSTICS,
+    conceptual_projected_bound, dims, regularized_bound, solver_cost, BLACK_BOX_DIAGNOSTICS,
+    REGULARIZED_DIAGNOSTICS,
 };
 use super::lowy_options::{
     calibration_choice, inflation_choice, inner_solver, is_black_box_mode, CALIBRATION, INFLATION,
@@ -109,11 +109,12 @@ fn run_regularized(
     rng: &mut Pcg64,
 ) -> Result<CellOutput, RunFailure> {
     let p = ctx.privacy;
+    let calibration = calibration_choice(ctx.options);
     let mech = RegularizedOutputPerturbation::prescribed(
         problem,
         p,
         sensitivity_choice(ctx.options),
-        calibration_choice(ctx.options),
+        calibration,
     )?;
     let black_box = is_black_box_mode(ctx.options);
     let r = if black_box {
@@ -124,10 +125,10 @@ fn run_regularized(
     };
     let mut bound = regularized_bound(ctx, problem, black_box);
     let mut reference = f64::NAN;
-    let corrected_gaussian =
-        !p.is_pure() && calibration_choice(ctx.options) == Calibration::Corrected;
+    let corrected_gaussian = !p.is_pure() && calibration == Calibration::Corrected;
     if black_box && corrected_gaussian && ctx.metric != Metric::GradientEvaluations {
-        if let Some(skeleton) = thm_c_1_skeleton(problem, &r.release, r.lambda) {
+        let (c, _, d) = dims(problem);
+        if let Some(skeleton) = r.thm_c_1_skeleton(&c, d, false) {
             // The printed 25 LR rho_delta^{1/2} was derived with the printed
             // sigma, sqrt 2 too small (P2): kept as the reference curve.
             reference = bound;

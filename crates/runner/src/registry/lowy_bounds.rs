@@ -163,30 +163,6 @@ pub(super) fn black_box_diagnostics(r: &BlackBoxRelease) -> Vec<f64> {
     ]
 }
 
-/// The Thm C.1 skeleton `(L + lambda R) [sqrt(2 alpha/lambda) + E||z||] +
-/// lambda R^2/2` (digest §4.2) evaluated with the noise scale the run
-/// actually used, for Algorithm 7 with Gaussian noise on a non-smooth
-/// problem: `E||z|| <= sqrt(d) sigma` by Jensen. The printed
-/// `25 LR rho_delta^{1/2}` was derived with the printed sigma, which is
-/// sqrt 2 too small (P2), so with the corrected sigma only the skeleton is a
-/// valid bound. `None` for smooth problems (Thm C.2 instead) or pure DP.
-pub(super) fn thm_c_1_skeleton(
-    problem: &dyn Objective,
-    r: &BlackBoxRelease,
-    lambda: f64,
-) -> Option<f64> {
-    let (c, _, d) = dims(problem);
-    if c.smoothness.is_finite() || lambda.is_nan() || lambda <= 0.0 {
-        return None;
-    }
-    let expected_noise_norm = (d as f64).sqrt() * r.noise_scale;
-    let distance = (2.0 * r.alpha / lambda).sqrt();
-    Some(
-        (c.lipschitz + lambda * c.radius) * (distance + expected_noise_norm)
-            + 0.5 * lambda * c.radius * c.radius,
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

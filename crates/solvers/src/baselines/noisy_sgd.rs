@@ -109,7 +109,8 @@ fn invalid(msg: String) -> RunFailure {
 impl NoisySgd {
     /// Calibrates `sigma` for `n` records and `privacy` (module doc).
     /// Errors: `InvalidParameters` for pure DP, `delta` outside `(0, 1)`,
-    /// `eps <= 0`, a batch size outside `(0, n]`, or an accountant failure.
+    /// `eps <= 0`, a batch size outside `(0, n]`, an accountant failure, or
+    /// a realised replace-one `eps` above the target.
     pub fn calibrate(
         &self,
         n: usize,
@@ -139,11 +140,19 @@ impl NoisySgd {
             .map_err(err)?
             .epsilon(delta_ar)
             .map_err(err)?;
+        let realised_eps = 2.0 * eps_ar;
+        // Privacy must never rest on the calibration search alone: the
+        // accountant's own replace-one eps is checked against the target.
+        if realised_eps.is_nan() || realised_eps > eps * (1.0 + 1e-12) {
+            return Err(invalid(format!(
+                "accountant's realised eps {realised_eps} exceeds the target {eps}"
+            )));
+        }
         Ok(NoisySgdCalibration {
             sampling_rate: q,
             steps,
             noise_multiplier: sigma,
-            realised_eps: 2.0 * eps_ar,
+            realised_eps,
         })
     }
 

@@ -15,7 +15,7 @@ use crate::lowy_razaviyayn::release::{
     BlackBoxCalibration, BlackBoxRelease, Projection,
 };
 use crate::output_perturbation::{ConceptualOutputPerturbation, SensitivityChoice};
-use dpcore::{Objective, PrivacyParams, RunFailure};
+use dpcore::{Objective, PrivacyParams, ProblemConstants, RunFailure};
 use rand::Rng;
 
 /// Gaussian calibration of Algorithm 7 for `delta > 0` (pure DP is unaffected).
@@ -53,6 +53,35 @@ pub struct RegularizedRelease {
     /// `inflated_sensitivity` is `Delta_lambda + 2 sqrt(2 alpha/lambda)`
     /// (`= Delta_lambda` for the conceptual mechanisms, with `alpha = 0`).
     pub release: BlackBoxRelease,
+}
+
+impl RegularizedRelease {
+    /// The Thm C.1 skeleton `(L + lambda R) [sqrt(2 alpha/lambda) + E||z||] +
+    /// lambda R^2/2` (digest §4.2) evaluated with the noise scale this release
+    /// actually used: `E||z|| = d scale` for the l2-Laplace noise (Gamma(d)
+    /// radius) and `E||z|| <= sqrt(d) sigma` for the Gaussian (Jensen). With
+    /// the corrected Gaussian sigma only this form is a valid bound: the
+    /// printed `25 LR rho_delta^{1/2}` was derived with the printed sigma,
+    /// sqrt 2 too small (P2). `None` for smooth problems (Thm C.2 applies).
+    pub fn thm_c_1_skeleton(
+        &self,
+        constants: &ProblemConstants,
+        d: usize,
+        pure: bool,
+    ) -> Option<f64> {
+        let (r, lambda) = (&self.release, self.lambda);
+        if constants.smoothness.is_finite() || lambda.is_nan() || lambda <= 0.0 {
+            return None;
+        }
+        let df = d as f64;
+        let expected_noise_norm = if pure { df } else { df.sqrt() } * r.noise_scale;
+        let distance = (2.0 * r.alpha / lambda).sqrt();
+        let radius = constants.radius;
+        Some(
+            (constants.lipschitz + lambda * radius) * (distance + expected_noise_norm)
+                + 0.5 * lambda * radius * radius,
+        )
+    }
 }
 
 /// The regularized output-perturbation mechanisms for `G` and `J`.
