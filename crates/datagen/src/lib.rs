@@ -6,6 +6,7 @@
 //! exact or certified minimizer and a cancellation-free excess risk (digest P15).
 
 pub mod adversarial;
+pub mod bassily;
 pub mod geometric_median;
 pub mod geometry;
 pub mod labelled;

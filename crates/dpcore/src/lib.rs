@@ -87,7 +87,9 @@ pub trait Objective: Send + Sync {
     fn gradient(&self, w: &[f64], out: &mut [f64]);
     /// The family's analytic constants.
     fn constants(&self) -> ProblemConstants;
-    /// Exact (or certified) minimizer `w*(X)` of `F` over `R^d`.
+    /// Exact (or certified) minimizer `w*(X)` of `F` over `R^d`, or over the
+    /// family's domain `B(0, radius)` for the constrained families of
+    /// Bassily et al. (their module docs say which).
     fn minimizer(&self) -> &[f64];
     /// `F(w) - F(w*)`, computed without subtracting two large numbers.
     fn excess_risk(&self, w: &[f64]) -> f64;
@@ -125,6 +127,41 @@ pub trait Objective: Send + Sync {
     fn regularized_excess(&self, _lambda: f64, _w: &[f64]) -> Option<f64> {
         None
     }
+    /// Population loss `F(w, D)` itself (not its excess), in closed form or by
+    /// deterministic quadrature; with [`Objective::value`] it gives the
+    /// generalization gap `F(w, D) - F(w, X)` (Bassily et al. Lemmas 3.4/5.5).
+    /// `None` when the family has no population model.
+    fn population_loss(&self, _w: &[f64]) -> Option<f64> {
+        None
+    }
+    /// The per-record Moreau-envelope oracle (closed-form proximal operators),
+    /// for families with non-smooth losses; `None` otherwise.
+    fn envelope(&self) -> Option<&dyn RecordEnvelope> {
+        None
+    }
+    /// Exact minimizer of the objective-perturbation problem of Bassily et al.
+    /// Algorithm 2, `argmin_{||w|| <= radius} F(w) + <b, w> + lambda ||w||^2`
+    /// (no 1/2 in front of `lambda`: the objective is `2 lambda`-strongly
+    /// convex, digest P16), when the family can compute it exactly (closed
+    /// form or a root-finding certificate to machine precision). `None`
+    /// otherwise: objective perturbation is private only for the exact
+    /// minimizer (digest P11), so a generic solver must not stand in.
+    fn perturbed_minimizer(&self, _b: &[f64], _lambda: f64) -> Option<Vec<f64>> {
+        None
+    }
+}
+
+/// Per-record Moreau envelopes `f_beta(w; x_i) = min_v f(v; x_i) + beta/2 ||w - v||^2`
+/// over `v in R^d` (the unconstrained envelope of Bassily et al. §4, digest
+/// §5.3), with the proximal operator in closed form (exact, `xi = 0`).
+pub trait RecordEnvelope: Send + Sync {
+    /// Gradient `beta (w - prox_{f_i/beta}(w))` of the envelope of record `i`
+    /// at `w`, written into `out`. Its norm is at most the loss's Lipschitz
+    /// constant `L`.
+    fn record_envelope_gradient(&self, i: usize, beta: f64, w: &[f64], out: &mut [f64]);
+    /// Value of the envelope of the full empirical objective at `w`,
+    /// `(1/n) sum_i f_beta(w; x_i)`.
+    fn envelope_value(&self, beta: f64, w: &[f64]) -> f64;
 }
 
 /// The per-record oracle of an ERM objective `F(w) = (1/n) sum_i f(w, x_i)`.

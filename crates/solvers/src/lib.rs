@@ -2,6 +2,7 @@
 //! the algorithm so the harness can overlay measured and promised risk.
 
 pub mod baselines;
+pub mod bassily;
 pub mod inner;
 pub mod lowy_razaviyayn;
 pub mod output_perturbation;

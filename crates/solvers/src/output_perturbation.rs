@@ -62,7 +62,7 @@ fn invalid<E: std::fmt::Display>(e: E) -> RunFailure {
 
 /// Rejects `delta` that is negative, NaN, or not below 1/2 before any
 /// calibration (`delta = 0` means pure DP).
-fn check_delta(privacy: PrivacyParams) -> Result<(), RunFailure> {
+pub(crate) fn check_delta(privacy: PrivacyParams) -> Result<(), RunFailure> {
     if privacy.delta == 0.0 || (privacy.delta > 0.0 && privacy.delta < 0.5) {
         Ok(())
     } else {

@@ -34,14 +34,7 @@ pub fn validate_privacy(privacy: PrivacyParams) -> Result<(), RunFailure> {
             privacy.eps
         )));
     }
-    if privacy.delta == 0.0 || (privacy.delta > 0.0 && privacy.delta < 0.5) {
-        Ok(())
-    } else {
-        Err(RunFailure::InvalidParameters(format!(
-            "delta must be 0 or in (0, 1/2), got {}",
-            privacy.delta
-        )))
-    }
+    crate::output_perturbation::check_delta(privacy)
 }
 
 /// The privacy scale `s` of digest §3.8: `s_0 = d/eps` for `delta = 0` and

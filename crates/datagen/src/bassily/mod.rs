@@ -1,0 +1,1 @@
+//! Bassily et al. private-SCO families (to be filled).

@@ -1,0 +1,1 @@
+//! `A_ObjP` and `A_ObjP-App` with SVRG (to be filled).
