@@ -193,7 +193,7 @@ fn envelope_gradient_matches_finite_differences() {
     let mut gi = vec![0.0; D];
     for (k, &beta) in [0.5, 4.0, 60.0].iter().enumerate() {
         let w = random_in_ball(1.2, 700 + k as u64);
-        let mut mean = vec![0.0; D];
+        let mut mean = [0.0; D];
         for i in 0..301 {
             env.record_envelope_gradient(i, beta, &w, &mut gi);
             assert!(norm(&gi) <= 1.7 + 1e-15);

@@ -22,71 +22,18 @@
 //! (`E xi^2 = b^2/3`), minimized over `W` at `theta*` when `a <= M`.
 //! Minimizer sensitivity: no bound in the digest; the diameter `2M` is reported.
 
+mod params;
+
+pub use params::LeastSquaresGlmParams;
+
 use super::ball_quadratic::minimize_quadratic_on_ball;
-use super::glm::{check_dim, covariance_quadratic_form, GlmDesign};
-use super::{invalid, require_nonnegative, require_positive};
+use super::glm::{covariance_quadratic_form, GlmDesign};
 use crate::linalg::{add_outer_lower, symmetrize_lower};
 use crate::numerics::{dot, CompensatedSum, CompensatedVec};
 use dpcore::{FiniteSum, MinimizerSensitivity, Objective, ProblemConstants, RunFailure};
+use params::FAMILY;
 use rand::{Rng, RngExt};
 use std::f64::consts::FRAC_1_SQRT_2;
-
-const FAMILY: &str = "LeastSquaresGlm";
-
-/// Parameters of one least-squares GLM instance (digest §6 E2-LS).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct LeastSquaresGlmParams {
-    /// Number of records `n >= d` (so that `S` is positive definite a.s.).
-    pub n: usize,
-    /// Dimension `d >= 4`.
-    pub d: usize,
-    /// Signal `a = ||theta*||`, `0 <= a <= M` (default 0.5).
-    pub signal: f64,
-    /// Noise half-width `b >= 0` (default 0.5).
-    pub noise: f64,
-    /// Radius `M > 0` of `W` (default 1).
-    pub radius: f64,
-}
-
-impl LeastSquaresGlmParams {
-    /// Digest defaults `a = 0.5`, `b = 0.5`, `M = 1`.
-    pub fn new(n: usize, d: usize) -> Self {
-        Self {
-            n,
-            d,
-            signal: 0.5,
-            noise: 0.5,
-            radius: 1.0,
-        }
-    }
-
-    /// Checks `d >= 4`, `n >= d`, finite `M > 0`, `0 <= a <= M`, `b >= 0`.
-    pub fn validate(&self) -> Result<(), RunFailure> {
-        check_dim(FAMILY, self.d)?;
-        if self.n < self.d {
-            return Err(invalid(
-                FAMILY,
-                format!(
-                    "need n >= d for a unique empirical minimizer, got n = {}, d = {}",
-                    self.n, self.d
-                ),
-            ));
-        }
-        require_positive(FAMILY, "radius", self.radius)?;
-        require_nonnegative(FAMILY, "signal", self.signal)?;
-        require_nonnegative(FAMILY, "noise", self.noise)?;
-        if self.signal > self.radius {
-            return Err(invalid(
-                FAMILY,
-                format!(
-                    "signal a = {} must be <= radius M = {}",
-                    self.signal, self.radius
-                ),
-            ));
-        }
-        Ok(())
-    }
-}
 
 /// A sampled least-squares GLM with its exact constrained minimizer.
 #[derive(Debug, Clone)]
