@@ -142,11 +142,12 @@ impl SmoothConvex for Empirical<'_> {
     fn gradient(&self, w: &[f64], out: &mut [f64]) {
         self.0.gradient(w, out)
     }
-    /// `(1/m) sum s_i (1 - s_i) x_i x_i^T` over a strided subsample of at most
-    /// `max(2e4, 4e8/d^2)` records (it only shapes Newton steps).
+    /// `(1/m) sum s_i (1 - s_i) x_i x_i^T` over a strided subsample of about
+    /// `max(8d, 1e8/d^2)` records, `O(1e8)` flops (it only shapes Newton
+    /// steps; the certificate is the exact gradient).
     fn hessian(&self, w: &[f64], out: &mut [f64]) {
         let d = self.0.params.d;
-        let cap = 20_000usize.max(400_000_000 / (d * d));
+        let cap = (8 * d).max(100_000_000 / (d * d));
         let stride = self.0.data.len().div_ceil(cap).max(1);
         out.fill(0.0);
         let mut m = 0usize;
