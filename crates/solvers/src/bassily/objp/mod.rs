@@ -8,10 +8,11 @@
 //!   terms, the derived `B_ObjP-App`).
 //! - [`exact`]: Algorithm 2, which needs the family's exact perturbed
 //!   minimizer ([`dpcore::Objective::perturbed_minimizer`]).
-//! - [`approx`]: Algorithm 3 with its `safe` (default) and `paper` noise
-//!   variants.
-//! - [`svrg`]: SVRG on `J(w) = F(w) + <b, w> + lambda ||w||^2` with a
-//!   deterministic optimality certificate.
+//! - [`approx`]: Algorithm 3; [`variant`]: its `safe` (default) and `paper`
+//!   noise constants, with the privacy proof of the safe ones.
+//! - [`certificate`]: the perturbed objective `J(w) = F(w) + <b, w> +
+//!   lambda ||w||^2` and a deterministic certificate of `J(w) - min J`.
+//! - [`svrg`]: SVRG on `J`, stopped by that certificate.
 //!
 //! # Common preconditions (checked by [`check_preconditions`])
 //! - **Assumption 5.1** (every `l(., z)` twice differentiable with Hessian of
@@ -42,16 +43,17 @@ use dpcore::{Objective, PrivacyParams, ProblemConstants, RunFailure};
 
 pub mod approx;
 pub mod bounds;
+pub mod certificate;
 pub mod exact;
 pub mod svrg;
+pub mod variant;
 
-pub use approx::{ObjPApp, ObjPAppPlan, ObjPAppVariant};
+pub use approx::{ObjPApp, ObjPAppPlan};
 pub use bounds::ObjPSetting;
+pub use certificate::{strong_convexity_certificate, PerturbedObjective};
 pub use exact::{run_objp, ObjPPlan};
-pub use svrg::{
-    certified_svrg, strong_convexity_certificate, PerturbedObjective, Svrg, SvrgOutcome,
-    SvrgSchedule,
-};
+pub use svrg::{certified_svrg, Svrg, SvrgOutcome, SvrgSchedule};
+pub use variant::ObjPAppVariant;
 
 /// The caller's statement about Assumption 5.1 (module doc).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,137 +1,35 @@
-//! SVRG with a deterministic optimality certificate, the optimizer of
+//! SVRG with a deterministic stopping certificate, the optimizer of
 //! `A_ObjP-App` (Bassily et al. Theorem 5.8 as cleaned in digest §2.4; P12,
-//! P16).
-//!
-//! # Objective
-//! `J(w) = F(w) + <b, w> + lambda ||w||^2` on `W = B(0, M)` with
-//! `b = G/n`, as the average of `f_i = l_i + <b, .> + lambda ||.||^2`, which
-//! are `beta_f = beta + 2 lambda` smooth and `mu_f = 2 lambda` strongly
-//! convex (P16).
+//! P16), run on the perturbed objective `J` of [`super::certificate`].
 //!
 //! # Algorithm (digest §2.4)
-//! `y(1) = 0`, `k = ceil(20 beta_f/mu_f)`, step `1/(10 beta_f)`; each epoch
-//! computes `gbar = grad J(y(t))` (`n` gradient evaluations), runs `k`
-//! projected steps `w_{s+1} = Proj_W(w_s - step (grad f_i(w_s) -
-//! grad f_i(y(t)) + gbar))` from `w_1 = y(t)` with `i` uniform (2 evaluations
-//! each) and sets `y(t+1)` to the average of `w_1..w_k`. The full gradient
-//! of `J` is evaluated through [`dpcore::Objective::gradient`], which must be
-//! the mean of the record gradients.
+//! `y(1) = 0`, `k = ceil(20 beta_f/mu_f)` with `beta_f = beta + 2 lambda`,
+//! `mu_f = 2 lambda`, step `1/(10 beta_f)`; each epoch computes
+//! `gbar = grad J(y(t))` (`n` gradient evaluations), runs `k` projected steps
+//! `w_{s+1} = Proj_W(w_s - step (grad f_i(w_s) - grad f_i(y(t)) + gbar))`
+//! from `w_1 = y(t)` with `i` uniform (2 evaluations each) and sets `y(t+1)`
+//! to the average of `w_1..w_k`. The full gradient of `J` is evaluated
+//! through [`dpcore::Objective::gradient`], which must be the mean of the
+//! record gradients.
 //!
-//! # Certificate (replaces the in-expectation guarantee, P12)
-//! Theorem 5.8 bounds `E J(y(t+1)) - J*` only; the privacy of the output
-//! noise `H` needs `J(w2) - J* <= alpha` **with certainty**. At every
-//! snapshot `y` (a point of `W`) with `g = grad J(y)`, strong convexity gives
-//! for every `v` in `W`:
-//! `J(v) >= J(y) + <g, v - y> + lambda ||v - y||^2
-//!       = J(y) + lambda ||v - c||^2 - ||g||^2/(4 lambda)`, `c = y - g/(2 lambda)`.
-//! The right side is minimized over the ball at `v_hat = Proj_W(c)` (the
-//! model is isotropic), so with `u = y - v_hat`
-//! `J(y) - J* <= <g, u> - lambda ||u||^2 =: C(y)`
-//! ([`strong_convexity_certificate`]). `C(y) >= 0` (take `v = y`), it is at
-//! most the Frank–Wolfe gap `<g, y> + M ||g||` (drop the quadratic) and at
-//! most `||g||^2/(4 lambda)` (the unconstrained bound of P12). Computing it
-//! from `u` avoids the cancellation of `||g||^2/(4 lambda) - lambda
-//! dist(c, W)^2` at boundary optima. SVRG stops at the first snapshot with
-//! `C(y) <= alpha` and returns it; it fails with `NonConvergence` once the
-//! epoch cap, a multiple of the Theorem 5.8 count
+//! # Stopping (P12)
+//! At every snapshot the certificate `C(y) >= J(y) - J*`
+//! ([`super::certificate::strong_convexity_certificate`]) is computed from
+//! the full gradient SVRG needs anyway; the run stops at the first snapshot
+//! with `C(y) <= alpha` and returns it. It fails with `NonConvergence` once
+//! the epoch cap, a multiple of the Theorem 5.8 count
 //! `tau = ceil(ln(Delta_0/alpha)/ln(10/9))` with
 //! `Delta_0 = 2 M (L + ||b|| + 2 lambda M)` (`J` is that Lipschitz on `W`,
-//! whose diameter is `2M`), is exhausted. The certificate is exact
-//! arithmetic on the computed gradient; its rounding error (about `1e-16`
-//! times `||g|| M`) is negligible against the `alpha` used.
+//! whose diameter is `2M`), is exhausted: an uncertified point is never
+//! released.
 
-use crate::inner::regularized::{dot, norm, project_ball};
-use dpcore::{FiniteSum, Objective, RunFailure};
+use super::certificate::PerturbedObjective;
+use crate::inner::regularized::{norm, project_ball};
+use dpcore::RunFailure;
 use rand::{Rng, RngExt};
 
 /// Largest admissible `epoch_cap (n + 2k) d` (floating-point updates).
 pub const MAX_WORK: f64 = 1e11;
-
-/// The perturbed objective `J(w) = F(w) + <b, w> + lambda ||w||^2` on
-/// `B(0, M)` (module doc).
-pub struct PerturbedObjective<'a> {
-    problem: &'a dyn Objective,
-    records: &'a dyn FiniteSum,
-    b: Vec<f64>,
-    lambda: f64,
-    radius: f64,
-}
-
-impl<'a> PerturbedObjective<'a> {
-    /// `J` for `problem` (its `radius` is `M`), linear term `b` and
-    /// regularization `lambda > 0`.
-    ///
-    /// Errors: `InvalidParameters` without a finite-sum oracle, for
-    /// `b.len() != d`, a non-finite `b` or `lambda <= 0`.
-    pub fn new(problem: &'a dyn Objective, b: Vec<f64>, lambda: f64) -> Result<Self, RunFailure> {
-        let records = problem.finite_sum().ok_or_else(|| {
-            RunFailure::InvalidParameters("SVRG needs a finite-sum (ERM) objective".into())
-        })?;
-        if b.len() != problem.dim() || b.iter().any(|v| !v.is_finite()) {
-            return Err(RunFailure::InvalidParameters(format!(
-                "linear term must be finite of length d = {}",
-                problem.dim()
-            )));
-        }
-        if !(lambda.is_finite() && lambda > 0.0) {
-            return Err(RunFailure::InvalidParameters(format!(
-                "lambda must be finite and > 0, got {lambda}"
-            )));
-        }
-        let radius = problem.constants().radius;
-        Ok(Self {
-            problem,
-            records,
-            b,
-            lambda,
-            radius,
-        })
-    }
-
-    /// `J(w)`.
-    pub fn value(&self, w: &[f64]) -> f64 {
-        self.problem.value(w) + dot(&self.b, w) + self.lambda * dot(w, w)
-    }
-
-    /// `grad J(w) = grad F(w) + b + 2 lambda w`, written into `out`.
-    pub fn gradient(&self, w: &[f64], out: &mut [f64]) {
-        self.problem.gradient(w, out);
-        for ((o, bj), wj) in out.iter_mut().zip(&self.b).zip(w) {
-            *o += bj + 2.0 * self.lambda * wj;
-        }
-    }
-
-    /// The certificate `C(w) >= J(w) - J*` for `w` in `W` with `grad =
-    /// grad J(w)` ([`strong_convexity_certificate`]).
-    pub fn certificate(&self, w: &[f64], grad: &[f64]) -> f64 {
-        strong_convexity_certificate(w, grad, self.lambda, self.radius)
-    }
-
-    /// The linear term `b`.
-    pub fn linear_term(&self) -> &[f64] {
-        &self.b
-    }
-
-    /// The regularization `lambda`.
-    pub fn lambda(&self) -> f64 {
-        self.lambda
-    }
-}
-
-/// `C(y) = <g, u> - lambda ||u||^2` with `u = y - Proj_{B(0, radius)}(y -
-/// g/(2 lambda))`: for a `2 lambda`-strongly convex `J` on the ball with
-/// `g = grad J(y)` and `y` in the ball, `J(y) - min J <= C(y)` (module doc).
-/// Clamped at `0` against rounding.
-pub fn strong_convexity_certificate(y: &[f64], grad: &[f64], lambda: f64, radius: f64) -> f64 {
-    let mut v: Vec<f64> = y
-        .iter()
-        .zip(grad)
-        .map(|(yj, gj)| yj - gj / (2.0 * lambda))
-        .collect();
-    project_ball(&mut v, radius);
-    let u: Vec<f64> = y.iter().zip(&v).map(|(yj, vj)| yj - vj).collect();
-    (dot(grad, &u) - lambda * dot(&u, &u)).max(0.0)
-}
 
 /// Configuration of the certified SVRG.
 #[derive(Debug, Clone, Copy, PartialEq)]
