@@ -142,6 +142,11 @@ impl LinBall {
 }
 
 impl Objective for LinBall {
+    // Linear loss: the Hessian is 0 (Assumption 5.1).
+    fn rank_one_hessians(&self) -> bool {
+        true
+    }
+
     fn dim(&self) -> usize {
         self.params.d
     }

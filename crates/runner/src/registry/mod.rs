@@ -223,6 +223,8 @@ pub struct AlgorithmDef {
     pub run: RunFn,
 }
 
+mod bassily_families;
+mod bassily_objp;
 mod common;
 mod lowy;
 mod lowy_baselines;
@@ -234,11 +236,16 @@ mod quadratic;
 pub use common::run_output_perturbation_conceptual;
 
 /// The registries of every module, in `runner list` order.
-const FAMILY_TABLES: &[&[FamilyDef]] = &[quadratic::FAMILIES, lowy::FAMILIES];
+const FAMILY_TABLES: &[&[FamilyDef]] = &[
+    quadratic::FAMILIES,
+    lowy::FAMILIES,
+    bassily_families::FAMILIES,
+];
 const ALGORITHM_TABLES: &[&[AlgorithmDef]] = &[
     quadratic::ALGORITHMS,
     lowy::ALGORITHMS,
     lowy_baselines::ALGORITHMS,
+    bassily_objp::ALGORITHMS,
 ];
 
 /// Every registered problem family.

@@ -126,6 +126,11 @@ impl LeastSquaresGlm {
 }
 
 impl Objective for LeastSquaresGlm {
+    // GLM: the Hessian of a record is x x^T, rank one (Assumption 5.1).
+    fn rank_one_hessians(&self) -> bool {
+        true
+    }
+
     fn dim(&self) -> usize {
         self.params.d
     }

@@ -161,6 +161,11 @@ impl SmoothConvex for Empirical<'_> {
 }
 
 impl Objective for LogisticGlm {
+    // GLM: the Hessian of a record is phi''(y<w,x>) x x^T, rank one (Assumption 5.1).
+    fn rank_one_hessians(&self) -> bool {
+        true
+    }
+
     fn dim(&self) -> usize {
         self.params.d
     }
