@@ -31,7 +31,10 @@
 //! - `Paper`: `sigma^2 = 8 T C^2 Lambda/(n^2 eps^2)` (Algorithm 1 line 1,
 //!   Theorem 3.1, whose proof is only a citation); the realised `eps` is
 //!   computed by the same accountant and flagged when above the target
-//!   (digest P4: about `eps/2` add/remove, `1.03–1.16 eps` replace-one).
+//!   (digest P4, classical RDP conversion: about `eps/2` add/remove and
+//!   `1.03–1.16 eps` replace-one; with this accountant's tight conversion
+//!   about `0.4 eps` and `0.77–0.96 eps` for `eps <= 1`, but above the
+//!   target e.g. at `eps = 4`).
 //!
 //! Floating-point Gaussian sampling is not exactly DP (digest P20).
 

@@ -34,7 +34,8 @@ pub enum NoiseCalibration {
     Accountant,
     /// The paper's `sigma^2 = 8 T C^2 Lambda/(n^2 eps^2)`; its realised `eps`
     /// is computed and may exceed the target (about `eps/2` add/remove,
-    /// `1.03–1.16 eps` replace-one, digest P4), flagged by
+    /// `1.03–1.16 eps` replace-one with the classical conversion of digest
+    /// P4; less with the accountant's tight conversion), flagged by
     /// [`NsgdNoise::exceeds_target`].
     Paper,
 }

@@ -20,7 +20,7 @@
 
 use dpcore::FiniteSum;
 
-/// Scratch space for [`approximate_envelope_gradient`] (dimension `d`).
+/// Scratch space for [`InexactProx::envelope_gradient`] (dimension `d`).
 #[derive(Debug, Clone)]
 pub struct ProxScratch {
     v: Vec<f64>,

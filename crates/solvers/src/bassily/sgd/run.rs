@@ -46,6 +46,9 @@ pub struct NsgdRelease {
     pub plan: NsgdPlan,
 }
 
+/// A per-record gradient oracle `(i, w, out)`.
+type GradientSource<'a> = Box<dyn FnMut(usize, &[f64], &mut [f64]) + 'a>;
+
 fn invalid(msg: String) -> RunFailure {
     RunFailure::InvalidParameters(msg)
 }
@@ -89,7 +92,7 @@ impl Nsgd {
         let missing = |what: &str| invalid(format!("{:?} needs {what}", self.variant));
         let mut per_record_cost = 1u64;
         let mut scratch = ProxScratch::new(d);
-        let mut source: Box<dyn FnMut(usize, &[f64], &mut [f64]) + '_> = match self.variant {
+        let mut source: GradientSource<'_> = match self.variant {
             NsgdVariant::Smooth => {
                 let records = problem.finite_sum().ok_or_else(|| missing("finite_sum"))?;
                 Box::new(move |i, w, out| records.record_gradient(i, w, out))
