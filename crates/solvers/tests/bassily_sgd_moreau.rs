@@ -225,3 +225,39 @@ fn moreau_nsgd_on_coordinate_abs_respects_14_mlr() {
     );
     assert!(mean > 0.0);
 }
+
+#[test]
+fn proxgd_refuses_outside_fact_4_6_and_above_the_cost_cap_and_plans_must_match() {
+    let mut rng = Pcg64::seed_from_u64(23);
+    let prox_gd = Nsgd {
+        variant: NsgdVariant::ProxGd,
+        ..Nsgd::default()
+    };
+    let p = PrivacyParams::approx(1.0, 5e-4);
+    // n = 12 < 16: beta_env = (L/M) sqrt(12)/4 < L/M, outside Fact 4.6.
+    let small = CoordAbs::sample(12, 1, 0.3, vec![1.0], &mut rng);
+    assert!(matches!(
+        prox_gd.plan(&small, p),
+        Err(RunFailure::InvalidParameters(_))
+    ));
+    // n = 2000: T m d ceil(36 M^2/xi^2) is far above MAX_PROX_WORK.
+    let big = CoordAbs::sample(2000, 2, 0.3, vec![1.0, 1.0], &mut rng);
+    let err = prox_gd
+        .plan(&big, PrivacyParams::approx(1.0, 1e-7))
+        .unwrap_err();
+    assert!(format!("{err}").contains("A_ProxGD would cost"), "{err}");
+    // A plan for one problem size cannot be run on another.
+    let moreau = Nsgd {
+        variant: NsgdVariant::MoreauEnvelope,
+        ..Nsgd::default()
+    };
+    let plan = moreau.plan(&big, PrivacyParams::approx(1.0, 1e-7)).unwrap();
+    let other = CoordAbs::sample(1999, 2, 0.3, vec![1.0, 1.0], &mut rng);
+    assert!(moreau.run_planned(&other, &plan, &mut rng).is_err());
+    // The smooth variant's plan has no beta_env, so the envelope variant refuses it.
+    let smooth_plan = Nsgd::default()
+        .plan(&big, PrivacyParams::approx(1.0, 1e-7))
+        .unwrap();
+    assert!(moreau.run_planned(&big, &smooth_plan, &mut rng).is_err());
+    assert!(!smooth_plan.smoothness_condition_holds);
+}
