@@ -44,7 +44,11 @@ pub fn describe_values(values: &[(String, f64)]) -> String {
 /// A point's swept values, with the maximizing value of a worst-case study.
 fn describe_point(p: &crate::analyze::PointSummary) -> String {
     match &p.worst_case_at {
-        Some((axis, x)) => format!("{} (worst case at {axis}={})", describe_values(&p.swept), sig(*x)),
+        Some((axis, x)) => format!(
+            "{} (worst case at {axis}={})",
+            describe_values(&p.swept),
+            sig(*x)
+        ),
         None => describe_values(&p.swept),
     }
 }

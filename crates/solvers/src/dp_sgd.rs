@@ -59,6 +59,43 @@ pub fn poisson_batch<R: Rng + ?Sized>(n: usize, q: f64, rng: &mut R, out: &mut V
     }
 }
 
+/// Fills `out` with a Poisson(`q`) subsample of `0..n` in increasing order,
+/// in `O(n q)` expected time whatever the batch size: the gaps between
+/// selected indices are i.i.d. Geometric(`q`) (number of failures before a
+/// success of independent Bernoulli(`q`) trials), drawn by inversion as
+/// `floor(ln U / ln(1 - q))` with `U` uniform on `(0, 1]`. This is exactly the
+/// law of independent per-record inclusion with probability `q` (up to
+/// floating-point rounding of the inversion), so the Poisson-subsampling
+/// accountant applies. Used by Bassily et al.'s `A_NSGD`, whose batches hold
+/// hundreds of records; [`poisson_batch`] keeps the noisy-SGD baseline's
+/// random stream unchanged.
+pub fn poisson_batch_skipping<R: Rng + ?Sized>(
+    n: usize,
+    q: f64,
+    rng: &mut R,
+    out: &mut Vec<usize>,
+) {
+    out.clear();
+    if q <= 0.0 {
+        return;
+    }
+    if q >= 1.0 {
+        out.extend(0..n);
+        return;
+    }
+    let log_miss = (-q).ln_1p();
+    let mut next = 0.0_f64;
+    loop {
+        let u = 1.0 - rng.random::<f64>();
+        next += (u.ln() / log_miss).floor();
+        if next >= n as f64 {
+            return;
+        }
+        out.push(next as usize);
+        next += 1.0;
+    }
+}
+
 /// Scales `g` in place onto the ball of radius `clip` (a no-op inside it).
 pub fn clip_to_norm(g: &mut [f64], clip: f64) {
     let norm = g.iter().map(|v| v * v).sum::<f64>().sqrt();

@@ -46,7 +46,11 @@ pub const MAX_SIGNAL: f64 = 0.95;
 
 const N: ParamDef = int("n", 2, "number of records");
 const D: ParamDef = int("d", 1, "dimension");
-const D4: ParamDef = int("d", 4, "dimension (at least 4: the feature design x = (s, v)/sqrt2 with v on S^(d-2), quadrature)");
+const D4: ParamDef = int(
+    "d",
+    4,
+    "dimension (at least 4: the feature design x = (s, v)/sqrt2 with v on S^(d-2), quadrature)",
+);
 const R_FACTOR: ParamDef = positive(
     "r_factor",
     "1.0",
@@ -93,11 +97,7 @@ fn build_least_squares(v: &Values, rng: &mut Pcg64) -> Result<Box<dyn Objective>
 fn build_logistic(v: &Values, rng: &mut Pcg64) -> Result<Box<dyn Objective>, RunFailure> {
     let params = LogisticGlmParams {
         radius: num(v, "radius"),
-        ..LogisticGlmParams::new(
-            num(v, "n") as usize,
-            num(v, "d") as usize,
-            num(v, "signal"),
-        )
+        ..LogisticGlmParams::new(num(v, "n") as usize, num(v, "d") as usize, num(v, "signal"))
     };
     Ok(Box::new(LogisticGlm::generate(params, rng)?))
 }

@@ -225,6 +225,7 @@ pub struct AlgorithmDef {
 
 mod bassily_families;
 mod bassily_objp;
+mod bassily_sgd;
 mod common;
 mod lowy;
 mod lowy_baselines;
@@ -245,6 +246,7 @@ const ALGORITHM_TABLES: &[&[AlgorithmDef]] = &[
     quadratic::ALGORITHMS,
     lowy::ALGORITHMS,
     lowy_baselines::ALGORITHMS,
+    bassily_sgd::ALGORITHMS,
     bassily_objp::ALGORITHMS,
 ];
 

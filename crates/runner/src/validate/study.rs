@@ -60,9 +60,7 @@ pub(super) fn resolve(
             format!("metrics it reports: {:?}", algorithm.metrics),
         ));
     }
-    if !metric_kind.reported_by_algorithm()
-        && !family.metrics.contains(&s.metric.as_str())
-    {
+    if !metric_kind.reported_by_algorithm() && !family.metrics.contains(&s.metric.as_str()) {
         return Err(loc.error(
             &join(base, &toml_path!["metric"]),
             format!(

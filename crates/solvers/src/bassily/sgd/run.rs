@@ -10,7 +10,7 @@
 
 use super::plan::{Nsgd, NsgdPlan, NsgdVariant};
 use super::prox::{InexactProx, ProxScratch};
-use crate::dp_sgd::{clip_to_norm, poisson_batch};
+use crate::dp_sgd::{clip_to_norm, poisson_batch_skipping};
 use crate::inner::project_ball;
 use dpcore::{Objective, PrivacyParams, RunFailure};
 use mechanisms::noise::gaussian;
@@ -126,7 +126,7 @@ impl Nsgd {
         let (mut evaluations, mut largest_batch) = (0u64, 0usize);
         let (q, m) = (s.sampling_rate(), s.batch as f64);
         for t in 1..=s.steps {
-            poisson_batch(n, q, rng, &mut batch);
+            poisson_batch_skipping(n, q, rng, &mut batch);
             mean.iter_mut().for_each(|v| *v = 0.0);
             for &i in &batch {
                 source(i, &w, &mut g);
