@@ -56,6 +56,20 @@ pub fn cholesky_solve(a: &mut [f64], b: &mut [f64]) -> Result<(), String> {
     Ok(())
 }
 
+/// Solves `L y = b` in place for the lower-triangular `L` stored in the lower
+/// triangle of the row-major `d x d` matrix `l` (e.g. the factor left in `a`
+/// by [`cholesky_solve`]); the upper triangle is not read.
+pub fn forward_substitute_lower(l: &[f64], b: &mut [f64]) {
+    let d = b.len();
+    for i in 0..d {
+        let mut s = b[i];
+        for k in 0..i {
+            s -= l[i * d + k] * b[k];
+        }
+        b[i] = s / l[i * d + i];
+    }
+}
+
 /// `h += a * x x^T` on the lower triangle and diagonal of the row-major
 /// `d x d` matrix `h` (`d = x.len()`); see [`symmetrize_lower`].
 pub fn add_outer_lower(h: &mut [f64], a: f64, x: &[f64]) {

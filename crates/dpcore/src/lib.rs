@@ -149,6 +149,13 @@ pub trait Objective: Send + Sync {
     fn perturbed_minimizer(&self, _b: &[f64], _lambda: f64) -> Option<Vec<f64>> {
         None
     }
+    /// Whether every loss term is twice differentiable with Hessians of rank
+    /// at most one everywhere on the domain (Bassily et al. Assumption 5.1:
+    /// GLMs and linear losses), the condition under which objective
+    /// perturbation is private. `false` unless the family proves it.
+    fn rank_one_hessians(&self) -> bool {
+        false
+    }
 }
 
 /// Per-record Moreau envelopes `f_beta(w; x_i) = min_v f(v; x_i) + beta/2 ||w - v||^2`

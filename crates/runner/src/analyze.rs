@@ -46,6 +46,9 @@ pub struct PointSummary {
     pub bound: f64,
     /// Comparison curve (NaN if none).
     pub reference: f64,
+    /// For a worst-case study (`worst_case_over`), the maximized parameter and
+    /// the value at which the largest mean was measured.
+    pub worst_case_at: Option<(String, f64)>,
 }
 
 impl PointSummary {
@@ -241,9 +244,17 @@ fn analyze_study(
                 theory: get("theory"),
                 bound: get("bound"),
                 reference: get("reference"),
+                worst_case_at: None,
             }
         })
         .collect();
+    // Bound and theory checks cover every grid point; slopes, figures and the
+    // baseline see the worst case over `worst_case_over` when it is set.
+    let every_point = summaries.clone();
+    let summaries = match &study.worst_case_over {
+        Some(axis) => worst_case(&summaries, axis),
+        None => summaries,
+    };
 
     let slopes = study
         .slopes
@@ -286,13 +297,13 @@ fn analyze_study(
         })
         .collect();
 
-    let max_bound_ratio = summaries
+    let max_bound_ratio = every_point
         .iter()
         .map(|p| p.mean / p.bound)
         .filter(|r| r.is_finite())
         .fold(f64::NAN, f64::max);
     let bound_check = study.below_bound.then(|| {
-        summaries
+        every_point
             .iter()
             .all(|p| p.bound.is_finite() && p.mean <= p.bound)
     });
@@ -308,11 +319,11 @@ fn analyze_study(
             .map(|p| p.point)
             .collect()
     });
-    let k = summaries.len().max(1) as f64;
+    let k = every_point.len().max(1) as f64;
     let reps = study.repetitions.max(2) as f64;
     let quantile = t_quantile(THEORY_MATCH_FAMILY_ALPHA / k, reps - 1.0);
     let theory_mismatches = study.match_theory.then(|| {
-        summaries
+        every_point
             .iter()
             .filter(|p| !(p.theory.is_finite() && (p.mean - p.theory).abs() <= quantile * p.se))
             .map(|p| p.point)
@@ -332,6 +343,29 @@ fn analyze_study(
         failed_cells: failed.iter().sum(),
         missing_cells: planned.saturating_sub(rows.len()),
     })
+}
+
+/// For every combination of the swept values other than `axis`, the point
+/// with the largest mean (the worst case over `axis`), with `axis` removed
+/// from its swept values and recorded in [`PointSummary::worst_case_at`].
+/// Points without a finite mean are skipped; the maximum of noisy means is
+/// biased upwards by at most the spread of their CIs, which the report shows.
+pub fn worst_case(points: &[PointSummary], axis: &str) -> Vec<PointSummary> {
+    fit_groups(points, axis)
+        .into_iter()
+        .filter_map(|(at, members)| {
+            let worst = members
+                .into_iter()
+                .filter(|p| p.mean.is_finite())
+                .max_by(|a, b| a.mean.total_cmp(&b.mean))?;
+            let value = worst.swept_value(axis).unwrap_or(f64::NAN);
+            Some(PointSummary {
+                swept: at,
+                worst_case_at: Some((axis.to_string(), value)),
+                ..worst.clone()
+            })
+        })
+        .collect()
 }
 
 /// Points that share the values of every swept parameter but one, with those values.

@@ -75,7 +75,8 @@ pub fn run_group(study: &Study, points: &[GridPoint], cells: &[Cell]) -> Vec<Cel
     let first = &cells[0];
     let problem = catch_unwind(AssertUnwindSafe(|| {
         let mut data_rng = rng_from_seed(first.data_seed);
-        (study.family.build)(&points[first.point].problem, &mut data_rng)
+        let values = crate::plan::build_values(study, &points[first.point]);
+        (study.family.build)(&values, &mut data_rng)
     }));
     let share = start.elapsed().as_secs_f64() / cells.len() as f64;
     let problem = match problem {

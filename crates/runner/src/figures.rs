@@ -95,7 +95,7 @@ pub fn render_all(
     std::fs::create_dir_all(dir)?;
     let mut written = Vec::new();
     for (study, a) in experiment.studies.iter().zip(analyses) {
-        for axis in &study.axes {
+        for axis in study.plotted_axes() {
             let figure = Figure {
                 title: study.title.clone(),
                 x_label: axis.name.clone(),
@@ -117,7 +117,7 @@ pub fn render_all(
     }
     for (name, members) in combined {
         let studies: Vec<_> = members.iter().map(|&i| &experiment.studies[i]).collect();
-        let Some(axis) = studies[0].axes.first().map(|a| a.name.clone()) else {
+        let Some(axis) = studies[0].plotted_axes().next().map(|a| a.name.clone()) else {
             continue;
         };
         let series = members

@@ -131,7 +131,22 @@ pub fn data_seed(master: u64, study: &Study, point: &GridPoint, rep: usize) -> u
             .any(|d| d.name == name && d.data_defining)
     };
     push_values(&mut b, &point.problem, defining);
+    if study.family.privacy_defines_data {
+        b.push_f64(point.privacy.eps).push_f64(point.privacy.delta);
+    }
     b.push_u64(rep as u64).finish()
+}
+
+/// The values a family's constructor receives for `point`: the problem values,
+/// plus `eps` and `delta` when the family's data depend on them
+/// ([`crate::registry::FamilyDef::privacy_defines_data`]).
+pub fn build_values(study: &Study, point: &GridPoint) -> Values {
+    let mut values = point.problem.clone();
+    if study.family.privacy_defines_data {
+        values.insert("eps".into(), Value::Num(point.privacy.eps));
+        values.insert("delta".into(), Value::Num(point.privacy.delta));
+    }
+    values
 }
 
 /// Seed of the noise stream of `point`, repetition `rep`.

@@ -41,6 +41,18 @@ pub fn describe_values(values: &[(String, f64)]) -> String {
         .join(", ")
 }
 
+/// A point's swept values, with the maximizing value of a worst-case study.
+fn describe_point(p: &crate::analyze::PointSummary) -> String {
+    match &p.worst_case_at {
+        Some((axis, x)) => format!(
+            "{} (worst case at {axis}={})",
+            describe_values(&p.swept),
+            sig(*x)
+        ),
+        None => describe_values(&p.swept),
+    }
+}
+
 /// `a=1, b=0.0316227766017` with every value at full (round-trip) precision:
 /// the key of a grid point in CSV summaries and baselines.
 pub fn point_key(values: &[(String, f64)]) -> String {
@@ -60,7 +72,7 @@ pub fn verdict_table(experiment: &Experiment, analyses: &[StudyAnalysis]) -> Str
         let theory = match &a.theory_mismatches {
             None => "–".to_string(),
             Some(m) if m.is_empty() => format!("{}/{} points", a.points.len(), a.points.len()),
-            Some(m) => format!("{}/{} points", a.points.len() - m.len(), a.points.len()),
+            Some(m) => format!("{} point(s) off", m.len()),
         };
         let ratio = sig(a.max_bound_ratio);
         let ratio = match a.bound_check {
@@ -150,7 +162,7 @@ pub fn write_markdown(
             let _ = writeln!(
                 md,
                 "| {} | {} ({}) | {} | [{}, {}] | {} | {} | {} | {} | {} | {} |",
-                describe_values(&p.swept),
+                describe_point(p),
                 p.count,
                 p.failed,
                 sig(p.mean),

@@ -70,6 +70,13 @@ pub struct StudySpec {
     /// paper-table report).
     #[serde(default)]
     pub paper: Option<PaperRefSpec>,
+    /// A swept parameter to take the worst case over: for every value of the
+    /// other swept parameters only the grid point with the largest mean is
+    /// kept, and slopes, figures and the baseline use those maxima (e.g. the
+    /// signal `r_factor` of Bassily et al.'s LinBall, whose rates are minimax).
+    /// The bound and theory checks still cover every grid point.
+    #[serde(default)]
+    pub worst_case_over: Option<String>,
 }
 
 /// The table row of a paper a study reproduces.

@@ -172,6 +172,7 @@ pub(super) const FAMILIES: &[FamilyDef] = &[
         ],
         metrics: EMPIRICAL,
         build: build_logistic,
+        privacy_defines_data: false,
     },
     FamilyDef {
         name: "sco_quadratic",
@@ -187,6 +188,7 @@ pub(super) const FAMILIES: &[FamilyDef] = &[
         ],
         metrics: BOTH,
         build: build_sco_quadratic,
+        privacy_defines_data: false,
     },
     FamilyDef {
         name: "sharp",
@@ -201,6 +203,7 @@ pub(super) const FAMILIES: &[FamilyDef] = &[
         ],
         metrics: BOTH,
         build: build_sharp,
+        privacy_defines_data: false,
     },
     FamilyDef {
         name: "geometric_median",
@@ -209,6 +212,7 @@ pub(super) const FAMILIES: &[FamilyDef] = &[
         params: &[N, D2, ATOMS],
         metrics: BOTH,
         build: build_geometric_median,
+        privacy_defines_data: false,
     },
     FamilyDef {
         name: "pseudo_huber",
@@ -222,6 +226,7 @@ pub(super) const FAMILIES: &[FamilyDef] = &[
         ],
         metrics: BOTH,
         build: build_pseudo_huber,
+        privacy_defines_data: false,
     },
     FamilyDef {
         name: "term",
@@ -243,6 +248,7 @@ pub(super) const FAMILIES: &[FamilyDef] = &[
         ],
         metrics: EMPIRICAL,
         build: build_term,
+        privacy_defines_data: false,
     },
     FamilyDef {
         name: "adversarial_logistic",
@@ -259,5 +265,6 @@ pub(super) const FAMILIES: &[FamilyDef] = &[
         ],
         metrics: EMPIRICAL,
         build: build_adversarial,
+        privacy_defines_data: false,
     },
 ];

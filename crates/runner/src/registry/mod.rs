@@ -99,15 +99,30 @@ pub enum Metric {
     ExcessPopulationRisk,
     /// Gradient evaluations spent (one per record gradient, `n` per full gradient).
     GradientEvaluations,
+    /// `F(w, D) - F(w, X)`: population minus empirical loss at the released
+    /// point (Bassily et al. Lemmas 3.4 and 5.5 bound its expectation).
+    GeneralizationGap,
+    /// The privacy loss `eps` the algorithm's accountant certifies for the
+    /// noise it actually used, under its declared neighbouring relation
+    /// (reported by the algorithm, not measured on the family).
+    RealisedEps,
 }
 
 impl Metric {
     /// Every metric with its name as written in TOML.
-    pub const ALL: [(&'static str, Metric); 3] = [
+    pub const ALL: [(&'static str, Metric); 5] = [
         ("excess_empirical_risk", Metric::ExcessEmpiricalRisk),
         ("excess_population_risk", Metric::ExcessPopulationRisk),
         ("gradient_evaluations", Metric::GradientEvaluations),
+        ("generalization_gap", Metric::GeneralizationGap),
+        ("realised_eps", Metric::RealisedEps),
     ];
+
+    /// Whether the algorithm reports the metric itself (so any family can be
+    /// used with it) rather than the family measuring it exactly.
+    pub fn reported_by_algorithm(self) -> bool {
+        matches!(self, Metric::GradientEvaluations | Metric::RealisedEps)
+    }
 
     /// Looks a metric up by name.
     pub fn from_name(name: &str) -> Option<Metric> {
@@ -115,6 +130,8 @@ impl Metric {
     }
 
     /// The metric of the released point `w`, or of the run's cost.
+    /// [`Metric::RealisedEps`] is not measurable here: the algorithm's runner
+    /// reports it from its accountant.
     pub fn measure(
         self,
         problem: &dyn Objective,
@@ -122,6 +139,15 @@ impl Metric {
         gradient_evaluations: f64,
     ) -> Result<f64, RunFailure> {
         match self {
+            Metric::GeneralizationGap => problem
+                .population_loss(w)
+                .map(|population| population - problem.value(w))
+                .ok_or_else(|| {
+                    RunFailure::InvalidParameters("the family has no population model".into())
+                }),
+            Metric::RealisedEps => Err(RunFailure::InvalidParameters(
+                "realised_eps is reported by the algorithm, not measured".into(),
+            )),
             Metric::ExcessEmpiricalRisk => Ok(problem.excess_risk(w)),
             Metric::ExcessPopulationRisk => problem.population_excess(w).ok_or_else(|| {
                 RunFailure::InvalidParameters("the family has no population model".into())
@@ -162,6 +188,12 @@ pub struct FamilyDef {
     pub metrics: &'static [&'static str],
     /// Constructor.
     pub build: BuildFn,
+    /// Whether the generated data depend on the privacy parameters (e.g. a
+    /// signal strength set relative to the private rate `R(n, d, eps, delta)`,
+    /// Bassily et al. E1). If so the runner passes `eps` and `delta` to
+    /// [`FamilyDef::build`] as values and includes them in the data seed, so
+    /// cells at different privacy levels no longer share a data set.
+    pub privacy_defines_data: bool,
 }
 
 /// A registered algorithm.
@@ -191,6 +223,9 @@ pub struct AlgorithmDef {
     pub run: RunFn,
 }
 
+mod bassily_families;
+mod bassily_objp;
+mod bassily_sgd;
 mod common;
 mod lowy;
 mod lowy_baselines;
@@ -202,11 +237,17 @@ mod quadratic;
 pub use common::run_output_perturbation_conceptual;
 
 /// The registries of every module, in `runner list` order.
-const FAMILY_TABLES: &[&[FamilyDef]] = &[quadratic::FAMILIES, lowy::FAMILIES];
+const FAMILY_TABLES: &[&[FamilyDef]] = &[
+    quadratic::FAMILIES,
+    lowy::FAMILIES,
+    bassily_families::FAMILIES,
+];
 const ALGORITHM_TABLES: &[&[AlgorithmDef]] = &[
     quadratic::ALGORITHMS,
     lowy::ALGORITHMS,
     lowy_baselines::ALGORITHMS,
+    bassily_sgd::ALGORITHMS,
+    bassily_objp::ALGORITHMS,
 ];
 
 /// Every registered problem family.

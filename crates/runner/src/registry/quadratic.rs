@@ -71,6 +71,7 @@ pub(super) const FAMILIES: &[FamilyDef] = &[FamilyDef {
     params: DIAGONAL_QUADRATIC_PARAMS,
     metrics: &["excess_empirical_risk"],
     build: build_diagonal_quadratic,
+    privacy_defines_data: false,
 }];
 
 /// Every registered algorithm.

@@ -96,6 +96,18 @@ pub struct Study {
     pub label: String,
     /// The paper-table row it reproduces.
     pub paper: Option<crate::spec::PaperRefSpec>,
+    /// Swept parameter the analysis takes the worst case over, if any.
+    pub worst_case_over: Option<String>,
+}
+
+impl Study {
+    /// The swept axes results are drawn and fitted along: every axis but the
+    /// one the worst case is taken over.
+    pub fn plotted_axes(&self) -> impl Iterator<Item = &Axis> {
+        self.axes
+            .iter()
+            .filter(move |a| self.worst_case_over.as_deref() != Some(a.name.as_str()))
+    }
 }
 
 /// A fully resolved experiment.

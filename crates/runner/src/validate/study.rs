@@ -60,9 +60,7 @@ pub(super) fn resolve(
             format!("metrics it reports: {:?}", algorithm.metrics),
         ));
     }
-    if metric_kind != registry::Metric::GradientEvaluations
-        && !family.metrics.contains(&s.metric.as_str())
-    {
+    if !metric_kind.reported_by_algorithm() && !family.metrics.contains(&s.metric.as_str()) {
         return Err(loc.error(
             &join(base, &toml_path!["metric"]),
             format!(
@@ -110,6 +108,23 @@ pub(super) fn resolve(
         }
     }
     let slopes = slopes::resolve_slopes(loc, s, base, &axes, &swept)?;
+    if let Some(axis) = &s.worst_case_over {
+        let at = join(base, &toml_path!["worst_case_over"]);
+        if !swept.contains(axis.as_str()) {
+            return Err(loc.error(
+                &at,
+                format!("`worst_case_over = \"{axis}\"` is not a swept parameter of this study"),
+                format!("swept parameters: {:?}", swept),
+            ));
+        }
+        if slopes.iter().any(|c| &c.param == axis) {
+            return Err(loc.error(
+                &at,
+                format!("`{axis}` is both fitted (expect.slopes) and maximized over"),
+                "fit slopes along the other swept parameters",
+            ));
+        }
+    }
 
     Ok(Study {
         name: s.name.clone(),
@@ -135,6 +150,7 @@ pub(super) fn resolve(
         figure: s.figure.clone(),
         label: s.label.clone().unwrap_or_else(|| s.name.clone()),
         paper: s.paper.clone(),
+        worst_case_over: s.worst_case_over.clone(),
     })
 }
 

@@ -16,12 +16,8 @@
 //! [`SgdOutput`]).
 //!
 //! # Batch sampling
-//! Under Poisson sampling `|B| ~ Binomial(n, q)` and, given `|B| = k`, every
-//! `k`-subset has probability `q^k (1-q)^{n-k}`, which depends on `k` only, so
-//! `B` is a uniform `k`-subset. Drawing `k` by CDF inversion (`O(k)` expected)
-//! and then `k` distinct uniform indices (Floyd's algorithm) is therefore
-//! exactly Poisson sampling. Per-record Bernoulli draws are used instead
-//! when `n q > 30` or `q > 1/2`.
+//! Exact Poisson sampling, [`poisson_batch`] (shared with Bassily et al.'s
+//! `A_NSGD`, see [`crate::dp_sgd`]).
 //!
 //! # Privacy (replace-one, the paper's relation; digest §1.3)
 //! The accountant analyses Poisson subsampling only under add/remove
@@ -36,13 +32,15 @@
 //! `eps' = eps/2`, `delta' = delta/(1 + e^{eps/2})` and report the realised
 //! replace-one `eps = 2 eps'_acc`, where `eps'_acc <= eps/2` is the
 //! accountant's value at `delta'` (so the realised `delta` is `<= delta` as
-//! well). Post-processing (projection, averaging) is free.
+//! well); the calibration is [`crate::dp_sgd::calibrate_poisson_gaussian`]
+//! under replace-one. Post-processing (projection, averaging) is free.
 
+use crate::dp_sgd::calibrate_poisson_gaussian;
+pub use crate::dp_sgd::poisson_batch;
 use dpcore::{FiniteSum, Objective, PrivacyParams, ProblemConstants, RunFailure};
 use mechanisms::noise::gaussian;
-use mechanisms::rdp::{calibrate_noise_multiplier, RdpAccountant};
 use mechanisms::Neighbouring;
-use rand::{Rng, RngExt};
+use rand::Rng;
 
 /// Which iterate noisy SGD releases.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -130,29 +128,13 @@ impl NoisySgd {
         }
         let q = b / n as f64;
         let steps = self.steps.unwrap_or((n as u64).saturating_mul(n as u64));
-        let half = 0.5 * eps;
-        let delta_ar = delta / (1.0 + half.exp());
-        let err = |e: mechanisms::rdp::RdpError| invalid(format!("RDP accountant: {e}"));
-        let sigma = calibrate_noise_multiplier(half, delta_ar, q, steps, Neighbouring::AddRemove)
-            .map_err(err)?;
-        let eps_ar = RdpAccountant::new(Neighbouring::AddRemove)
-            .compose_poisson_gaussian(q, sigma, steps)
-            .map_err(err)?
-            .epsilon(delta_ar)
-            .map_err(err)?;
-        let realised_eps = 2.0 * eps_ar;
-        // Privacy must never rest on the calibration search alone: the
-        // accountant's own replace-one eps is checked against the target.
-        if realised_eps.is_nan() || realised_eps > eps * (1.0 + 1e-12) {
-            return Err(invalid(format!(
-                "accountant's realised eps {realised_eps} exceeds the target {eps}"
-            )));
-        }
+        let calibrated =
+            calibrate_poisson_gaussian(eps, delta, q, steps, Neighbouring::ReplaceOne)?;
         Ok(NoisySgdCalibration {
             sampling_rate: q,
             steps,
-            noise_multiplier: sigma,
-            realised_eps,
+            noise_multiplier: calibrated.noise_multiplier,
+            realised_eps: calibrated.realised_eps,
         })
     }
 
@@ -273,29 +255,5 @@ fn project(w: &mut [f64], radius: f64) {
     if norm > radius {
         let s = radius / norm;
         w.iter_mut().for_each(|v| *v *= s);
-    }
-}
-
-/// Fills `out` with a Poisson(`q`) subsample of `0..n` (module doc).
-pub fn poisson_batch<R: Rng + ?Sized>(n: usize, q: f64, rng: &mut R, out: &mut Vec<usize>) {
-    out.clear();
-    if n as f64 * q > 30.0 || q > 0.5 {
-        out.extend((0..n).filter(|_| rng.random::<f64>() < q));
-        return;
-    }
-    // Binomial(n, q) by CDF inversion: p_{k+1} = p_k (n - k)/(k + 1) q/(1 - q).
-    let u: f64 = rng.random();
-    let ratio = q / (1.0 - q);
-    let mut p = (n as f64 * (-q).ln_1p()).exp();
-    let (mut k, mut cdf) = (0usize, p);
-    while u > cdf && k < n {
-        p *= (n - k) as f64 / (k + 1) as f64 * ratio;
-        k += 1;
-        cdf += p;
-    }
-    // Floyd's algorithm: k distinct uniform indices of 0..n.
-    for j in n - k..n {
-        let t = rng.random_range(0..=j);
-        out.push(if out.contains(&t) { j } else { t });
     }
 }

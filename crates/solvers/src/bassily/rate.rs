@@ -18,7 +18,9 @@ pub fn rate(n: f64, d: f64, eps: f64, delta: f64) -> f64 {
 /// `(eps, delta)`-DP with `delta > 0`.
 pub fn check_privacy(eps: f64, delta: f64) -> Result<(), RunFailure> {
     if !(eps > 0.0 && eps.is_finite()) {
-        return Err(RunFailure::InvalidParameters(format!("eps must be positive, got {eps}")));
+        return Err(RunFailure::InvalidParameters(format!(
+            "eps must be positive, got {eps}"
+        )));
     }
     if !(delta > 0.0 && delta < 1.0) {
         return Err(RunFailure::InvalidParameters(format!(

@@ -1,0 +1,257 @@
+//! "LinBall", the hard linear family of digest §6 E1 (Theorems 3.2, 5.3, 5.7).
+//!
+//! Data `z = r e_1 + (1 - r) u`, `u ~ Unif(S^(d-1))`, so `||z|| <= 1` and
+//! `E z = r e_1`. Loss `l(w, z) = -L <w, z>` on `W = B(0, M)`: convex,
+//! `L`-Lipschitz (`||grad|| = L ||z|| <= L`), Hessian `0` (so `beta_std = 0`
+//! and Assumption 5.1 holds). Empirical loss `F(w) = -L <w, z_bar>`, minimized
+//! over `W` at `w* = M z_bar / ||z_bar||` with `F* = -L M ||z_bar||`.
+//! Population loss `-L r w_1`, minimizer `M e_1`, excess `L r (M - w_1)`.
+//!
+//! Objective perturbation (digest §5.2): `F + <b, w> + lambda ||w||^2` is
+//! minimized over `W` at `Proj_W((L z_bar - b) / (2 lambda))`, in closed form.
+//!
+//! Minimizer sensitivity: `w*` is a direction, which one replaced record can
+//! flip when `||z_bar||` is small, so only the diameter `2M` is valid.
+
+use super::{invalid, project_to_ball, require_positive};
+use crate::geometry::sample_unit_sphere;
+use crate::numerics::{column_means, dist, dot, norm2};
+use dpcore::{FiniteSum, MinimizerSensitivity, Objective, ProblemConstants, RunFailure};
+use rand::Rng;
+
+const FAMILY: &str = "LinBall";
+
+/// Parameters of one LinBall instance (digest §6 E1).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LinBallParams {
+    /// Number of records `n >= 1`.
+    pub n: usize,
+    /// Dimension `d >= 1`.
+    pub d: usize,
+    /// Signal `r` in `(0, 1)`: `E z = r e_1`.
+    pub r: f64,
+    /// Lipschitz constant `L > 0` (default 1).
+    pub lipschitz: f64,
+    /// Radius `M > 0` of the domain `W = B(0, M)` (default 1).
+    pub radius: f64,
+}
+
+impl LinBallParams {
+    /// Defaults `L = M = 1` (digest §6.0).
+    pub fn new(n: usize, d: usize, r: f64) -> Self {
+        Self {
+            n,
+            d,
+            r,
+            lipschitz: 1.0,
+            radius: 1.0,
+        }
+    }
+
+    /// Checks `n, d >= 1`, `0 < r < 1`, finite `L, M > 0`.
+    pub fn validate(&self) -> Result<(), RunFailure> {
+        if self.n == 0 || self.d == 0 {
+            return Err(invalid(
+                FAMILY,
+                format!("n and d must be >= 1, got n = {}, d = {}", self.n, self.d),
+            ));
+        }
+        if !(self.r > 0.0 && self.r < 1.0) {
+            return Err(invalid(
+                FAMILY,
+                format!("r must lie in (0, 1), got {}", self.r),
+            ));
+        }
+        require_positive(FAMILY, "lipschitz", self.lipschitz)?;
+        require_positive(FAMILY, "radius", self.radius)
+    }
+}
+
+/// A sampled LinBall data set (records stored densely, row-major `n x d`).
+#[derive(Debug, Clone)]
+pub struct LinBall {
+    params: LinBallParams,
+    data: Vec<f64>,
+    mean: Vec<f64>,
+    mean_norm: f64,
+    w_star: Vec<f64>,
+}
+
+impl LinBall {
+    /// Samples `z_i = r e_1 + (1 - r) u_i` from `rng` (a record whose computed
+    /// norm exceeds 1 by rounding is rescaled onto the unit sphere, so
+    /// `||z_i|| <= 1` holds exactly), and the compensated mean `z_bar`.
+    ///
+    /// # Errors
+    /// `InvalidParameters` when [`LinBallParams::validate`] fails.
+    pub fn generate<R: Rng + ?Sized>(
+        params: LinBallParams,
+        rng: &mut R,
+    ) -> Result<Self, RunFailure> {
+        params.validate()?;
+        let (n, d, r) = (params.n, params.d, params.r);
+        let mut data = Vec::with_capacity(n * d);
+        for _ in 0..n {
+            let mut z = sample_unit_sphere(d, rng);
+            z.iter_mut().for_each(|v| *v *= 1.0 - r);
+            z[0] += r;
+            let nz = norm2(&z);
+            if nz > 1.0 {
+                z.iter_mut().for_each(|v| *v /= nz);
+            }
+            data.extend_from_slice(&z);
+        }
+        let mean = column_means(&data, d);
+        let mean_norm = norm2(&mean);
+        let w_star = if mean_norm > 0.0 {
+            mean.iter().map(|v| params.radius * v / mean_norm).collect()
+        } else {
+            vec![0.0; d]
+        };
+        Ok(Self {
+            params,
+            data,
+            mean,
+            mean_norm,
+            w_star,
+        })
+    }
+
+    /// The parameters this instance was generated from.
+    pub fn params(&self) -> &LinBallParams {
+        &self.params
+    }
+
+    /// Record `z_i`.
+    pub fn record(&self, i: usize) -> &[f64] {
+        let d = self.params.d;
+        &self.data[i * d..(i + 1) * d]
+    }
+
+    /// The sample mean `z_bar` (compensated sums).
+    pub fn mean(&self) -> &[f64] {
+        &self.mean
+    }
+
+    /// Population minimizer `M e_1`.
+    pub fn population_minimizer(&self) -> Vec<f64> {
+        let mut w = vec![0.0; self.params.d];
+        w[0] = self.params.radius;
+        w
+    }
+}
+
+impl Objective for LinBall {
+    // Linear loss: the Hessian is 0 (Assumption 5.1).
+    fn rank_one_hessians(&self) -> bool {
+        true
+    }
+
+    fn dim(&self) -> usize {
+        self.params.d
+    }
+
+    fn num_records(&self) -> usize {
+        self.params.n
+    }
+
+    /// `F(w) = -L <w, z_bar>`.
+    fn value(&self, w: &[f64]) -> f64 {
+        -self.params.lipschitz * dot(w, &self.mean)
+    }
+
+    /// `-L z_bar`.
+    fn gradient(&self, _w: &[f64], out: &mut [f64]) {
+        for (o, m) in out.iter_mut().zip(&self.mean) {
+            *o = -self.params.lipschitz * m;
+        }
+    }
+
+    /// `L`, smoothness 0 (linear), no strong convexity, radius `M`.
+    fn constants(&self) -> ProblemConstants {
+        ProblemConstants {
+            lipschitz: self.params.lipschitz,
+            smoothness: 0.0,
+            strong_convexity: 0.0,
+            radius: self.params.radius,
+        }
+    }
+
+    /// `M z_bar / ||z_bar||` (`0`, one of the minimizers, if `z_bar = 0`).
+    fn minimizer(&self) -> &[f64] {
+        &self.w_star
+    }
+
+    /// `L (M ||z_bar|| - <w, z_bar>) = L ||z_bar|| (||w - w*||^2 + M^2 - ||w||^2) / (2M)`,
+    /// with `M^2 - ||w||^2 = (M - ||w||)(M + ||w||)`: both terms are `>= 0` on
+    /// `W`, so nothing cancels (exact identity, valid for every `w`).
+    fn excess_risk(&self, w: &[f64]) -> f64 {
+        // `||w*||` (= M up to rounding) in place of `M`, so that the identity
+        // holds for the stored `w*` and the excess at `w*` is exactly 0.
+        let m = norm2(&self.w_star);
+        if self.mean_norm == 0.0 {
+            return 0.0;
+        }
+        let nw = norm2(w);
+        let gap = dist(w, &self.w_star).powi(2) + (m - nw) * (m + nw);
+        self.params.lipschitz * self.mean_norm * gap / (2.0 * m)
+    }
+
+    /// Diameter `2M` for both (see the module docs).
+    fn minimizer_sensitivity(&self) -> MinimizerSensitivity {
+        let diam = 2.0 * self.params.radius;
+        MinimizerSensitivity {
+            tight: diam,
+            paper: diam,
+        }
+    }
+
+    fn finite_sum(&self) -> Option<&dyn FiniteSum> {
+        Some(self)
+    }
+
+    /// `L r (M - w_1)` (digest §6 E1; the subtraction is exact near `w_1 = M`).
+    fn population_excess(&self, w: &[f64]) -> Option<f64> {
+        Some(self.params.lipschitz * self.params.r * (self.params.radius - w[0]))
+    }
+
+    /// `-L r w_1`.
+    fn population_loss(&self, w: &[f64]) -> Option<f64> {
+        Some(-self.params.lipschitz * self.params.r * w[0])
+    }
+
+    /// `Proj_W((L z_bar - b) / (2 lambda))` for `lambda > 0`; for `lambda = 0`
+    /// the linear objective is minimized at `M c / ||c||`, `c = L z_bar - b`
+    /// (`0` if `c = 0`). `None` for `lambda < 0`, non-finite `lambda` or a
+    /// `b` of the wrong length.
+    fn perturbed_minimizer(&self, b: &[f64], lambda: f64) -> Option<Vec<f64>> {
+        if b.len() != self.params.d || !(lambda.is_finite() && lambda >= 0.0) {
+            return None;
+        }
+        let mut c: Vec<f64> = self
+            .mean
+            .iter()
+            .zip(b)
+            .map(|(m, bj)| self.params.lipschitz * m - bj)
+            .collect();
+        if lambda > 0.0 {
+            c.iter_mut().for_each(|v| *v /= 2.0 * lambda);
+            project_to_ball(&mut c, self.params.radius);
+        } else {
+            let nc = norm2(&c);
+            if nc > 0.0 {
+                c.iter_mut().for_each(|v| *v *= self.params.radius / nc);
+            }
+        }
+        Some(c)
+    }
+}
+
+impl FiniteSum for LinBall {
+    /// `-L z_i`.
+    fn record_gradient(&self, i: usize, _w: &[f64], out: &mut [f64]) {
+        for (o, z) in out.iter_mut().zip(self.record(i)) {
+            *o = -self.params.lipschitz * z;
+        }
+    }
+}

@@ -1,0 +1,165 @@
+//! The `A_NSGD` loop (Algorithm 1 with digest P5, P8, P9): Poisson batches at
+//! `q = m/n`, per-record gradients clipped to `C`, the sum divided by the
+//! **fixed** `m`, Gaussian noise `N(0, sigma^2 I)` on that mean, projection
+//! onto `B(0, M)` every step, output the average of `w_1..w_T`.
+//!
+//! The batch and the noise of step `t` are drawn from the caller's RNG in
+//! that order, and no gradient source draws randomness, so two runs with
+//! equal seeds and equal plans share batches and noise (coupled runs,
+//! digest P19).
+
+use super::plan::{Nsgd, NsgdPlan, NsgdVariant};
+use super::prox::{InexactProx, ProxScratch};
+use crate::dp_sgd::{clip_to_norm, poisson_batch_skipping};
+use crate::inner::project_ball;
+use dpcore::{Objective, PrivacyParams, RunFailure};
+use mechanisms::noise::gaussian;
+use rand::Rng;
+
+/// One `A_NSGD`-family release.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NsgdRelease {
+    /// The released average `(1/T) sum_{t=1..T} w_t` (`w_0 = 0` in the
+    /// trivial regime).
+    pub w: Vec<f64>,
+    /// Number of steps `T` (0 in the trivial regime).
+    pub steps: u64,
+    /// Batch size `m` the sum is normalised by.
+    pub batch: usize,
+    /// Step size `eta`.
+    pub step_size: f64,
+    /// Noise std per coordinate on the mean gradient.
+    pub sigma: f64,
+    /// Add/remove noise multiplier `z = m sigma / C`.
+    pub noise_multiplier: f64,
+    /// Realised `eps` under the plan's declared relation.
+    pub realised_eps: f64,
+    /// Record-oracle evaluations actually made: the sum of the realised
+    /// batch sizes (times the inner iterations per prox for `A_ProxGD`).
+    pub gradient_evaluations: u64,
+    /// The theory count `T m` (times the inner iterations for `A_ProxGD`).
+    pub theory_gradient_evaluations: u64,
+    /// Largest realised batch (the non-expansiveness of a gradient step on
+    /// the batch objective needs `eta beta |B| / m <= 2`).
+    pub largest_batch: usize,
+    /// The plan that was run.
+    pub plan: NsgdPlan,
+}
+
+/// A per-record gradient oracle `(i, w, out)`.
+type GradientSource<'a> = Box<dyn FnMut(usize, &[f64], &mut [f64]) + 'a>;
+
+fn invalid(msg: String) -> RunFailure {
+    RunFailure::InvalidParameters(msg)
+}
+
+impl Nsgd {
+    /// Plans ([`Nsgd::plan`]) and runs on `problem`.
+    pub fn run<R: Rng + ?Sized>(
+        &self,
+        problem: &dyn Objective,
+        privacy: PrivacyParams,
+        rng: &mut R,
+    ) -> Result<NsgdRelease, RunFailure> {
+        let plan = self.plan(problem, privacy)?;
+        self.run_planned(problem, &plan, rng)
+    }
+
+    /// Runs with a precomputed `plan` for the same problem size and
+    /// constants. `self.variant` selects the gradients; the plan may have been
+    /// made for another variant (coupled comparisons): privacy then holds
+    /// with the plan's noise because the plan's clip is enforced.
+    ///
+    /// Errors: `InvalidParameters` if the plan does not match `problem`
+    /// (`n`, `d`, `L`, `M`) or lacks what the variant needs (`beta_env`,
+    /// inner iterations), or the oracle is missing; `NonFinite` for a
+    /// non-finite output.
+    pub fn run_planned<R: Rng + ?Sized>(
+        &self,
+        problem: &dyn Objective,
+        plan: &NsgdPlan,
+        rng: &mut R,
+    ) -> Result<NsgdRelease, RunFailure> {
+        let s = &plan.schedule;
+        let c = problem.constants();
+        let (n, d) = (problem.num_records(), problem.dim());
+        if (s.n, s.d, s.lipschitz, s.radius) != (n, d, c.lipschitz, c.radius) {
+            return Err(invalid(format!(
+                "plan for (n, d, L, M) = ({}, {}, {}, {}) used on ({n}, {d}, {}, {})",
+                s.n, s.d, s.lipschitz, s.radius, c.lipschitz, c.radius
+            )));
+        }
+        let missing = |what: &str| invalid(format!("{:?} needs {what}", self.variant));
+        let mut per_record_cost = 1u64;
+        let mut scratch = ProxScratch::new(d);
+        let mut source: GradientSource<'_> = match self.variant {
+            NsgdVariant::Smooth => {
+                let records = problem.finite_sum().ok_or_else(|| missing("finite_sum"))?;
+                Box::new(move |i, w, out| records.record_gradient(i, w, out))
+            }
+            NsgdVariant::MoreauEnvelope => {
+                let env = problem.envelope().ok_or_else(|| missing("an envelope"))?;
+                let beta = plan
+                    .envelope_smoothness
+                    .ok_or_else(|| missing("beta_env"))?;
+                Box::new(move |i, w, out| env.record_envelope_gradient(i, beta, w, out))
+            }
+            NsgdVariant::ProxGd => {
+                let prox = InexactProx {
+                    records: problem.finite_sum().ok_or_else(|| missing("finite_sum"))?,
+                    beta: plan
+                        .envelope_smoothness
+                        .ok_or_else(|| missing("beta_env"))?,
+                    lipschitz: c.lipschitz,
+                    iterations: plan
+                        .inner_iterations
+                        .ok_or_else(|| missing("inner iterations"))?,
+                };
+                per_record_cost = prox.iterations;
+                Box::new(move |i, w, out| prox.envelope_gradient(i, w, out, &mut scratch))
+            }
+        };
+        let mut w = vec![0.0; d];
+        let mut avg = vec![0.0; d];
+        let (mut g, mut mean) = (vec![0.0; d], vec![0.0; d]);
+        let mut batch = Vec::new();
+        let (mut evaluations, mut largest_batch) = (0u64, 0usize);
+        let (q, m) = (s.sampling_rate(), s.batch as f64);
+        for t in 1..=s.steps {
+            poisson_batch_skipping(n, q, rng, &mut batch);
+            mean.iter_mut().for_each(|v| *v = 0.0);
+            for &i in &batch {
+                source(i, &w, &mut g);
+                clip_to_norm(&mut g, plan.noise.clip);
+                mean.iter_mut().zip(&g).for_each(|(a, gj)| *a += gj / m);
+            }
+            evaluations += batch.len() as u64;
+            largest_batch = largest_batch.max(batch.len());
+            let noise = gaussian(d, plan.noise.sigma, rng);
+            for ((wj, gj), zj) in w.iter_mut().zip(&mean).zip(&noise) {
+                *wj -= s.step_size * (gj + zj);
+            }
+            project_ball(&mut w, s.radius);
+            let mix = 1.0 / t as f64;
+            avg.iter_mut()
+                .zip(&w)
+                .for_each(|(a, wj)| *a += mix * (wj - *a));
+        }
+        if avg.iter().any(|v| !v.is_finite()) {
+            return Err(RunFailure::NonFinite("A_NSGD output is not finite".into()));
+        }
+        Ok(NsgdRelease {
+            w: avg,
+            steps: s.steps,
+            batch: s.batch,
+            step_size: s.step_size,
+            sigma: plan.noise.sigma,
+            noise_multiplier: plan.noise.noise_multiplier,
+            realised_eps: plan.noise.realised_eps,
+            gradient_evaluations: evaluations * per_record_cost,
+            theory_gradient_evaluations: s.theory_gradient_evaluations() * per_record_cost,
+            largest_batch,
+            plan: *plan,
+        })
+    }
+}
