@@ -96,15 +96,6 @@ pub fn poisson_batch_skipping<R: Rng + ?Sized>(
     }
 }
 
-/// Scales `g` in place onto the ball of radius `clip` (a no-op inside it).
-pub fn clip_to_norm(g: &mut [f64], clip: f64) {
-    let norm = g.iter().map(|v| v * v).sum::<f64>().sqrt();
-    if norm > clip {
-        let s = clip / norm;
-        g.iter_mut().for_each(|v| *v *= s);
-    }
-}
-
 /// An add/remove noise multiplier and the `eps` it realises.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct CalibratedMultiplier {

@@ -33,6 +33,24 @@ pub(crate) fn check_dim(family: &str, d: usize) -> Result<(), RunFailure> {
     Ok(())
 }
 
+/// Checks the GLM families' shared parameters: finite radius `M > 0` and
+/// signal `0 <= a <= M`.
+pub(crate) fn check_signal_and_radius(
+    family: &str,
+    signal: f64,
+    radius: f64,
+) -> Result<(), RunFailure> {
+    super::require_positive(family, "radius", radius)?;
+    super::require_nonnegative(family, "signal", signal)?;
+    if signal > radius {
+        return Err(super::invalid(
+            family,
+            format!("signal a = {signal} must be <= radius M = {radius}"),
+        ));
+    }
+    Ok(())
+}
+
 /// Samples one feature vector `x = (s/sqrt2, v/sqrt2)` of dimension `d >= 2`.
 pub fn sample_feature<R: Rng + ?Sized>(d: usize, rng: &mut R) -> Vec<f64> {
     let s = if rng.random::<bool>() { 1.0 } else { -1.0 };

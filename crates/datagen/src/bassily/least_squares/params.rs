@@ -1,7 +1,7 @@
 //! Parameters of the least-squares GLM ([`super::LeastSquaresGlm`], digest §6 E2-LS).
 
-use crate::bassily::glm::check_dim;
-use crate::bassily::{invalid, require_nonnegative, require_positive};
+use crate::bassily::glm::{check_dim, check_signal_and_radius};
+use crate::bassily::{invalid, require_nonnegative};
 use dpcore::RunFailure;
 
 pub(crate) const FAMILY: &str = "LeastSquaresGlm";
@@ -45,18 +45,7 @@ impl LeastSquaresGlmParams {
                 ),
             ));
         }
-        require_positive(FAMILY, "radius", self.radius)?;
-        require_nonnegative(FAMILY, "signal", self.signal)?;
-        require_nonnegative(FAMILY, "noise", self.noise)?;
-        if self.signal > self.radius {
-            return Err(invalid(
-                FAMILY,
-                format!(
-                    "signal a = {} must be <= radius M = {}",
-                    self.signal, self.radius
-                ),
-            ));
-        }
-        Ok(())
+        check_signal_and_radius(FAMILY, self.signal, self.radius)?;
+        require_nonnegative(FAMILY, "noise", self.noise)
     }
 }

@@ -1,7 +1,7 @@
 //! Parameters of the logistic GLM ([`super::LogisticGlm`], digest §6 E2-Logit).
 
-use crate::bassily::glm::check_dim;
-use crate::bassily::{invalid, require_nonnegative, require_positive};
+use crate::bassily::glm::{check_dim, check_signal_and_radius};
+use crate::bassily::invalid;
 use dpcore::RunFailure;
 
 pub(crate) const FAMILY: &str = "LogisticGlm";
@@ -36,17 +36,6 @@ impl LogisticGlmParams {
         if self.n == 0 {
             return Err(invalid(FAMILY, "n must be >= 1".into()));
         }
-        require_positive(FAMILY, "radius", self.radius)?;
-        require_nonnegative(FAMILY, "signal", self.signal)?;
-        if self.signal > self.radius {
-            return Err(invalid(
-                FAMILY,
-                format!(
-                    "signal a = {} must be <= radius M = {}",
-                    self.signal, self.radius
-                ),
-            ));
-        }
-        Ok(())
+        check_signal_and_radius(FAMILY, self.signal, self.radius)
     }
 }

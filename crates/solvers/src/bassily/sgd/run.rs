@@ -10,7 +10,7 @@
 
 use super::plan::{Nsgd, NsgdPlan, NsgdVariant};
 use super::prox::{InexactProx, ProxScratch};
-use crate::dp_sgd::{clip_to_norm, poisson_batch_skipping};
+use crate::dp_sgd::poisson_batch_skipping;
 use crate::inner::project_ball;
 use dpcore::{Objective, PrivacyParams, RunFailure};
 use mechanisms::noise::gaussian;
@@ -130,7 +130,8 @@ impl Nsgd {
             mean.iter_mut().for_each(|v| *v = 0.0);
             for &i in &batch {
                 source(i, &w, &mut g);
-                clip_to_norm(&mut g, plan.noise.clip);
+                // Clipping to norm C is the projection onto B(0, C).
+                project_ball(&mut g, plan.noise.clip);
                 mean.iter_mut().zip(&g).for_each(|(a, gj)| *a += gj / m);
             }
             evaluations += batch.len() as u64;
