@@ -687,8 +687,11 @@ pub fn catalogue() -> String {
     for f in families() {
         let _ = writeln!(
             out,
-            "  {}\n    {}\n    metrics: {:?}",
-            f.name, f.doc, f.metrics
+            "  {}\n    {}\n    kind: {}, metrics: {:?}",
+            f.name,
+            f.doc,
+            f.build.kind().name(),
+            f.metrics
         );
         param_lines(&mut out, f.params);
     }
@@ -696,8 +699,12 @@ pub fn catalogue() -> String {
     for a in algorithms() {
         let _ = writeln!(
             out,
-            "  {}\n    {}\n    delta in [0, {}), diagnostics: {:?}",
-            a.name, a.doc, a.delta_max, a.diagnostics
+            "  {}\n    {}\n    kind: {}, delta in [0, {}), diagnostics: {:?}",
+            a.name,
+            a.doc,
+            a.run.kind().name(),
+            a.delta_max,
+            a.diagnostics
         );
         param_lines(&mut out, a.options);
     }

@@ -76,7 +76,7 @@ pub fn run_group(study: &Study, points: &[GridPoint], cells: &[Cell]) -> Vec<Cel
     let problem = catch_unwind(AssertUnwindSafe(|| {
         let mut data_rng = rng_from_seed(first.data_seed);
         let values = crate::plan::build_values(study, &points[first.point]);
-        (study.family.build)(&values, &mut data_rng)
+        study.family.build.build(&values, &mut data_rng)
     }));
     let share = start.elapsed().as_secs_f64() / cells.len() as f64;
     let problem = match problem {
@@ -100,7 +100,7 @@ pub fn run_group(study: &Study, points: &[GridPoint], cells: &[Cell]) -> Vec<Cel
                             privacy: point.privacy,
                             metric: study.metric_kind,
                         };
-                        let out = (study.algorithm.run)(&ctx, problem.as_ref(), &mut noise_rng)?;
+                        let out = study.algorithm.run.run(&ctx, problem, &mut noise_rng)?;
                         if !out.metric.is_finite() {
                             return Err(RunFailure::NonFinite(format!("metric = {}", out.metric)));
                         }

@@ -15,7 +15,7 @@ use dpcore::{Objective, RunFailure};
 use rand_pcg::Pcg64;
 use solvers::bassily::rate::rate;
 
-use super::{num, FamilyDef, ParamDef, ParamKind, Values};
+use super::{num, Build, FamilyDef, ParamDef, ParamKind, Values};
 
 const fn int(name: &'static str, min: i64, doc: &'static str) -> ParamDef {
     ParamDef {
@@ -116,7 +116,7 @@ pub(super) const FAMILIES: &[FamilyDef] = &[
               The hard instance of the private-SCO rate: take the worst case over r_factor",
         params: &[N, D, R_FACTOR, LIPSCHITZ, RADIUS_1],
         metrics: RISKS,
-        build: build_lin_ball,
+        build: Build::Objective(build_lin_ball),
         privacy_defines_data: true,
     },
     FamilyDef {
@@ -126,7 +126,7 @@ pub(super) const FAMILIES: &[FamilyDef] = &[
               (Huber gradients). Take the worst case over r_factor",
         params: &[N, D, R_FACTOR, LIPSCHITZ, RADIUS_1],
         metrics: RISKS,
-        build: build_abs_deviation,
+        build: Build::Objective(build_abs_deviation),
         privacy_defines_data: true,
     },
     FamilyDef {
@@ -141,7 +141,7 @@ pub(super) const FAMILIES: &[FamilyDef] = &[
             RADIUS_1,
         ],
         metrics: RISKS,
-        build: build_least_squares,
+        build: Build::Objective(build_least_squares),
         privacy_defines_data: false,
     },
     FamilyDef {
@@ -155,7 +155,7 @@ pub(super) const FAMILIES: &[FamilyDef] = &[
             RADIUS_2,
         ],
         metrics: RISKS,
-        build: build_logistic,
+        build: Build::Objective(build_logistic),
         privacy_defines_data: false,
     },
 ];

@@ -18,7 +18,7 @@ use solvers::bassily::objp::{
     run_objp, HessianRank, ObjPApp, ObjPAppVariant, ObjPRelease, ObjPSetting,
 };
 
-use super::{choice, AlgorithmDef, CellOutput, Metric, ParamDef, ParamKind, RunContext};
+use super::{choice, AlgorithmDef, CellOutput, Metric, ParamDef, ParamKind, Run, RunContext};
 
 fn hessian_rank(problem: &dyn Objective) -> HessianRank {
     if problem.rank_one_hessians() {
@@ -174,7 +174,7 @@ pub(super) const ALGORITHMS: &[AlgorithmDef] = &[
         bound_name: "Thm 5.3 bound, corrected constant 4 (P13)",
         theory_name: "",
         reference_name: "Thm 5.3 as printed (constant 2)",
-        run: run_objp_exact,
+        run: Run::Objective(run_objp_exact),
     },
     AlgorithmDef {
         name: "objp_app",
@@ -194,7 +194,7 @@ pub(super) const ALGORITHMS: &[AlgorithmDef] = &[
         bound_name: "B_ObjP-App (derived from Thm 5.7's proof)",
         theory_name: "tau (n + 2k) gradient evaluations (Thm 5.8)",
         reference_name: "",
-        run: run_objp_app,
+        run: Run::Objective(run_objp_app),
     },
     AlgorithmDef {
         name: "erm",
@@ -207,6 +207,6 @@ pub(super) const ALGORITHMS: &[AlgorithmDef] = &[
         bound_name: "",
         theory_name: "",
         reference_name: "",
-        run: run_erm,
+        run: Run::Objective(run_erm),
     },
 ];

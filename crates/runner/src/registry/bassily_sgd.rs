@@ -23,7 +23,7 @@ use solvers::bassily::sgd::{
     one_pass_sgd, one_pass_sgd_bound, NoiseCalibration, Nsgd, NsgdRelease, NsgdVariant,
 };
 
-use super::{choice, AlgorithmDef, CellOutput, Metric, ParamDef, ParamKind, RunContext};
+use super::{choice, AlgorithmDef, CellOutput, Metric, ParamDef, ParamKind, Run, RunContext};
 
 fn curve_point(ctx: &RunContext, problem: &dyn Objective) -> CurvePoint {
     let c = problem.constants();
@@ -262,7 +262,7 @@ pub(super) const ALGORITHMS: &[AlgorithmDef] = &[
         bound_name: "Lemmas 3.3 + 3.4 (implemented noise, Poisson batches)",
         theory_name: "T m gradient evaluations",
         reference_name: "Thm 3.2 as stated (10 M L R) / printed lemma",
-        run: run_nsgd,
+        run: Run::Objective(run_nsgd),
     },
     AlgorithmDef {
         name: "nsgd_moreau",
@@ -277,7 +277,7 @@ pub(super) const ALGORITHMS: &[AlgorithmDef] = &[
         bound_name: "Lemmas 3.3 + 3.4 + smoothing gap (<= 14 M L R)",
         theory_name: "T m gradient evaluations",
         reference_name: "Thm 4.4 as printed (24 M L R)",
-        run: run_nsgd_moreau,
+        run: Run::Objective(run_nsgd_moreau),
     },
     AlgorithmDef {
         name: "prox_gd",
@@ -291,7 +291,7 @@ pub(super) const ALGORITHMS: &[AlgorithmDef] = &[
         bound_name: "",
         theory_name: "T m ceil(36 M^2/xi^2) gradient evaluations",
         reference_name: "Thm 4.4 as printed (24 M L R)",
-        run: run_prox_gd,
+        run: Run::Objective(run_prox_gd),
     },
     AlgorithmDef {
         name: "one_pass_sgd",
@@ -305,7 +305,7 @@ pub(super) const ALGORITHMS: &[AlgorithmDef] = &[
         bound_name: "M L/sqrt(n)",
         theory_name: "n gradient evaluations",
         reference_name: "",
-        run: run_one_pass_sgd,
+        run: Run::Objective(run_one_pass_sgd),
     },
     AlgorithmDef {
         name: "theory_curve",
@@ -320,6 +320,6 @@ pub(super) const ALGORITHMS: &[AlgorithmDef] = &[
         bound_name: "",
         theory_name: "the curve",
         reference_name: "",
-        run: run_theory_curve,
+        run: Run::Objective(run_theory_curve),
     },
 ];

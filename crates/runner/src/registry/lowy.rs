@@ -26,7 +26,7 @@ use super::lowy_options::{
     calibration_choice, inflation_choice, inner_solver, is_black_box_mode, CALIBRATION, INFLATION,
     INNER, MODE,
 };
-use super::{AlgorithmDef, CellOutput, Metric, RunContext};
+use super::{AlgorithmDef, CellOutput, Metric, Run, RunContext};
 
 pub(super) use super::lowy_families::FAMILIES;
 
@@ -178,7 +178,7 @@ pub(super) const ALGORITHMS: &[AlgorithmDef] = &[
         bound_name: "Cor 2.1 / Prop 4.1 bound",
         theory_name: "",
         reference_name: "",
-        run: run_conceptual_projected,
+        run: Run::Objective(run_conceptual_projected),
     },
     AlgorithmDef {
         name: "op_black_box",
@@ -194,7 +194,7 @@ pub(super) const ALGORITHMS: &[AlgorithmDef] = &[
         bound_name: "theorem bound (Thm 3.1/3.2/5.1/5.2 corrected)",
         theory_name: "solver's prescribed gradient evaluations",
         reference_name: "printed Thm 5.2 bound (C_tau, erratum P7)",
-        run: run_black_box,
+        run: Run::Objective(run_black_box),
     },
     AlgorithmDef {
         name: "op_regularized",
@@ -209,7 +209,7 @@ pub(super) const ALGORITHMS: &[AlgorithmDef] = &[
         bound_name: "Prop 2.7/2.8 (conceptual), Thm C.1/C.2 (black box; Gaussian C.1: its skeleton with the corrected sigma)",
         theory_name: "",
         reference_name: "printed Thm C.1(b) constant 25 LR rho_delta^{1/2} (printed sigma, P2)",
-        run: run_regularized,
+        run: Run::Objective(run_regularized),
     },
     AlgorithmDef {
         name: "adversarial_black_box",
@@ -224,6 +224,6 @@ pub(super) const ALGORITHMS: &[AlgorithmDef] = &[
         bound_name: "Thm 3.1 bound",
         theory_name: "",
         reference_name: "",
-        run: run_adversarial,
+        run: Run::Objective(run_adversarial),
     },
 ];

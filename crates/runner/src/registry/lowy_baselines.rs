@@ -7,7 +7,7 @@ use solvers::baselines::noisy_sgd::NoisySgd;
 use solvers::baselines::zzmw17::{target_accuracy, Zzmw17};
 use solvers::output_perturbation::ConceptualOutputPerturbation;
 
-use super::{num, AlgorithmDef, CellOutput, Metric, ParamDef, ParamKind, RunContext};
+use super::{num, AlgorithmDef, CellOutput, Metric, ParamDef, ParamKind, Run, RunContext};
 
 const EXPECTED_BATCH: ParamDef = ParamDef {
     name: "expected_batch",
@@ -126,7 +126,7 @@ pub(super) const ALGORITHMS: &[AlgorithmDef] = &[
         bound_name: "alpha/2 + beta/2 E||z||^2 (smoothness bound)",
         theory_name: "T n gradient evaluations",
         reference_name: "",
-        run: run_zzmw17,
+        run: Run::Objective(run_zzmw17),
     },
     AlgorithmDef {
         name: "noisy_sgd",
@@ -147,6 +147,6 @@ pub(super) const ALGORITHMS: &[AlgorithmDef] = &[
         bound_name: "",
         theory_name: "expected gradient evaluations T q n",
         reference_name: "",
-        run: run_noisy_sgd,
+        run: Run::Objective(run_noisy_sgd),
     },
 ];

@@ -11,7 +11,7 @@ use datagen::term::{Term, TermLoss, TermParams};
 use dpcore::{Objective, RunFailure};
 use rand_pcg::Pcg64;
 
-use super::{choice, num, FamilyDef, ParamDef, ParamKind, Values};
+use super::{choice, num, Build, FamilyDef, ParamDef, ParamKind, Values};
 
 const fn int(name: &'static str, min: i64, doc: &'static str) -> ParamDef {
     ParamDef {
@@ -171,7 +171,7 @@ pub(super) const FAMILIES: &[FamilyDef] = &[
             SIGNAL,
         ],
         metrics: EMPIRICAL,
-        build: build_logistic,
+        build: Build::Objective(build_logistic),
         privacy_defines_data: false,
     },
     FamilyDef {
@@ -187,7 +187,7 @@ pub(super) const FAMILIES: &[FamilyDef] = &[
             float("r0", (0.0, 1.0, true), Some("0.5"), "radius of the data ball (center + r0 <= 1)"),
         ],
         metrics: BOTH,
-        build: build_sco_quadratic,
+        build: Build::Objective(build_sco_quadratic),
         privacy_defines_data: false,
     },
     FamilyDef {
@@ -202,7 +202,7 @@ pub(super) const FAMILIES: &[FamilyDef] = &[
             ATOMS,
         ],
         metrics: BOTH,
-        build: build_sharp,
+        build: Build::Objective(build_sharp),
         privacy_defines_data: false,
     },
     FamilyDef {
@@ -211,7 +211,7 @@ pub(super) const FAMILIES: &[FamilyDef] = &[
               w* = w*_lambda = 0 exactly",
         params: &[N, D2, ATOMS],
         metrics: BOTH,
-        build: build_geometric_median,
+        build: Build::Objective(build_geometric_median),
         privacy_defines_data: false,
     },
     FamilyDef {
@@ -225,7 +225,7 @@ pub(super) const FAMILIES: &[FamilyDef] = &[
             ATOMS,
         ],
         metrics: BOTH,
-        build: build_pseudo_huber,
+        build: Build::Objective(build_pseudo_huber),
         privacy_defines_data: false,
     },
     FamilyDef {
@@ -247,7 +247,7 @@ pub(super) const FAMILIES: &[FamilyDef] = &[
             },
         ],
         metrics: EMPIRICAL,
-        build: build_term,
+        build: Build::Objective(build_term),
         privacy_defines_data: false,
     },
     FamilyDef {
@@ -264,7 +264,7 @@ pub(super) const FAMILIES: &[FamilyDef] = &[
             SIGNAL,
         ],
         metrics: EMPIRICAL,
-        build: build_adversarial,
+        build: Build::Objective(build_adversarial),
         privacy_defines_data: false,
     },
 ];

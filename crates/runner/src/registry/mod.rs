@@ -8,7 +8,6 @@
 use std::collections::BTreeMap;
 
 use dpcore::{Objective, PrivacyParams, RunFailure};
-use rand_pcg::Pcg64;
 
 /// The kind and admissible range of a parameter.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -170,11 +169,6 @@ pub struct RunContext<'a> {
     pub metric: Metric,
 }
 
-/// Builds a problem instance from validated values and the data stream.
-pub type BuildFn = fn(&Values, &mut Pcg64) -> Result<Box<dyn Objective>, RunFailure>;
-/// Runs an algorithm on a problem with the noise stream and measures the metric.
-pub type RunFn = fn(&RunContext, &dyn Objective, &mut Pcg64) -> Result<CellOutput, RunFailure>;
-
 /// A registered problem family.
 #[derive(Debug)]
 pub struct FamilyDef {
@@ -186,8 +180,8 @@ pub struct FamilyDef {
     pub params: &'static [ParamDef],
     /// Metrics it can measure exactly.
     pub metrics: &'static [&'static str],
-    /// Constructor.
-    pub build: BuildFn,
+    /// Constructor (its variant is the kind of problem built).
+    pub build: Build,
     /// Whether the generated data depend on the privacy parameters (e.g. a
     /// signal strength set relative to the private rate `R(n, d, eps, delta)`,
     /// Bassily et al. E1). If so the runner passes `eps` and `delta` to
@@ -219,14 +213,15 @@ pub struct AlgorithmDef {
     pub theory_name: &'static str,
     /// What the stored `reference` curve is, for legends (empty: none).
     pub reference_name: &'static str,
-    /// Runner.
-    pub run: RunFn,
+    /// Runner (its variant is the kind of problem it runs on).
+    pub run: Run,
 }
 
 mod bassily_families;
 mod bassily_objp;
 mod bassily_sgd;
 mod common;
+mod kind;
 mod lowy;
 mod lowy_baselines;
 mod lowy_bounds;
@@ -235,6 +230,7 @@ mod lowy_options;
 mod quadratic;
 
 pub use common::run_output_perturbation_conceptual;
+pub use kind::{Build, Instance, ObjectiveBuildFn, ObjectiveRunFn, ProblemKind, Run};
 
 /// The registries of every module, in `runner list` order.
 const FAMILY_TABLES: &[&[FamilyDef]] = &[

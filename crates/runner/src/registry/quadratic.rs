@@ -6,7 +6,7 @@ use dpcore::{Objective, RunFailure};
 use rand_pcg::Pcg64;
 
 use super::common::{run_output_perturbation_conceptual, SENSITIVITY};
-use super::{num, AlgorithmDef, FamilyDef, ParamDef, ParamKind, Values};
+use super::{num, AlgorithmDef, Build, FamilyDef, ParamDef, ParamKind, Run, Values};
 
 const DIAGONAL_QUADRATIC_PARAMS: &[ParamDef] = &[
     ParamDef {
@@ -70,7 +70,7 @@ pub(super) const FAMILIES: &[FamilyDef] = &[FamilyDef {
           x uniform in the unit ball; w* = mean (closed form), L = 2 beta, R = 1",
     params: DIAGONAL_QUADRATIC_PARAMS,
     metrics: &["excess_empirical_risk"],
-    build: build_diagonal_quadratic,
+    build: Build::Objective(build_diagonal_quadratic),
     privacy_defines_data: false,
 }];
 
@@ -88,5 +88,5 @@ pub(super) const ALGORITHMS: &[AlgorithmDef] = &[AlgorithmDef {
     bound_name: "Cor 2.2 bound (corrected Prop 2.4(b))",
     theory_name: "exact E[excess] (Prop 2.4, equality for H = βI)",
     reference_name: "",
-    run: run_output_perturbation_conceptual,
+    run: Run::Objective(run_output_perturbation_conceptual),
 }];

@@ -50,6 +50,19 @@ pub(super) fn resolve(
             ),
         )
     })?;
+    if family.build.kind() != algorithm.run.kind() {
+        return Err(loc.error(
+            &join(base, &toml_path!["algorithm", "name"]),
+            format!(
+                "algorithm `{}` runs on {} problems but family `{}` generates {} problems",
+                algorithm.name,
+                algorithm.run.kind().name(),
+                family.name,
+                family.build.kind().name()
+            ),
+            "pair it with a family of its kind (`runner list` shows each kind)",
+        ));
+    }
     if !algorithm.metrics.contains(&s.metric.as_str()) {
         return Err(loc.error(
             &join(base, &toml_path!["metric"]),
