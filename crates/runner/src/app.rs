@@ -14,7 +14,7 @@ use crate::diagnostics::SpecError;
 use crate::execute::{execute, ExecOptions};
 use crate::plan::{describe, plan, Plan};
 use crate::provenance::Provenance;
-use crate::registry::{algorithms, families, ParamKind};
+use crate::registry::{algorithms, families, ParamKind, PrivacyUnit};
 use crate::seeds::SeedBuilder;
 use crate::store::{read_file, CellRecord, ResultsStore, StoreError, FORMAT_VERSION};
 use crate::validate::{resolve, Experiment};
@@ -283,7 +283,10 @@ pub fn spec_hash(e: &Experiment) -> String {
         for (k, v) in s.problem.iter().chain(s.options.iter()) {
             b.push_str(k).push_str(&format!("{v:?}"));
         }
-        b.push_f64(s.eps).push_f64(s.delta);
+        match s.algorithm.privacy_unit {
+            PrivacyUnit::EpsDelta => b.push_f64(s.eps).push_f64(s.delta),
+            PrivacyUnit::Zcdp => b.push_str("rho").push_f64(s.rho),
+        };
         for a in &s.axes {
             b.push_str(&a.name);
             a.values.iter().for_each(|v| {
@@ -699,15 +702,21 @@ pub fn catalogue() -> String {
     for a in algorithms() {
         let _ = writeln!(
             out,
-            "  {}\n    {}\n    kind: {}, delta in [0, {}), diagnostics: {:?}",
+            "  {}\n    {}\n    kind: {}, privacy: {}, diagnostics: {:?}",
             a.name,
             a.doc,
             a.run.kind().name(),
-            a.delta_max,
+            match a.privacy_unit {
+                PrivacyUnit::EpsDelta =>
+                    format!("(eps, delta)-DP with delta in [0, {})", a.delta_max),
+                PrivacyUnit::Zcdp => "rho-zCDP".to_string(),
+            },
             a.diagnostics
         );
         param_lines(&mut out, a.options);
     }
-    out.push_str("\nPrivacy parameters (sweepable): eps > 0, delta in [0, 1)\n");
+    out.push_str(
+        "\nPrivacy parameters (sweepable): eps > 0 and delta in [0, 1) for (eps, delta)-DP algorithms, rho > 0 for rho-zCDP algorithms\n",
+    );
     out
 }

@@ -9,7 +9,7 @@
 
 use dpcore::PrivacyParams;
 
-use crate::registry::{Value, Values};
+use crate::registry::{PrivacyUnit, Value, Values};
 use crate::seeds::SeedBuilder;
 use crate::validate::{Experiment, Study, Target};
 
@@ -22,15 +22,21 @@ pub struct GridPoint {
     pub problem: Values,
     /// Algorithm options.
     pub options: Values,
-    /// Privacy parameters.
+    /// `(eps, delta)` (zero for zCDP algorithms).
     pub privacy: PrivacyParams,
+    /// `rho` (zero for `(eps, delta)` algorithms).
+    pub rho: f64,
+    /// The privacy unit of the study's algorithm, which decides the privacy
+    /// columns stored and the privacy values in the seeds.
+    pub unit: PrivacyUnit,
     /// The swept values, in axis order.
     pub swept: Vec<(String, f64)>,
 }
 
 impl GridPoint {
     /// Every numeric parameter of the point, by name: problem values, options,
-    /// `eps` and `delta` (the columns stored per cell).
+    /// and the privacy parameters of its unit (`eps` and `delta`, or `rho`):
+    /// the columns stored per cell.
     pub fn numeric_params(&self) -> Vec<(String, f64)> {
         let mut out: Vec<(String, f64)> = self
             .problem
@@ -41,9 +47,27 @@ impl GridPoint {
                 Value::Str(_) => None,
             })
             .collect();
-        out.push(("eps".into(), self.privacy.eps));
-        out.push(("delta".into(), self.privacy.delta));
+        out.extend(self.privacy_values());
         out
+    }
+
+    /// The privacy parameters of the point's unit, by name.
+    pub fn privacy_values(&self) -> Vec<(String, f64)> {
+        match self.unit {
+            PrivacyUnit::EpsDelta => vec![
+                ("eps".into(), self.privacy.eps),
+                ("delta".into(), self.privacy.delta),
+            ],
+            PrivacyUnit::Zcdp => vec![("rho".into(), self.rho)],
+        }
+    }
+
+    /// Appends the privacy parameters of the point's unit to a seed (`eps`
+    /// then `delta`, or `rho`).
+    fn push_privacy(&self, b: &mut SeedBuilder) {
+        for (_, v) in self.privacy_values() {
+            b.push_f64(v);
+        }
     }
 }
 
@@ -78,6 +102,8 @@ pub fn grid_points(study: &Study) -> Vec<GridPoint> {
         problem: study.problem.clone(),
         options: study.options.clone(),
         privacy: PrivacyParams::approx(study.eps, study.delta),
+        rho: study.rho,
+        unit: study.algorithm.privacy_unit,
         swept: Vec::new(),
     }];
     for axis in &study.axes {
@@ -94,6 +120,7 @@ pub fn grid_points(study: &Study) -> Vec<GridPoint> {
                     }
                     Target::Privacy => match axis.name.as_str() {
                         "eps" => q.privacy.eps = v,
+                        "rho" => q.rho = v,
                         _ => q.privacy.delta = v,
                     },
                 }
@@ -132,19 +159,21 @@ pub fn data_seed(master: u64, study: &Study, point: &GridPoint, rep: usize) -> u
     };
     push_values(&mut b, &point.problem, defining);
     if study.family.privacy_defines_data {
-        b.push_f64(point.privacy.eps).push_f64(point.privacy.delta);
+        point.push_privacy(&mut b);
     }
     b.push_u64(rep as u64).finish()
 }
 
 /// The values a family's constructor receives for `point`: the problem values,
-/// plus `eps` and `delta` when the family's data depend on them
+/// plus the privacy parameters (`eps` and `delta`, or `rho`) when the
+/// family's data depend on them
 /// ([`crate::registry::FamilyDef::privacy_defines_data`]).
 pub fn build_values(study: &Study, point: &GridPoint) -> Values {
     let mut values = point.problem.clone();
     if study.family.privacy_defines_data {
-        values.insert("eps".into(), Value::Num(point.privacy.eps));
-        values.insert("delta".into(), Value::Num(point.privacy.delta));
+        for (name, v) in point.privacy_values() {
+            values.insert(name, Value::Num(v));
+        }
     }
     values
 }
@@ -155,7 +184,7 @@ pub fn noise_seed(master: u64, study: &Study, point: &GridPoint, rep: usize) -> 
     b.push_str(&study.name).push_str(study.algorithm.name);
     push_values(&mut b, &point.problem, |_| true);
     push_values(&mut b, &point.options, |_| true);
-    b.push_f64(point.privacy.eps).push_f64(point.privacy.delta);
+    point.push_privacy(&mut b);
     b.push_u64(rep as u64).finish()
 }
 

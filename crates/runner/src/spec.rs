@@ -130,15 +130,21 @@ impl ParamValue {
     }
 }
 
-/// Privacy parameters of a study (may be swept through the grid).
+/// Privacy parameters of a study (may be swept through the grid): `eps` and
+/// `delta` for `(eps, delta)`-DP algorithms, `rho` for `rho`-zCDP algorithms
+/// (see [`crate::registry::PrivacyUnit`]).
 #[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct PrivacySpec {
-    /// Privacy loss `eps > 0`.
-    pub eps: f64,
+    /// Privacy loss `eps > 0` (`(eps, delta)`-DP algorithms).
+    #[serde(default)]
+    pub eps: Option<f64>,
     /// Failure probability in `[0, 1)`; 0 for pure DP.
     #[serde(default)]
     pub delta: f64,
+    /// zCDP parameter `rho > 0` (`rho`-zCDP algorithms).
+    #[serde(default)]
+    pub rho: Option<f64>,
 }
 
 /// One swept axis: an explicit list or a log-spaced range.

@@ -42,6 +42,27 @@ fn cases() -> Vec<(&'static str, String, &'static str, usize)> {
             line_of("eps = 1.0 }"),
         ),
         (
+            "rho for an (eps, delta) algorithm",
+            replace("eps = 1.0 }", "eps = 1.0, rho = 0.5 }"),
+            "is calibrated for (eps, delta)-DP; `rho` does not apply",
+            line_of("eps = 1.0 }"),
+        ),
+        (
+            "missing eps for an (eps, delta) algorithm",
+            replace("eps = 1.0 }", "delta = 0.0 }"),
+            "missing `privacy.eps`",
+            line_of("eps = 1.0 }"),
+        ),
+        (
+            "rho swept for an (eps, delta) algorithm",
+            replace(
+                "grid = { eps = [0.1, 0.2, 0.5]",
+                "grid = { rho = [0.1, 0.2, 0.5]",
+            ),
+            "`rho` does not apply",
+            line_of("grid = { eps"),
+        ),
+        (
             "delta outside [0, 1)",
             replace("delta = 1e-6", "delta = 1.5"),
             "delta = 1.5 is outside [0, 1)",

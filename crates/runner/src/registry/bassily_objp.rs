@@ -18,7 +18,9 @@ use solvers::bassily::objp::{
     run_objp, HessianRank, ObjPApp, ObjPAppVariant, ObjPRelease, ObjPSetting,
 };
 
-use super::{choice, AlgorithmDef, CellOutput, Metric, ParamDef, ParamKind, Run, RunContext};
+use super::{
+    choice, AlgorithmDef, CellOutput, Metric, ParamDef, ParamKind, PrivacyUnit, Run, RunContext,
+};
 
 fn hessian_rank(problem: &dyn Objective) -> HessianRank {
     if problem.rank_one_hessians() {
@@ -169,6 +171,7 @@ pub(super) const ALGORITHMS: &[AlgorithmDef] = &[
         options: &[],
         delta_max: 1.0,
         needs_delta: true,
+        privacy_unit: PrivacyUnit::EpsDelta,
         metrics: RISKS,
         diagnostics: OBJP_DIAGNOSTICS,
         bound_name: "Thm 5.3 bound, corrected constant 4 (P13)",
@@ -184,6 +187,7 @@ pub(super) const ALGORITHMS: &[AlgorithmDef] = &[
         options: &[CONSTANTS],
         delta_max: 1.0,
         needs_delta: true,
+        privacy_unit: PrivacyUnit::EpsDelta,
         metrics: &[
             "excess_population_risk",
             "excess_empirical_risk",
@@ -202,6 +206,7 @@ pub(super) const ALGORITHMS: &[AlgorithmDef] = &[
         options: &[],
         delta_max: 1.0,
         needs_delta: false,
+        privacy_unit: PrivacyUnit::EpsDelta,
         metrics: RISKS,
         diagnostics: &[],
         bound_name: "",

@@ -23,7 +23,9 @@ use solvers::bassily::sgd::{
     one_pass_sgd, one_pass_sgd_bound, NoiseCalibration, Nsgd, NsgdRelease, NsgdVariant,
 };
 
-use super::{choice, AlgorithmDef, CellOutput, Metric, ParamDef, ParamKind, Run, RunContext};
+use super::{
+    choice, AlgorithmDef, CellOutput, Metric, ParamDef, ParamKind, PrivacyUnit, Run, RunContext,
+};
 
 fn curve_point(ctx: &RunContext, problem: &dyn Objective) -> CurvePoint {
     let c = problem.constants();
@@ -257,6 +259,7 @@ pub(super) const ALGORITHMS: &[AlgorithmDef] = &[
         options: &[CALIBRATION, NEIGHBOURING],
         delta_max: 1.0,
         needs_delta: true,
+        privacy_unit: PrivacyUnit::EpsDelta,
         metrics: NSGD_METRICS,
         diagnostics: NSGD_DIAGNOSTICS,
         bound_name: "Lemmas 3.3 + 3.4 (implemented noise, Poisson batches)",
@@ -272,6 +275,7 @@ pub(super) const ALGORITHMS: &[AlgorithmDef] = &[
         options: &[CALIBRATION, NEIGHBOURING],
         delta_max: 1.0,
         needs_delta: true,
+        privacy_unit: PrivacyUnit::EpsDelta,
         metrics: NSGD_METRICS,
         diagnostics: NSGD_DIAGNOSTICS,
         bound_name: "Lemmas 3.3 + 3.4 + smoothing gap (<= 14 M L R)",
@@ -286,6 +290,7 @@ pub(super) const ALGORITHMS: &[AlgorithmDef] = &[
         options: &[CALIBRATION, NEIGHBOURING],
         delta_max: 1.0,
         needs_delta: true,
+        privacy_unit: PrivacyUnit::EpsDelta,
         metrics: NSGD_METRICS,
         diagnostics: NSGD_DIAGNOSTICS,
         bound_name: "",
@@ -300,6 +305,7 @@ pub(super) const ALGORITHMS: &[AlgorithmDef] = &[
         options: &[],
         delta_max: 1.0,
         needs_delta: false,
+        privacy_unit: PrivacyUnit::EpsDelta,
         metrics: &["excess_population_risk", "excess_empirical_risk", "generalization_gap", "gradient_evaluations"],
         diagnostics: &[],
         bound_name: "M L/sqrt(n)",
@@ -315,6 +321,7 @@ pub(super) const ALGORITHMS: &[AlgorithmDef] = &[
         options: &[CURVE],
         delta_max: 1.0,
         needs_delta: false,
+        privacy_unit: PrivacyUnit::EpsDelta,
         metrics: &["excess_population_risk"],
         diagnostics: &[],
         bound_name: "",

@@ -26,7 +26,7 @@ use super::lowy_options::{
     calibration_choice, inflation_choice, inner_solver, is_black_box_mode, CALIBRATION, INFLATION,
     INNER, MODE,
 };
-use super::{AlgorithmDef, CellOutput, Metric, Run, RunContext};
+use super::{AlgorithmDef, CellOutput, Metric, PrivacyUnit, Run, RunContext};
 
 pub(super) use super::lowy_families::FAMILIES;
 
@@ -173,6 +173,7 @@ pub(super) const ALGORITHMS: &[AlgorithmDef] = &[
         options: &[SENSITIVITY],
         delta_max: 0.5,
         needs_delta: false,
+        privacy_unit: PrivacyUnit::EpsDelta,
         metrics: &["excess_empirical_risk", "excess_population_risk"],
         diagnostics: &["sensitivity", "noise_scale", "noise_norm_sq"],
         bound_name: "Cor 2.1 / Prop 4.1 bound",
@@ -189,6 +190,7 @@ pub(super) const ALGORITHMS: &[AlgorithmDef] = &[
         options: &[SENSITIVITY, INNER],
         delta_max: 0.5,
         needs_delta: false,
+        privacy_unit: PrivacyUnit::EpsDelta,
         metrics: RISK_AND_COST_METRICS,
         diagnostics: BLACK_BOX_DIAGNOSTICS,
         bound_name: "theorem bound (Thm 3.1/3.2/5.1/5.2 corrected)",
@@ -204,6 +206,7 @@ pub(super) const ALGORITHMS: &[AlgorithmDef] = &[
         options: &[SENSITIVITY, MODE, INNER, CALIBRATION],
         delta_max: 0.5,
         needs_delta: false,
+        privacy_unit: PrivacyUnit::EpsDelta,
         metrics: RISK_AND_COST_METRICS,
         diagnostics: REGULARIZED_DIAGNOSTICS,
         bound_name: "Prop 2.7/2.8 (conceptual), Thm C.1/C.2 (black box; Gaussian C.1: its skeleton with the corrected sigma)",
@@ -219,6 +222,7 @@ pub(super) const ALGORITHMS: &[AlgorithmDef] = &[
         options: &[SENSITIVITY, INFLATION],
         delta_max: 0.5,
         needs_delta: false,
+        privacy_unit: PrivacyUnit::EpsDelta,
         metrics: &["excess_empirical_risk", "gradient_evaluations"],
         diagnostics: BLACK_BOX_DIAGNOSTICS,
         bound_name: "Thm 3.1 bound",

@@ -7,7 +7,9 @@ use solvers::baselines::noisy_sgd::NoisySgd;
 use solvers::baselines::zzmw17::{target_accuracy, Zzmw17};
 use solvers::output_perturbation::ConceptualOutputPerturbation;
 
-use super::{num, AlgorithmDef, CellOutput, Metric, ParamDef, ParamKind, Run, RunContext};
+use super::{
+    num, AlgorithmDef, CellOutput, Metric, ParamDef, ParamKind, PrivacyUnit, Run, RunContext,
+};
 
 const EXPECTED_BATCH: ParamDef = ParamDef {
     name: "expected_batch",
@@ -115,6 +117,7 @@ pub(super) const ALGORITHMS: &[AlgorithmDef] = &[
         options: &[],
         delta_max: 0.5,
         needs_delta: false,
+        privacy_unit: PrivacyUnit::EpsDelta,
         metrics: &["excess_empirical_risk", "gradient_evaluations"],
         diagnostics: &[
             "iterations",
@@ -137,6 +140,7 @@ pub(super) const ALGORITHMS: &[AlgorithmDef] = &[
         options: &[EXPECTED_BATCH],
         delta_max: 1.0,
         needs_delta: true,
+        privacy_unit: PrivacyUnit::EpsDelta,
         metrics: &["excess_empirical_risk", "gradient_evaluations"],
         diagnostics: &[
             "steps",

@@ -156,6 +156,27 @@ impl Metric {
     }
 }
 
+/// The privacy definition an algorithm is calibrated for, which decides the
+/// privacy parameters its studies set and sweep.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PrivacyUnit {
+    /// `(eps, delta)`-DP (pure when `delta = 0`): studies set `privacy.eps`
+    /// and `privacy.delta`.
+    EpsDelta,
+    /// `rho`-zCDP (Bun–Steinke): studies set `privacy.rho`.
+    Zcdp,
+}
+
+impl PrivacyUnit {
+    /// The privacy parameters a study of this unit may set or sweep.
+    pub fn params(self) -> &'static [&'static str] {
+        match self {
+            PrivacyUnit::EpsDelta => &["eps", "delta"],
+            PrivacyUnit::Zcdp => &["rho"],
+        }
+    }
+}
+
 /// Everything an algorithm's runner needs besides the problem and the noise stream.
 #[derive(Debug, Clone, Copy)]
 pub struct RunContext<'a> {
@@ -163,8 +184,12 @@ pub struct RunContext<'a> {
     pub options: &'a Values,
     /// The problem family's values (e.g. `tau` for tilted ERM bounds).
     pub problem: &'a Values,
-    /// Privacy parameters of the grid point.
+    /// `(eps, delta)` of the grid point ([`PrivacyUnit::EpsDelta`]
+    /// algorithms; both zero for [`PrivacyUnit::Zcdp`] algorithms).
     pub privacy: PrivacyParams,
+    /// `rho` of the grid point ([`PrivacyUnit::Zcdp`] algorithms; zero for
+    /// [`PrivacyUnit::EpsDelta`] algorithms).
+    pub rho: f64,
     /// The study's metric.
     pub metric: Metric,
 }
@@ -203,6 +228,8 @@ pub struct AlgorithmDef {
     pub delta_max: f64,
     /// Whether the algorithm needs `delta > 0` (Gaussian-only methods).
     pub needs_delta: bool,
+    /// The privacy definition it is calibrated for.
+    pub privacy_unit: PrivacyUnit,
     /// Metrics it can report (see [`Metric::ALL`]).
     pub metrics: &'static [&'static str],
     /// Names of the diagnostic outputs stored per cell.
@@ -267,4 +294,4 @@ pub fn algorithm(name: &str) -> Option<&'static AlgorithmDef> {
 }
 
 /// Names of the privacy parameters that a grid may sweep.
-pub const PRIVACY_PARAMS: &[&str] = &["eps", "delta"];
+pub const PRIVACY_PARAMS: &[&str] = &["eps", "delta", "rho"];

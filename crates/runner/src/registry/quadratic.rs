@@ -6,7 +6,7 @@ use dpcore::{Objective, RunFailure};
 use rand_pcg::Pcg64;
 
 use super::common::{run_output_perturbation_conceptual, SENSITIVITY};
-use super::{num, AlgorithmDef, Build, FamilyDef, ParamDef, ParamKind, Run, Values};
+use super::{num, AlgorithmDef, Build, FamilyDef, ParamDef, ParamKind, PrivacyUnit, Run, Values};
 
 const DIAGONAL_QUADRATIC_PARAMS: &[ParamDef] = &[
     ParamDef {
@@ -83,6 +83,7 @@ pub(super) const ALGORITHMS: &[AlgorithmDef] = &[AlgorithmDef {
     options: OUTPUT_PERTURBATION_OPTIONS,
     delta_max: 0.5,
     needs_delta: false,
+    privacy_unit: PrivacyUnit::EpsDelta,
     metrics: &["excess_empirical_risk", "excess_population_risk"],
     diagnostics: &["sensitivity", "noise_scale", "noise_norm_sq"],
     bound_name: "Cor 2.2 bound (corrected Prop 2.4(b))",

@@ -27,7 +27,7 @@ pub enum Target {
     Problem,
     /// An algorithm option.
     Algorithm,
-    /// `eps` or `delta`.
+    /// `eps`, `delta` or `rho`.
     Privacy,
 }
 
@@ -76,10 +76,12 @@ pub struct Study {
     pub problem: Values,
     /// Fixed algorithm values.
     pub options: Values,
-    /// Fixed eps.
+    /// Fixed eps (zero for zCDP algorithms).
     pub eps: f64,
-    /// Fixed delta.
+    /// Fixed delta (zero for zCDP algorithms).
     pub delta: f64,
+    /// Fixed rho (zero for `(eps, delta)` algorithms).
+    pub rho: f64,
     /// Swept axes (cartesian grid, first axis slowest).
     pub axes: Vec<Axis>,
     /// Whether every mean must be under the bound.

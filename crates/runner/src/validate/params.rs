@@ -4,14 +4,17 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::grid::Grid;
-use super::{join, Axis};
+use super::{join, Axis, Target};
 use crate::diagnostics::{PathSeg, SpecError, SpecLocator};
-use crate::registry::{AlgorithmDef, ParamDef, ParamKind, Value, Values};
+use crate::registry::{AlgorithmDef, ParamDef, ParamKind, PrivacyUnit, Value, Values};
 use crate::spec::{ParamValue, StudySpec};
 use crate::toml_path;
 
-/// Checks study `s`'s fixed `eps` and `delta` for `algorithm`, then every
-/// swept value of an `eps` or `delta` axis (located at its `grid` entry).
+/// Checks study `s`'s privacy parameters against `algorithm`'s privacy unit
+/// (`eps` and `delta` for `(eps, delta)`-DP, `rho` for zCDP; the other unit's
+/// parameters are rejected, set or swept), then every swept value of a privacy
+/// axis (located at its `grid` entry). Returns the fixed `(eps, rho)`; the
+/// parameter of the other unit is zero.
 pub(super) fn check_privacy(
     loc: &SpecLocator,
     s: &StudySpec,
@@ -19,39 +22,91 @@ pub(super) fn check_privacy(
     algorithm: &AlgorithmDef,
     axes: &[Axis],
     grid: &Grid,
-) -> Result<(), SpecError> {
-    check_eps(
-        loc,
-        s.privacy.eps,
-        &join(base, &toml_path!["privacy", "eps"]),
-    )?;
-    check_delta(
-        loc,
-        s.privacy.delta,
-        algorithm,
-        &join(base, &toml_path!["privacy", "delta"]),
-    )?;
+) -> Result<(f64, f64), SpecError> {
+    let unit = algorithm.privacy_unit;
+    let (unit_name, example) = match unit {
+        PrivacyUnit::EpsDelta => ("(eps, delta)-DP", "privacy = { eps = 1.0, delta = 1e-6 }"),
+        PrivacyUnit::Zcdp => ("rho-zCDP", "privacy = { rho = 0.5 }"),
+    };
+    let wrong_unit = |path: &[PathSeg], name: &str| {
+        loc.error(
+            path,
+            format!(
+                "algorithm `{}` is calibrated for {unit_name}; `{name}` does not apply",
+                algorithm.name
+            ),
+            format!("set {:?} instead, e.g. {example}", unit.params()),
+        )
+    };
+    for axis in axes.iter().filter(|a| a.target == Target::Privacy) {
+        if !unit.params().contains(&axis.name.as_str()) {
+            return Err(wrong_unit(&grid[&axis.name].1, &axis.name));
+        }
+    }
+    let path = |name: &str| join(base, &toml_path!["privacy", name]);
+    let missing = |name: &str| {
+        loc.error(
+            &join(base, &toml_path!["privacy"]),
+            format!("missing `privacy.{name}`"),
+            format!(
+                "algorithm `{}` is calibrated for {unit_name}: {example}",
+                algorithm.name
+            ),
+        )
+    };
+    let fixed = match unit {
+        PrivacyUnit::EpsDelta => {
+            if s.privacy.rho.is_some() {
+                return Err(wrong_unit(&path("rho"), "rho"));
+            }
+            let eps = s.privacy.eps.ok_or_else(|| missing("eps"))?;
+            check_eps(loc, eps, &path("eps"))?;
+            check_delta(loc, s.privacy.delta, algorithm, &path("delta"))?;
+            (eps, 0.0)
+        }
+        PrivacyUnit::Zcdp => {
+            if s.privacy.eps.is_some() {
+                return Err(wrong_unit(&path("eps"), "eps"));
+            }
+            if s.privacy.delta != 0.0 {
+                return Err(wrong_unit(&path("delta"), "delta"));
+            }
+            let rho = s.privacy.rho.ok_or_else(|| missing("rho"))?;
+            check_positive(loc, "rho", rho, &path("rho"))?;
+            (0.0, rho)
+        }
+    };
     for axis in axes {
         let path = grid[&axis.name].1.clone();
         for &v in &axis.values {
             match axis.name.as_str() {
                 "eps" => check_eps(loc, v, &path)?,
                 "delta" => check_delta(loc, v, algorithm, &path)?,
+                "rho" => check_positive(loc, "rho", v, &path)?,
                 _ => {}
             }
         }
     }
-    Ok(())
+    Ok(fixed)
 }
 
 fn check_eps(loc: &SpecLocator, eps: f64, path: &[PathSeg]) -> Result<(), SpecError> {
-    if eps.is_finite() && eps > 0.0 {
+    check_positive(loc, "eps", eps, path)
+}
+
+fn check_positive(
+    loc: &SpecLocator,
+    name: &str,
+    value: f64,
+    path: &[PathSeg],
+) -> Result<(), SpecError> {
+    if value.is_finite() && value > 0.0 {
         Ok(())
     } else {
         Err(loc.error(
             path,
-            format!("eps = {eps} is out of range"),
-            "eps must be a finite number > 0",
+            format!("{name} = {value} is out of range"),
+            format!("{name} must be a finite number > 0"),
         ))
     }
 }

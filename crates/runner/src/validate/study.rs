@@ -106,7 +106,7 @@ pub(super) fn resolve(
         &format!("algorithm `{}`", algorithm.name),
         &["name"],
     )?;
-    params::check_privacy(loc, s, base, algorithm, &axes, &grid)?;
+    let (eps, rho) = params::check_privacy(loc, s, base, algorithm, &axes, &grid)?;
     if algorithm.needs_delta {
         let deltas: Vec<f64> = match axes.iter().find(|a| a.name == "delta") {
             Some(a) => a.values.clone(),
@@ -153,8 +153,9 @@ pub(super) fn resolve(
         algorithm,
         problem,
         options,
-        eps: s.privacy.eps,
+        eps,
         delta: s.privacy.delta,
+        rho,
         axes,
         below_bound: s.expect.below_bound,
         match_theory: s.expect.match_theory,
