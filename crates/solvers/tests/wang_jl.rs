@@ -7,13 +7,19 @@ use solvers::wang::margin_grid;
 #[test]
 fn dimension_matches_the_digest_table() {
     // Digest §2.7 (C_JL = 1, beta = 1/n^2): k_gamma for gamma = 1, 0.5, 0.2, 0.1.
-    let rows: [(usize, usize, [f64; 4]); 2] =
-        [(1000, 11, [31.0, 121.0, 751.0, 3004.0]), (10_000, 15, [40.0, 159.0, 989.0, 3955.0])];
+    let rows: [(usize, usize, [f64; 4]); 2] = [
+        (1000, 11, [31.0, 121.0, 751.0, 3004.0]),
+        (10_000, 15, [40.0, 159.0, 989.0, 3955.0]),
+    ];
     for (n, len, ks) in rows {
         assert_eq!(margin_grid(n, 1.0).len(), len);
         let beta = 1.0 / (n as f64 * n as f64);
         for (g, k) in [1.0, 0.5, 0.2, 0.1].into_iter().zip(ks) {
-            assert_eq!(jl_dimension(n, len, g, beta, 1.0, 1.0), k, "n = {n}, gamma = {g}");
+            assert_eq!(
+                jl_dimension(n, len, g, beta, 1.0, 1.0),
+                k,
+                "n = {n}, gamma = {g}"
+            );
         }
     }
     // The provable constant (digest §2.6): 46 567 at n = 1e4, gamma = 0.2.
@@ -81,7 +87,9 @@ fn signs_are_fair_and_norms_preserved_in_expectation() {
     // Fair signs: 64 * 200 * 50 = 640 000 signs; |z| < 5 (false alarm 6e-7).
     let mut plus = 0usize;
     let mut sq = Vec::new();
-    let x: Vec<f64> = (0..d).map(|j| if j < 2 { 0.5f64.sqrt() } else { 0.0 }).collect();
+    let x: Vec<f64> = (0..d)
+        .map(|j| if j < 2 { 0.5f64.sqrt() } else { 0.0 })
+        .collect();
     for seed in 0..50u64 {
         let map = JlMap::new(k, d, seed);
         for i in 0..k {

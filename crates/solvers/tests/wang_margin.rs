@@ -13,7 +13,11 @@ fn rng(seed: u64) -> Pcg64 {
 }
 
 fn dist(a: &[f64], b: &[f64]) -> f64 {
-    a.iter().zip(b).map(|(u, v)| (u - v) * (u - v)).sum::<f64>().sqrt()
+    a.iter()
+        .zip(b)
+        .map(|(u, v)| (u - v) * (u - v))
+        .sum::<f64>()
+        .sqrt()
 }
 
 #[test]
@@ -49,9 +53,15 @@ fn generators_have_exact_margin_gamma_star() {
         let c = hard_margin_svm(&p, MarginOptions::default());
         let g = prm.margin;
         assert!(c.converged, "{prm:?}");
-        assert!(c.lower <= g + 1e-12 && g <= c.upper + 1e-12, "{prm:?}: {c:?}");
+        assert!(
+            c.lower <= g + 1e-12 && g <= c.upper + 1e-12,
+            "{prm:?}: {c:?}"
+        );
         assert!(c.upper - c.lower <= 1e-9 * c.upper);
-        assert!(dist(&c.direction, p.w_star()) < 1e-6, "max-margin direction is w*");
+        assert!(
+            dist(&c.direction, p.w_star()) < 1e-6,
+            "max-margin direction is w*"
+        );
     }
 }
 
@@ -63,7 +73,13 @@ fn twins_are_not_separable_and_removing_them_restores_gamma_star() {
     assert_eq!(c.lower, 0.0);
     assert!(c.upper < 1e-9, "upper certificate {}", c.upper);
     let inliers: Vec<usize> = (0..195).collect();
-    let c = exact_margin(p.features(), p.labels(), 20, Some(&inliers), MarginOptions::default());
+    let c = exact_margin(
+        p.features(),
+        p.labels(),
+        20,
+        Some(&inliers),
+        MarginOptions::default(),
+    );
     assert!((c.lower - 0.25).abs() < 1e-9 && c.upper >= 0.25 - 1e-12);
 }
 
@@ -79,7 +95,8 @@ fn band_outliers_lower_the_margin_below_gamma_star() {
 
 #[test]
 fn hard_margin_svm_dual_matches_the_exact_margin() {
-    let p = PlantedHalfspace::generate(HalfspaceParams::isotropic(150, 15, 0.4, 0), &mut rng(7)).unwrap();
+    let p = PlantedHalfspace::generate(HalfspaceParams::isotropic(150, 15, 0.4, 0), &mut rng(7))
+        .unwrap();
     let all: Vec<usize> = (0..150).collect();
     let opts = SvmOptions {
         c: f64::INFINITY,
@@ -91,7 +108,14 @@ fn hard_margin_svm_dual_matches_the_exact_margin() {
     let wn = fit.w.iter().map(|v| v * v).sum::<f64>().sqrt();
     // At the hard-margin optimum gamma = 1/||w|| (digest §6.3).
     assert!((1.0 / wn - 0.4).abs() < 1e-6, "1/||w|| = {}", 1.0 / wn);
-    let soft = fit_svm(p.features(), p.labels(), 15, &all, vec![0.0; 150], SvmOptions::default());
+    let soft = fit_svm(
+        p.features(),
+        p.labels(),
+        15,
+        &all,
+        vec![0.0; 150],
+        SvmOptions::default(),
+    );
     assert!(soft.converged);
     assert!(soft.alpha.iter().all(|&a| (0.0..=1.0).contains(&a)));
 }

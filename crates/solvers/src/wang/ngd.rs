@@ -13,7 +13,8 @@
 //! accountant value from the realised `(T, sigma, Delta)`.
 //!
 //! # Iterations and step sizes
-//! - [`IterationMode::Paper`]: `T = ceil(n^2 mu^2)` (`sigma = n Delta` up to rounding).
+//! - [`IterationMode::Paper`]: `T = round(n^2 mu^2)`, at least 1 (`sigma = n Delta`
+//!   up to rounding; the rounding of the digest's §2.7 table).
 //! - [`IterationMode::Fast`]: `T = ceil(n^2 mu^2/k)` (P5, [OURS]): keeps the
 //!   expectation bound within a factor `sqrt 2` at `k`-fold less compute.
 //! - Averaged iterate (Lemma C.1): `eta = 1/sqrt(T (n^2 Delta^2 + k sigma^2))`,
@@ -32,7 +33,7 @@ use rand_distr::{Distribution, StandardNormal};
 /// How many iterations NGD runs (digest §7 modes).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum IterationMode {
-    /// `T = ceil(n^2 mu^2)`, the paper's.
+    /// `T = round(n^2 mu^2)` (at least 1), the paper's.
     Paper,
     /// `T = ceil(n^2 mu^2 / k)` (digest P5).
     Fast,
@@ -100,7 +101,7 @@ impl NgdPlan {
         let (nf, kf) = (n as f64, k as f64);
         let base = nf * nf * mu * mu;
         let steps = match mode {
-            IterationMode::Paper => base.ceil(),
+            IterationMode::Paper => base.round(),
             IterationMode::Fast => (base / kf).ceil(),
         }
         .max(1.0) as u64;
