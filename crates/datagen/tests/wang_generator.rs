@@ -98,6 +98,10 @@ fn twin_and_flip_outliers() {
         assert_eq!(p.labels()[i], -p.labels()[j]);
         assert!(margin(&p, i, p.w_star()) <= -0.25 + TOL);
     }
+    let mut originals: Vec<usize> = p.outlier_indices().map(|i| p.twin_of(i).unwrap()).collect();
+    originals.sort_unstable();
+    originals.dedup();
+    assert_eq!(originals.len(), m, "twins copy distinct inliers");
     // w* misclassifies exactly the m twins.
     assert_eq!(p.zero_one_error(p.w_star()), m as f64 / n as f64);
     let mut prm = HalfspaceParams::isotropic(n, 20, 0.25, m);
@@ -142,7 +146,26 @@ fn validation_rejects_bad_parameters() {
     assert!(ok.validate().is_ok());
     assert!(HalfspaceParams { margin: 1.0, ..ok }.validate().is_err());
     assert!(HalfspaceParams { margin: 0.0, ..ok }.validate().is_err());
-    assert!(HalfspaceParams { outliers: 9, ..ok }.validate().is_err());
+    assert!(
+        HalfspaceParams { outliers: 5, ..ok }.validate().is_err(),
+        "twins: n >= 2 + 2m"
+    );
+    let flips = HalfspaceParams {
+        outlier_type: OutlierType::Flips,
+        ..ok
+    };
+    assert!(HalfspaceParams {
+        outliers: 8,
+        ..flips
+    }
+    .validate()
+    .is_ok());
+    assert!(HalfspaceParams {
+        outliers: 9,
+        ..flips
+    }
+    .validate()
+    .is_err());
     assert!(HalfspaceParams { d: 1, ..ok }.validate().is_err());
     assert!(HalfspaceParams::two_cluster(10, 5, 0.85, 0)
         .validate()

@@ -104,11 +104,16 @@ impl PlantedHalfspace {
             let (x, y) = inst.draw_inlier(rng);
             inst.push(x, y, false, None);
         }
-        let inliers_end = n - m;
-        for _ in 0..m {
+        // Twins copy m *distinct* inliers (partial Fisher-Yates), so that
+        // exactly m removals are needed (two twins of one original could
+        // both be cured by removing the original).
+        let mut pool: Vec<usize> = (2..n - m).collect();
+        for t in 0..m {
             let (x, y, twin) = match params.outlier_type {
                 OutlierType::Twins => {
-                    let j = rng.random_range(2..inliers_end);
+                    let pick = rng.random_range(t..pool.len());
+                    pool.swap(t, pick);
+                    let j = pool[t];
                     (inst.row(j).to_vec(), -inst.y[j], Some(j))
                 }
                 OutlierType::Flips => {

@@ -37,8 +37,8 @@ pub enum MarginProfile {
 /// Outlier types (digest §6.1 item 4).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum OutlierType {
-    /// (T) contradictory twins: a copy of a random non-anchor inlier with the
-    /// opposite label. Exactly `m` removals are needed for any margin
+    /// (T) contradictory twins: copies of `m` distinct random non-anchor
+    /// inliers with the opposite label (needs `n >= 2 + 2m`). Exactly `m` removals are needed for any margin
     /// `0 < gamma' <= gamma*`, and `gamma(S) = 0`.
     Twins,
     /// (F) label flips: fresh inlier draws with the label flipped. May stay
@@ -119,11 +119,11 @@ impl HalfspaceParams {
                 2 + self.outliers
             ));
         }
-        if self.outlier_type == OutlierType::Twins
-            && self.outliers > 0
-            && self.n < 3 + self.outliers
-        {
-            return Err("twins need at least one non-anchor inlier".into());
+        if self.outlier_type == OutlierType::Twins && self.n < 2 + 2 * self.outliers {
+            return Err(format!(
+                "m = {} twins need as many distinct non-anchor inliers: n >= 2 + 2m",
+                self.outliers
+            ));
         }
         let min_d = match self.family {
             Family::Isotropic(_) => 2,
