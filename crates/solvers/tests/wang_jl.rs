@@ -51,13 +51,13 @@ fn entries_projection_and_transpose_agree() {
     map.project(&x, &mut px);
     let mut ptv = vec![0.0; d];
     map.transpose(&v, &mut ptv);
-    for i in 0..k {
+    for (i, pxi) in px.iter().enumerate() {
         let explicit: f64 = (0..d).map(|j| map.entry(i, j) * x[j]).sum();
-        assert!((explicit - px[i]).abs() < 1e-12);
+        assert!((explicit - pxi).abs() < 1e-12);
     }
-    for j in 0..d {
+    for (j, ptvj) in ptv.iter().enumerate() {
         let explicit: f64 = (0..k).map(|i| map.entry(i, j) * v[i]).sum();
-        assert!((explicit - ptv[j]).abs() < 1e-12);
+        assert!((explicit - ptvj).abs() < 1e-12);
         for i in 0..k {
             assert_eq!(map.entry(i, j).abs(), s);
         }

@@ -4,7 +4,7 @@
 //! Total GDP budget `mu = eps/(2 sqrt(2 Lambda))`, `Lambda = ln(1/delta)`
 //! (Corollary E.2, valid for `eps < 8 Lambda`; **paper** conversion), or the
 //! largest `mu` whose exact GDP curve (Dong–Roth–Su Cor 2.13) meets
-//! `(eps, delta)` (**tight**, [OURS], an option only). The spent privacy is
+//! `(eps, delta)` (**tight**, (ours), an option only). The spent privacy is
 //! reported by both conversions from the realised composed `mu`.
 
 use dpcore::{PrivacyParams, RunFailure};
@@ -15,7 +15,7 @@ use mechanisms::gdp::{gdp_epsilon, gdp_mu};
 pub enum BudgetConversion {
     /// `mu = eps/(2 sqrt(2 ln(1/delta)))` (Lemma E.3 / Corollary E.2).
     Paper,
-    /// `mu` from the exact GDP curve (digest §1.3 [OURS]).
+    /// `mu` from the exact GDP curve (digest §1.3 (ours)).
     Tight,
 }
 

@@ -7,7 +7,7 @@
 //! so `Phi` is a pure function of `(seed, k, d)`: it can be stored packed or
 //! regenerated, and `Phi^T w` is recomputed from the same seed.
 //!
-//! **Dimension** (digest §2.6, [OURS]):
+//! **Dimension** (digest §2.6, (ours)):
 //! `k_gamma = ceil(C_JL b^2 ln(|Gamma| (n+1)(n+2)/beta) / gamma^2)` with the
 //! hidden constant `C_JL` a named option (default 1); the provably sufficient
 //! constant is [`PROVABLE_JL_CONSTANT`] `= 324/7` with `2|Gamma|` in the log

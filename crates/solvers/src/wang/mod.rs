@@ -10,7 +10,7 @@
 //!
 //! - [`ngd`]: `A_NGD` (Algorithm 5), paper and fast iteration modes.
 //! - [`jl`]: the packed, counter-based Rademacher JL map and `k_gamma`.
-//! - [`jlgd`]: `A_JLGD` (Algorithm 1) and the projected NGD it is built on.
+//! - [`mod@jlgd`]: `A_JLGD` (Algorithm 1) and the projected NGD it is built on.
 //! - [`select`]: `A_Iter` (Algorithm 2).
 //! - [`mstar`]: `M*` (Algorithm 3), also the tuned full-dimension baseline.
 //! - [`privtune`]: `A_PrivTune` / `M'` (Algorithms 4 and 6).

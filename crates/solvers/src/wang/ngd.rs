@@ -15,7 +15,7 @@
 //! # Iterations and step sizes
 //! - [`IterationMode::Paper`]: `T = round(n^2 mu^2)`, at least 1 (`sigma = n Delta`
 //!   up to rounding; the rounding of the digest's §2.7 table).
-//! - [`IterationMode::Fast`]: `T = ceil(n^2 mu^2/k)` (P5, [OURS]): keeps the
+//! - [`IterationMode::Fast`]: `T = ceil(n^2 mu^2/k)` (P5, (ours)): keeps the
 //!   expectation bound within a factor `sqrt 2` at `k`-fold less compute.
 //! - Averaged iterate (Lemma C.1): `eta = 1/sqrt(T (n^2 Delta^2 + k sigma^2))`,
 //!   output `(1/T) sum_{t=0}^{T-1} w_t` (includes `w_0 = 0`; erratum E-b).
