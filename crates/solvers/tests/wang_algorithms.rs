@@ -10,7 +10,9 @@ use dpcore::{PrivacyParams, RunFailure};
 use mechanisms::normal::normal_cdf;
 use rand::SeedableRng;
 use rand_pcg::Pcg64;
-use solvers::wang::bounds::{b_proof, jl_log_term, jlgd_bound, per_call_mu};
+use solvers::wang::bounds::{
+    b_proof, jl_log_term, jlgd_bound, per_call_mu, privtune_bound, theorem_6_5_explicit,
+};
 use solvers::wang::ngd::run_ngd;
 use solvers::wang::select::{a_iter, BaseRun};
 use solvers::wang::{
@@ -348,4 +350,25 @@ fn bounds_match_the_digest_numbers() {
     assert!(b > 0.0 && b < 0.2);
     // No grid point below gamma* = 0 certifies anything.
     assert_eq!(b_proof(1000, 0.0, 0, 1.0, 1e-5, 1.0), 1.0);
+    // Theorem 6.5 explicit at gamma* = 1, m = 0, n = 2^30: the minimum is at gamma~ = 1.
+    let n = (1u64 << 30) as f64;
+    let (lg, lam) = (30.0f64, 1e5f64.ln());
+    let by_hand = 8.0 * (lg * (4.0 * n * n * (n + 2.0) * (n + 1.0) * lg).ln() * lam).sqrt() / n
+        + 16.0 * 2f64.sqrt() * (lg * lam * (4.0 * lg).ln()).sqrt() / n
+        + 1.0 / (n * n);
+    let v = theorem_6_5_explicit(1 << 30, 1.0, 0, 1.0, 1e-5);
+    assert!((v - by_hand).abs() < 1e-12 * by_hand, "{v} vs {by_hand}");
+    // The outlier term adds m/(gamma~ n) at the minimiser gamma~ = 1 when it dominates nothing else.
+    let with_m = theorem_6_5_explicit(1 << 30, 1.0, 1000, 1.0, 1e-5);
+    assert!((with_m - v - 1000.0 / n).abs() < 1e-12);
+    assert_eq!(
+        theorem_6_5_explicit(1000, 0.5, 0, 1.0, 1e-5),
+        1.0,
+        "vacuous at small n"
+    );
+    let pt = privtune_bound(1 << 30, 1.0, 0, 1.0, 1e-5);
+    let jl = jl_log_term(n, 31, 1.0 / (n * n));
+    let tune = (31.0 * (n * n - 1.0) / 1e-5).ln();
+    let by_hand = (jl * tune).sqrt() / n + 12.0 * (n * n * 31.0 / 1e-5).ln() / n;
+    assert!((pt - by_hand).abs() < 1e-12 * by_hand);
 }

@@ -174,4 +174,17 @@ impl JlMap {
             }
         }
     }
+
+    /// `Phi x_i` for every row of an `n x d` row-major matrix, as an `n x k`
+    /// row-major matrix (e.g. to measure `gamma(Phi S_in)` with
+    /// [`super::exact_margin`] for the JL-constant experiment E9).
+    pub fn project_rows(&self, features: &[f64]) -> Vec<f64> {
+        let (d, k) = (self.input_dim(), self.output_dim());
+        assert_eq!(features.len() % d, 0, "project_rows: shape");
+        let mut z = vec![0.0; features.len() / d * k];
+        for (row, out) in features.chunks_exact(d).zip(z.chunks_exact_mut(k)) {
+            self.project(row, out);
+        }
+        z
+    }
 }

@@ -122,11 +122,7 @@ pub fn projected_ngd<R: Rng + ?Sized>(
     let z: Cow<'_, [f64]> = if map.is_identity() {
         Cow::Borrowed(x)
     } else {
-        let mut z = vec![0.0; n * k];
-        for (row, out) in x.chunks_exact(d).zip(z.chunks_exact_mut(k)) {
-            map.project(row, out);
-        }
-        Cow::Owned(z)
+        Cow::Owned(map.project_rows(x))
     };
     let scale: Vec<f64> = z
         .chunks_exact(k)
