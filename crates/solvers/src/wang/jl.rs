@@ -126,8 +126,18 @@ impl JlMap {
         }
     }
 
-    /// `out = Phi x` (`out` of length `k`).
+    /// `out = Phi x` (`out` of length `k`), by [`JlMap::project_with`] with a
+    /// temporary table.
     pub fn project(&self, x: &[f64], out: &mut [f64]) {
+        let mut table = Vec::new();
+        self.project_with(x, out, &mut table);
+    }
+
+    /// `out = Phi x` reusing `table` as scratch. For the Rademacher map, the
+    /// `16` signed sums of every block of 4 coordinates of `x` are tabulated
+    /// once (`4 d` additions), after which each row of `Phi` costs `d/4`
+    /// lookups instead of `d` signed additions (about 4x faster for `k >> 4`).
+    pub fn project_with(&self, x: &[f64], out: &mut [f64], table: &mut Vec<f64>) {
         match self {
             JlMap::Identity { .. } => out.copy_from_slice(x),
             JlMap::Rademacher {
@@ -136,15 +146,29 @@ impl JlMap {
                 signs,
                 ..
             } => {
+                let blocks = x.len().div_ceil(4);
+                table.clear();
+                table.resize(blocks * 16, 0.0);
+                for (t, chunk) in table.chunks_exact_mut(16).zip(x.chunks(4)) {
+                    t[0] = chunk.iter().sum();
+                    for m in 1..16usize {
+                        let b = m.trailing_zeros() as usize;
+                        let xb = chunk.get(b).copied().unwrap_or(0.0);
+                        t[m] = t[m & (m - 1)] - 2.0 * xb;
+                    }
+                }
                 let scale = 1.0 / (*k as f64).sqrt();
                 for (o, row) in out.iter_mut().zip(signs.chunks_exact(*words_per_row)) {
-                    let mut acc = 0.0;
-                    for (&word, block) in row.iter().zip(x.chunks(64)) {
-                        for (b, &v) in block.iter().enumerate() {
-                            acc += f64::from_bits(v.to_bits() ^ (((word >> b) & 1) << 63));
+                    let mut acc = [0.0f64; 4];
+                    for (wi, &word) in row.iter().enumerate() {
+                        let base = wi * 16;
+                        let count = (blocks - base).min(16);
+                        let t = &table[base * 16..(base + count) * 16];
+                        for (j, tj) in t.chunks_exact(16).enumerate() {
+                            acc[j & 3] += tj[((word >> (4 * j)) & 15) as usize];
                         }
                     }
-                    *o = scale * acc;
+                    *o = scale * ((acc[0] + acc[1]) + (acc[2] + acc[3]));
                 }
             }
         }
@@ -182,8 +206,9 @@ impl JlMap {
         let (d, k) = (self.input_dim(), self.output_dim());
         assert_eq!(features.len() % d, 0, "project_rows: shape");
         let mut z = vec![0.0; features.len() / d * k];
+        let mut table = Vec::new();
         for (row, out) in features.chunks_exact(d).zip(z.chunks_exact_mut(k)) {
-            self.project(row, out);
+            self.project_with(row, out, &mut table);
         }
         z
     }
