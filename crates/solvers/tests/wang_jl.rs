@@ -137,3 +137,38 @@ fn projected_margin_pipeline_of_experiment_e9() {
     // at the provable constant; at C_JL = 1 it held for this fixed seed).
     assert!(c.lower >= g / 3.0, "projected margin {}", c.lower);
 }
+
+#[test]
+fn clipping_bounds_every_projected_row_for_any_phi() {
+    use solvers::wang::jlgd::clipped_projection;
+    use std::borrow::Cow;
+    // Rows of norm 5, 0.3 and 1 (the first violates ||x|| <= b = 1), and a
+    // badly distorting k = 2 map: P3 needs ||scale_i z_i|| <= 2b regardless.
+    let d = 6;
+    let x = [
+        5.0, 0.0, 0.0, 0.0, 0.0, 0.0, //
+        0.0, 0.3, 0.0, 0.0, 0.0, 0.0, //
+        0.5, 0.5, 0.5, 0.5, 0.0, 0.0,
+    ];
+    for seed in 0..20 {
+        let map = JlMap::new(2, d, seed);
+        let (z, scale) = clipped_projection(&x, d, &map, 1.0, 2.0);
+        for (i, (row, s)) in z.chunks_exact(2).zip(&scale).enumerate() {
+            let nz = s * row.iter().map(|v| v * v).sum::<f64>().sqrt();
+            assert!(nz <= 2.0 + 1e-12, "row {i}: {nz}");
+            // scale_i z_i = Phi(clip_1(x_i)) shrunk only if that exceeds 2.
+            let raw = if i == 0 { 0.2 } else { 1.0 };
+            let mut proj = [0.0; 2];
+            map.project(&x[i * d..(i + 1) * d], &mut proj);
+            let pn = raw * proj.iter().map(|v| v * v).sum::<f64>().sqrt();
+            let expected = raw * if pn > 2.0 { 2.0 / pn } else { 1.0 };
+            assert!((s - expected).abs() < 1e-12);
+        }
+    }
+    let (z, scale) = clipped_projection(&x, d, &JlMap::Identity { d }, 1.0, 1.0);
+    assert!(
+        matches!(z, Cow::Borrowed(_)),
+        "the identity does not copy the data"
+    );
+    assert_eq!(scale, vec![0.2, 1.0, 1.0]);
+}

@@ -88,6 +88,35 @@ fn clip_factor(norm: f64, radius: f64) -> f64 {
     }
 }
 
+/// The data NGD sees (digest P3): rows of the `n x d` matrix `features`
+/// clipped to norm `b`, projected by `map` (borrowed for the identity), and
+/// the per-row factors `scale[i]` such that `scale[i] z_i` is the clipped
+/// projection, `||scale[i] z_i|| <= clip_radius` for **every** `Phi`.
+pub fn clipped_projection<'a>(
+    features: &'a [f64],
+    d: usize,
+    map: &JlMap,
+    b: f64,
+    clip_radius: f64,
+) -> (Cow<'a, [f64]>, Vec<f64>) {
+    let k = map.output_dim();
+    let raw: Vec<f64> = features
+        .chunks_exact(d)
+        .map(|r| clip_factor(norm(r), b))
+        .collect();
+    let z: Cow<'_, [f64]> = if map.is_identity() {
+        Cow::Borrowed(features)
+    } else {
+        Cow::Owned(map.project_rows(features))
+    };
+    let scale = z
+        .chunks_exact(k)
+        .zip(&raw)
+        .map(|(row, &a)| a * clip_factor(a * norm(row), clip_radius))
+        .collect();
+    (z, scale)
+}
+
 /// Clip rows to `b`, project with `map`, clip projections to `clip_radius`,
 /// run NGD with `Delta = 2 clip_radius / hinge` at GDP budget `mu`, and
 /// back-project (module docs).
@@ -113,22 +142,8 @@ pub fn projected_ngd<R: Rng + ?Sized>(
     }
     let k = map.output_dim();
     let plan = NgdPlan::new(n, k, hinge, clip_radius, mu, opts.mode, opts.iterate)?;
-    let x = problem.features();
     let labels = problem.labels();
-    let raw: Vec<f64> = x
-        .chunks_exact(d)
-        .map(|r| clip_factor(norm(r), opts.data_bound))
-        .collect();
-    let z: Cow<'_, [f64]> = if map.is_identity() {
-        Cow::Borrowed(x)
-    } else {
-        Cow::Owned(map.project_rows(x))
-    };
-    let scale: Vec<f64> = z
-        .chunks_exact(k)
-        .zip(&raw)
-        .map(|(row, &a)| a * clip_factor(a * norm(row), clip_radius))
-        .collect();
+    let (z, scale) = clipped_projection(problem.features(), d, map, opts.data_bound, clip_radius);
     let w_projected = run_ngd(&z, labels, &scale, &plan, rng);
     let errors = z
         .chunks_exact(k)

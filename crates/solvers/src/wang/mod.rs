@@ -18,6 +18,23 @@
 //! - [`margin`], [`svm`]: the certified exact margin and the bias-free SVM.
 //! - [`removal`]: the removal-margin curve (Appendix N, digest §5).
 //! - [`budget`], [`bounds`]: the budget chain and the theorem bounds.
+//!
+//! # Calling conventions (for the runner)
+//! - `M*`: [`m_star`]`(problem, PrivacyParams::approx(eps, delta), MStarOptions, rng)`
+//!   returns [`MStarRun`]: `w` (score it with `problem.zero_one_error(&w)` and
+//!   `problem.population_error(&w)`), `selected_gamma`, per-candidate
+//!   `k`, `T`, `sigma`, noisy scores, `gradient_evaluations`, `privacy.eps`.
+//! - B1 tuned: the same with `projection: Projection::FullDimension { radius_factor }`.
+//! - B1 / B2 at a known margin: [`known_margin`] with `KnownMarginBudget::Total`
+//!   (whole `mu`) or `PerCall` (`mu_p`, experiment E6).
+//! - B0: [`hard_margin_svm`] (its `direction` is the predictor).
+//! - `M'`: [`m_prime`] with a stop probability `r` (P14).
+//! - Removal-margin: [`removal_margin_curve`] on any `n x d` matrix.
+//!
+//! # Randomness (P8)
+//! Everything draws from the caller's seeded RNG (a reproducible PRNG, not a
+//! CSPRNG) and samples Gaussians in floating point: adequate for measuring
+//! rates, not hardened for deployment.
 
 pub mod baselines;
 pub mod bounds;
