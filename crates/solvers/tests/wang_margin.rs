@@ -30,6 +30,7 @@ fn hand_instance_needs_away_steps() {
     assert!(c.converged);
     assert!(c.lower <= 1.0 && 1.0 <= c.upper + 1e-15, "{c:?}");
     assert!(c.upper - c.lower <= 1e-9);
+    assert!(!c.below_abs_tol && c.margin() == c.lower);
     assert!(dist(&c.direction, &[1.0, 0.0]) < 1e-6);
     // A subset: (3, 0) and (2, 2) alone have min-norm point at distance
     // |det|/|z1 - z2| = 6/sqrt(5) from 0.
@@ -72,6 +73,8 @@ fn twins_are_not_separable_and_removing_them_restores_gamma_star() {
     let c = hard_margin_svm(&p, MarginOptions::default());
     assert_eq!(c.lower, 0.0);
     assert!(c.upper < 1e-9, "upper certificate {}", c.upper);
+    assert!(c.below_abs_tol && c.converged);
+    assert_eq!(c.margin(), 0.0);
     let inliers: Vec<usize> = (0..195).collect();
     let c = exact_margin(
         p.features(),

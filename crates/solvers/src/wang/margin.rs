@@ -47,12 +47,18 @@ pub struct MarginCertificate {
     pub iterations: usize,
     /// Whether the relative or absolute tolerance was met.
     pub converged: bool,
+    /// `upper < abs_tol`: the data are reported not separable (P17).
+    pub below_abs_tol: bool,
 }
 
 impl MarginCertificate {
     /// The reported margin: `lower`, or 0 when `upper < abs_tol` (P17).
     pub fn margin(&self) -> f64 {
-        self.lower
+        if self.below_abs_tol {
+            0.0
+        } else {
+            self.lower
+        }
     }
 }
 
@@ -151,7 +157,7 @@ pub fn exact_margin(
             alpha[away] = if t >= t_max { 0.0 } else { alpha[away] - t };
         }
     }
-    certificate(&alpha, &z, d, m, iterations, converged)
+    certificate(&alpha, &z, d, m, iterations, converged, opts.abs_tol)
 }
 
 fn argmin(s: &[f64]) -> (usize, f64) {
@@ -162,6 +168,7 @@ fn argmin(s: &[f64]) -> (usize, f64) {
 }
 
 /// Recomputes `p = sum alpha_j z_j / sum alpha_j` and the sandwich from it.
+#[allow(clippy::too_many_arguments)]
 fn certificate<'a>(
     alpha: &[f64],
     z: &impl Fn(usize) -> (f64, &'a [f64]),
@@ -169,6 +176,7 @@ fn certificate<'a>(
     m: usize,
     iterations: usize,
     converged: bool,
+    abs_tol: f64,
 ) -> MarginCertificate {
     let total: f64 = alpha.iter().sum();
     let mut p = vec![0.0; d];
@@ -186,6 +194,7 @@ fn certificate<'a>(
             direction: p,
             iterations,
             converged,
+            below_abs_tol: true,
         };
     }
     p.iter_mut().for_each(|v| *v /= upper);
@@ -201,5 +210,6 @@ fn certificate<'a>(
         direction: p,
         iterations,
         converged,
+        below_abs_tol: upper < abs_tol,
     }
 }
