@@ -168,7 +168,6 @@ fn argmin(s: &[f64]) -> (usize, f64) {
 }
 
 /// Recomputes `p = sum alpha_j z_j / sum alpha_j` and the sandwich from it.
-#[allow(clippy::too_many_arguments)]
 fn certificate<'a>(
     alpha: &[f64],
     z: &impl Fn(usize) -> (f64, &'a [f64]),
