@@ -372,3 +372,71 @@ fn bounds_match_the_digest_numbers() {
     let by_hand = (jl * tune).sqrt() / n + 12.0 * (n * n * 31.0 / 1e-5).ln() / n;
     assert!((pt - by_hand).abs() < 1e-12 * by_hand);
 }
+
+#[test]
+fn shape_full_dimension_and_selection_formulas() {
+    use solvers::wang::bounds::{
+        b_shape, full_dimension_bound, selection_expected_excess, selection_high_probability_excess,
+    };
+    let (n, g) = (1000usize, 0.25);
+    let v = b_shape(n, g, 0.5, 1e-5, 10, 1.0, 1.0, false, false);
+    assert!((v - (1.0 / (0.0625 * 1000.0 * 0.5) + 10.0 / 250.0)).abs() < 1e-15);
+    // Population: min(eps, 1) flattens above eps = 1; empirical keeps 1/eps.
+    let pop = |e| b_shape(n, g, e, 1e-5, 0, 1.0, 1.0, true, true);
+    let emp = |e| b_shape(n, g, e, 1e-5, 0, 1.0, 1.0, false, true);
+    assert_eq!(pop(4.0), pop(1.0));
+    assert!((emp(4.0) - emp(1.0) / 4.0).abs() < 1e-15);
+    assert!((pop(0.5) - 2.0 * pop(1.0)).abs() < 1e-12);
+    let f = full_dimension_bound(1000.0, 400.0, 0.5, 5.0, 0.1, 12.0, 1.0);
+    assert!((f - (4.0 * 12.0 * 20.0 / 100.0 + 7.0 * 5.0 / 1000.0)).abs() < 1e-12);
+    assert!((selection_expected_excess(0.1, 8) - 0.2 * (2.0 * 8f64.ln()).sqrt()).abs() < 1e-15);
+    let hp = selection_high_probability_excess(0.1, 8, 0.01);
+    assert!((hp - 0.2 * ((2.0 * 16f64.ln()).sqrt() + (2.0 * 200f64.ln()).sqrt())).abs() < 1e-15);
+}
+
+#[test]
+fn per_call_budget_and_last_iterate_step_size() {
+    let n = 128;
+    let p = PlantedHalfspace::generate(HalfspaceParams::isotropic(n, 20, 0.4, 0), &mut rng(14))
+        .unwrap();
+    let privacy = PrivacyParams::approx(1.0, 1e-5);
+    let len = margin_grid(n, 1.0).len() as f64;
+    let total = known_margin(
+        &p,
+        0.4,
+        privacy,
+        fast(),
+        KnownMarginBudget::Total,
+        &mut rng(15),
+    )
+    .unwrap();
+    let per = known_margin(
+        &p,
+        0.4,
+        privacy,
+        fast(),
+        KnownMarginBudget::PerCall,
+        &mut rng(15),
+    )
+    .unwrap();
+    assert!((per.mu - total.mu / (2.0 * len).sqrt()).abs() < 1e-15);
+    assert!(per.privacy.eps < total.privacy.eps);
+    let last = MStarOptions {
+        last_iterate: true,
+        ..fast()
+    };
+    let run = m_star(&p, privacy, last, &mut rng(16)).unwrap();
+    let nf = n as f64;
+    let beta = 1.0 / (nf * nf * len);
+    for c in &run.candidates {
+        let delta = 12.0 / c.gamma;
+        let t = c.steps as f64;
+        let eta = 1.0
+            / (t * ((nf * delta).powi(2) + c.k as f64 * c.sigma * c.sigma * (1.0 / beta).ln()))
+                .sqrt();
+        assert!(
+            (c.step_size - eta).abs() < 1e-12 * eta,
+            "eta_hp with beta/|Gamma| (P12)"
+        );
+    }
+}
