@@ -122,3 +122,36 @@ fn hard_margin_svm_dual_matches_the_exact_margin() {
     assert!(soft.converged);
     assert!(soft.alpha.iter().all(|&a| (0.0..=1.0).contains(&a)));
 }
+
+#[test]
+fn warm_start_from_the_optimal_weights_is_immediate() {
+    use solvers::wang::exact_margin_warm;
+    let mut prm = HalfspaceParams::isotropic(300, 8, 0.3, 0);
+    prm.outlier_type = OutlierType::Band;
+    prm.outliers = 30;
+    let p = PlantedHalfspace::generate(prm, &mut rng(8)).unwrap();
+    let cold = hard_margin_svm(&p, MarginOptions::default());
+    assert!(cold.iterations > 1 && cold.converged);
+    assert_eq!(cold.weights.len(), 300);
+    assert!((cold.weights.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+    let warm = exact_margin_warm(
+        p.features(),
+        p.labels(),
+        8,
+        None,
+        Some(&cold.weights),
+        MarginOptions::default(),
+    );
+    assert_eq!(warm.iterations, 0);
+    assert!((warm.lower - cold.lower).abs() < 1e-12 && (warm.upper - cold.upper).abs() < 1e-12);
+    // No positive weight: falls back to the cold start.
+    let zero = exact_margin_warm(
+        p.features(),
+        p.labels(),
+        8,
+        None,
+        Some(&[0.0; 300]),
+        MarginOptions::default(),
+    );
+    assert_eq!(zero.iterations, cold.iterations);
+}

@@ -49,6 +49,9 @@ pub struct MarginCertificate {
     pub converged: bool,
     /// `upper < abs_tol`: the data are reported not separable (P17).
     pub below_abs_tol: bool,
+    /// The convex weights of the hull point, indexed like the solved rows
+    /// (for [`exact_margin_warm`]).
+    pub weights: Vec<f64>,
 }
 
 impl MarginCertificate {
@@ -68,7 +71,7 @@ fn dot(a: &[f64], b: &[f64]) -> f64 {
 
 /// The geometric margin of the records `rows` of an `n x d` row-major
 /// matrix with labels `±1` (all records when `rows` is `None`), with its
-/// certificate (module docs).
+/// certificate (module docs). Starts from the first record.
 ///
 /// # Panics
 /// If the shapes disagree or `rows` is empty.
@@ -77,6 +80,24 @@ pub fn exact_margin(
     labels: &[f64],
     d: usize,
     rows: Option<&[usize]>,
+    opts: MarginOptions,
+) -> MarginCertificate {
+    exact_margin_warm(features, labels, d, rows, None, opts)
+}
+
+/// [`exact_margin`] warm-started from convex weights `start` (indexed like
+/// `rows`, non-negative, renormalised; e.g. the previous
+/// [`MarginCertificate::weights`] after removing one record). A start
+/// without positive weight falls back to the first record.
+///
+/// # Panics
+/// If the shapes disagree, `rows` is empty or `start` has the wrong length.
+pub fn exact_margin_warm(
+    features: &[f64],
+    labels: &[f64],
+    d: usize,
+    rows: Option<&[usize]>,
+    start: Option<&[f64]>,
     opts: MarginOptions,
 ) -> MarginCertificate {
     assert_eq!(features.len(), labels.len() * d, "exact_margin: shape");
@@ -93,9 +114,24 @@ pub fn exact_margin(
     let m = idx.len();
     let sq: Vec<f64> = (0..m).map(|j| dot(z(j).1, z(j).1)).collect();
     let mut alpha = vec![0.0; m];
-    alpha[0] = 1.0;
-    let (y0, x0) = z(0);
-    let mut p: Vec<f64> = x0.iter().map(|v| y0 * v).collect();
+    let total = start.map_or(0.0, |w| {
+        assert_eq!(w.len(), m, "exact_margin_warm: start length");
+        w.iter().map(|v| v.max(0.0)).sum::<f64>()
+    });
+    match start {
+        Some(w) if total > 0.0 => {
+            alpha
+                .iter_mut()
+                .zip(w)
+                .for_each(|(a, v)| *a = v.max(0.0) / total);
+        }
+        _ => alpha[0] = 1.0,
+    }
+    let mut p = vec![0.0; d];
+    for (j, &a) in alpha.iter().enumerate().filter(|(_, &a)| a > 0.0) {
+        let (y, x) = z(j);
+        p.iter_mut().zip(x).for_each(|(pj, xj)| *pj += a * y * xj);
+    }
     let mut s = vec![0.0; m];
     let mut converged = false;
     let mut iterations = 0;
@@ -178,6 +214,7 @@ fn certificate<'a>(
     abs_tol: f64,
 ) -> MarginCertificate {
     let total: f64 = alpha.iter().sum();
+    let weights: Vec<f64> = alpha.iter().map(|a| a / total).collect();
     let mut p = vec![0.0; d];
     for (j, &a) in alpha.iter().enumerate().filter(|(_, &a)| a > 0.0) {
         let (y, x) = z(j);
@@ -194,6 +231,7 @@ fn certificate<'a>(
             iterations,
             converged,
             below_abs_tol: true,
+            weights,
         };
     }
     p.iter_mut().for_each(|v| *v /= upper);
@@ -210,5 +248,6 @@ fn certificate<'a>(
         iterations,
         converged,
         below_abs_tol: upper < abs_tol,
+        weights,
     }
 }

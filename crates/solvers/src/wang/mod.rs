@@ -53,7 +53,7 @@ pub use baselines::{hard_margin_svm, known_margin, KnownMarginBudget, KnownMargi
 pub use budget::{margin_grid, total_mu, BudgetConversion, PrivacySpent};
 pub use jl::JlMap;
 pub use jlgd::{jlgd, projected_ngd, JlgdOptions, JlgdRun};
-pub use margin::{exact_margin, MarginCertificate, MarginOptions};
+pub use margin::{exact_margin, exact_margin_warm, MarginCertificate, MarginOptions};
 pub use mstar::{m_star, MStarOptions, MStarRun, Projection, SelectionCriterion};
 pub use ngd::{IterateChoice, IterationMode, NgdPlan};
 pub use privtune::{m_prime, PrivTuneOptions, PrivTuneRun};

@@ -6,11 +6,11 @@
 //! bias-free soft-margin SVM ([`fit_svm`], warm-started from the previous
 //! fit), compute `m_i = y_i <w, x_i> / (||x_i|| ||w||)`, record
 //! `(100 r / n, max(min_i m_i, 0))` and, once `min_i m_i > 0`, the exact
-//! margin of the remainder with its certificate ([`exact_margin`]; the SVM's
-//! margin is only a lower bound); then remove `argmin_i m_i` (the smallest
-//! **signed** value).
+//! margin of the remainder with its certificate ([`exact_margin_warm`],
+//! warm-started from the previous hull weights; the SVM's margin is only a
+//! lower bound); then remove `argmin_i m_i` (the smallest **signed** value).
 
-use super::margin::{exact_margin, MarginCertificate, MarginOptions};
+use super::margin::{exact_margin_warm, MarginCertificate, MarginOptions};
 use super::svm::{fit_svm, SvmOptions};
 use dpcore::RunFailure;
 
@@ -79,6 +79,7 @@ pub fn removal_margin_curve(
     }
     let mut active: Vec<usize> = (0..n).collect();
     let mut alpha = vec![0.0; n];
+    let mut hull_weight = vec![0.0; n];
     let mut curve = Vec::with_capacity(removals + 1);
     for r in 0..=removals {
         let fit = fit_svm(x, labels, d, &active, alpha, opts.svm);
@@ -101,8 +102,16 @@ pub fn removal_margin_curve(
                 (pos, m)
             })
             .fold((0, f64::INFINITY), |b, c| if c.1 < b.1 { c } else { b });
-        let exact = (opts.exact && min > 0.0)
-            .then(|| exact_margin(x, labels, d, Some(&active), opts.margin));
+        let exact = (opts.exact && min > 0.0).then(|| {
+            // Warm start from the previous hull weights (the removed record's dropped).
+            let start: Vec<f64> = active.iter().map(|&i| hull_weight[i]).collect();
+            let c = exact_margin_warm(x, labels, d, Some(&active), Some(&start), opts.margin);
+            active
+                .iter()
+                .zip(&c.weights)
+                .for_each(|(&i, &w)| hull_weight[i] = w);
+            c
+        });
         let removed_index = (r < removals).then(|| active[pos]);
         curve.push(RemovalPoint {
             removed: r,
@@ -114,6 +123,7 @@ pub fn removal_margin_curve(
         });
         alpha = fit.alpha;
         if r < removals {
+            hull_weight[active[pos]] = 0.0;
             active.swap_remove(pos);
         }
     }
