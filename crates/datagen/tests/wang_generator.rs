@@ -218,3 +218,19 @@ fn population_sampler_matches_brute_force() {
         );
     }
 }
+
+#[test]
+fn smallest_dimensions_work() {
+    // d = 2 for G (v is +-u_2, the population's t is a sign), d = 3 for G2.
+    let mut prm = HalfspaceParams::isotropic(50, 2, 0.3, 4);
+    prm.outlier_type = OutlierType::adversarial_default();
+    let p = PlantedHalfspace::generate(prm, &mut rng(10)).unwrap();
+    check_common(&p);
+    let pop = p.population_error(p.w_star()).unwrap();
+    assert_eq!(pop.clean_error, 0.0);
+    // The pull cluster sits at angle pi/4 behind w*: always wrong under w*.
+    assert!((pop.error - 4.0 / 50.0).abs() < 1e-15);
+    let g2 = PlantedHalfspace::generate(HalfspaceParams::two_cluster(50, 3, 0.5, 0), &mut rng(11))
+        .unwrap();
+    check_common(&g2);
+}

@@ -129,8 +129,7 @@ impl HalfspaceParams {
             Family::Isotropic(_) => 2,
             Family::TwoCluster => 3,
         };
-        let needs_u2 = matches!(self.outlier_type, OutlierType::Adversarial { .. });
-        if self.d < min_d.max(if needs_u2 { 3 } else { 2 }) {
+        if self.d < min_d {
             return Err(format!("d = {} too small for this family", self.d));
         }
         match self.family {
