@@ -197,6 +197,7 @@ fn m_star_accounts_privacy_and_reports_candidates() {
     );
     assert!(run.privacy.eps <= 1.0 && run.privacy.eps_paper <= 1.0);
     assert!(run.privacy.eps < run.privacy.eps_paper);
+    assert_eq!(run.privacy.relation, mechanisms::Neighbouring::ReplaceOne);
     assert_eq!(run.selected_gamma, grid[run.selected_index]);
     let evals: u64 = run.candidates.iter().map(|c| c.steps * 300).sum();
     assert_eq!(run.gradient_evaluations, evals);

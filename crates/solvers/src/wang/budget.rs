@@ -9,6 +9,7 @@
 
 use dpcore::{PrivacyParams, RunFailure};
 use mechanisms::gdp::{gdp_epsilon, gdp_mu};
+use mechanisms::Neighbouring;
 
 /// How `(eps, delta)` becomes a GDP budget.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -61,6 +62,9 @@ pub fn paper_gdp_epsilon(mu: f64, delta: f64) -> f64 {
 /// Privacy actually spent, from the realised composed GDP parameter.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PrivacySpent {
+    /// The neighbouring relation: always replace-one (digest P1; every
+    /// sensitivity here is a replacement sensitivity).
+    pub relation: Neighbouring,
     /// Composed `mu` under replace-one neighbours.
     pub mu: f64,
     /// The `delta` the epsilons are stated at.
@@ -75,6 +79,7 @@ pub struct PrivacySpent {
 pub fn privacy_spent(mu: f64, delta: f64) -> Result<PrivacySpent, RunFailure> {
     let eps = gdp_epsilon(mu, delta).map_err(|e| RunFailure::InvalidParameters(e.to_string()))?;
     Ok(PrivacySpent {
+        relation: Neighbouring::ReplaceOne,
         mu,
         delta,
         eps,
