@@ -105,12 +105,30 @@ fn hard_margin_svm_dual_matches_the_exact_margin() {
         c: f64::INFINITY,
         tol: 1e-10,
         max_epochs: 100_000,
+        shuffle: false,
     };
     let fit = fit_svm(p.features(), p.labels(), 15, &all, vec![0.0; 150], opts);
     assert!(fit.converged);
     let wn = fit.w.iter().map(|v| v * v).sum::<f64>().sqrt();
     // At the hard-margin optimum gamma = 1/||w|| (digest §6.3).
     assert!((1.0 / wn - 0.4).abs() < 1e-6, "1/||w|| = {}", 1.0 / wn);
+    let shuffled = fit_svm(
+        p.features(),
+        p.labels(),
+        15,
+        &all,
+        vec![0.0; 150],
+        SvmOptions {
+            shuffle: true,
+            ..opts
+        },
+    );
+    assert!(shuffled.converged);
+    assert!(shuffled
+        .w
+        .iter()
+        .zip(&fit.w)
+        .all(|(a, b)| (a - b).abs() < 1e-4));
     let soft = fit_svm(
         p.features(),
         p.labels(),

@@ -19,6 +19,10 @@ pub struct SvmOptions {
     pub tol: f64,
     /// Epoch cap.
     pub max_epochs: usize,
+    /// Visit the coordinates in a fresh pseudo-random order every epoch
+    /// (as LIBLINEAR; a fixed SplitMix64 sequence, so fits are
+    /// deterministic) instead of cyclically (the default).
+    pub shuffle: bool,
 }
 
 impl Default for SvmOptions {
@@ -27,6 +31,7 @@ impl Default for SvmOptions {
             c: 1.0,
             tol: 1e-6,
             max_epochs: 5_000,
+            shuffle: false,
         }
     }
 }
@@ -42,6 +47,12 @@ pub struct SvmFit {
     pub epochs: usize,
     /// Whether the tolerance was met.
     pub converged: bool,
+}
+
+fn splitmix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }
 
 fn dot(a: &[f64], b: &[f64]) -> f64 {
@@ -82,10 +93,19 @@ pub fn fit_svm(
         .map(|i| dot(&features[i * d..(i + 1) * d], &features[i * d..(i + 1) * d]))
         .collect();
     let (mut epochs, mut converged) = (0, false);
+    let mut order = active.to_vec();
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
     while epochs < opts.max_epochs {
         epochs += 1;
+        if opts.shuffle {
+            for t in (1..order.len()).rev() {
+                state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+                let j = (splitmix(state) % (t as u64 + 1)) as usize;
+                order.swap(t, j);
+            }
+        }
         let mut violation = 0.0f64;
-        for &i in active {
+        for &i in &order {
             let x = &features[i * d..(i + 1) * d];
             let y = labels[i];
             let g = y * dot(&w, x) - 1.0;
