@@ -21,5 +21,6 @@ pub mod sco_quadratic;
 pub mod sharp;
 pub mod sphere_atoms;
 pub mod term;
+pub mod wang;
 
 pub use quadratic::{DiagonalQuadratic, DiagonalQuadraticParams};

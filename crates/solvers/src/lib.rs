@@ -7,5 +7,6 @@ pub mod dp_sgd;
 pub mod inner;
 pub mod lowy_razaviyayn;
 pub mod output_perturbation;
+pub mod wang;
 
 pub use output_perturbation::{ConceptualOutputPerturbation, Release, SensitivityChoice};
