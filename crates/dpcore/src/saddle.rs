@@ -59,10 +59,9 @@ impl SimplexPoint<'_> {
     pub fn coordinate(&self, j: usize) -> f64 {
         match *self {
             SimplexPoint::Dense(p) => p[j],
-            SimplexPoint::Sparse { indices, weights } => indices
-                .binary_search(&j)
-                .map(|k| weights[k])
-                .unwrap_or(0.0),
+            SimplexPoint::Sparse { indices, weights } => {
+                indices.binary_search(&j).map(|k| weights[k]).unwrap_or(0.0)
+            }
         }
     }
 }
