@@ -1,0 +1,66 @@
+//! González, Guzmán & Paquette (2024), "Mirror descent algorithms with nearly
+//! dimension-independent rates for differentially-private stochastic
+//! saddle-point problems"
+//! (`../shared/papers/digests/gonzalez-guzman-paquette-dp-saddle.md`).
+//!
+//! Problems come through [`dpcore::saddle`]. Privacy comes only from sampling
+//! vertices of the multiplicative-weights distribution (the exponential
+//! mechanism, digest §3.0); no noise is added by the paper's algorithms.
+//!
+//! - [`mw`]: log-domain multiplicative weights and Maurey sparsification;
+//! - [`privacy`]: calibration and accounting of vertex releases (§3.6);
+//! - [`alg1`]: Algorithm 1 (Thms 4.1, 4.2);
+//! - [`baselines`]: non-private entropic SMD, entropic MD with Gaussian
+//!   gradient noise, Euclidean DP-SGDA (§7.4);
+//! - [`rates`]: the theorem bounds and theory curves (§4, §9).
+
+pub mod alg1;
+pub mod baselines;
+pub mod mw;
+pub mod privacy;
+pub mod rates;
+pub mod sgda;
+
+pub use privacy::{GaussianAccount, SpentPrivacy, VertexAccount};
+
+/// Which vertex-release count a privacy cap composes over.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReleaseCount {
+    /// The digest's correction: every released vertex of both players.
+    Corrected,
+    /// The paper's printed count (Alg. 1: `T (K + 1)`; Alg. 4: `TK/q + qK`).
+    PaperPrinted,
+}
+
+/// Non-private diagnostics of a saddle run (digest §7.1; never part of the
+/// private output, pitfall 5).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SaddleDiagnostics {
+    /// Steps run.
+    pub steps: usize,
+    /// Batch size.
+    pub batch: usize,
+    /// Maurey samples per step (0 when not applicable).
+    pub k: usize,
+    /// Step size.
+    pub tau: f64,
+    /// The MW average `x_bar = (1/T) sum_t x^t` (NOT private).
+    pub mw_average_x: Vec<f64>,
+    /// The MW average `y_bar` (NOT private).
+    pub mw_average_y: Vec<f64>,
+}
+
+/// The output of a saddle algorithm.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SaddleRelease {
+    /// The released `x` (dense, in `Delta_x`).
+    pub x: Vec<f64>,
+    /// The released `y` (dense, in `Delta_y`).
+    pub y: Vec<f64>,
+    /// Record-gradient evaluations (`sum over steps of the batch size`).
+    pub gradient_evaluations: usize,
+    /// Privacy actually spent (`None` for non-private algorithms).
+    pub privacy: Option<SpentPrivacy>,
+    /// Diagnostics (NOT private).
+    pub diagnostics: SaddleDiagnostics,
+}
