@@ -48,7 +48,7 @@ impl LogWeights {
             .zip(g)
             .for_each(|(t, gj)| *t += scale * gj);
         self.steps += 1;
-        if self.steps % RECENTRE_EVERY == 0 {
+        if self.steps.is_multiple_of(RECENTRE_EVERY) {
             let m = self.theta.iter().copied().fold(f64::NEG_INFINITY, f64::max);
             self.theta.iter_mut().for_each(|t| *t -= m);
         }

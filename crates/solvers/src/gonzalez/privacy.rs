@@ -125,8 +125,21 @@ pub fn gaussian_calibration(
         analytic_gaussian_sigma(privacy.eps, privacy.delta, sensitivity)
     }
     .map_err(invalid)?;
-    let mu = gaussian_mu(sigma, sensitivity).map_err(invalid)?;
-    let eps_spent = gdp_epsilon(mu, privacy.delta).map_err(invalid)?;
+    let spent = |sigma: f64| -> Result<f64, RunFailure> {
+        gdp_epsilon(
+            gaussian_mu(sigma, sensitivity).map_err(invalid)?,
+            privacy.delta,
+        )
+        .map_err(invalid)
+    };
+    // The analytic calibration is exact, so the inverse can exceed the target
+    // by rounding: widen sigma by relative 1e-12 steps until it does not.
+    let mut sigma = sigma;
+    let mut eps_spent = spent(sigma)?;
+    while eps_spent > privacy.eps {
+        sigma *= 1.0 + 1e-12;
+        eps_spent = spent(sigma)?;
+    }
     Ok(GaussianAccount {
         sigma,
         sensitivity,
