@@ -186,6 +186,19 @@ impl SimplexSco for SeparableSco {
         g[k] +=
             weight * self.penalty.coefficient * self.penalty.potential.derivative(w.coordinate(k));
     }
+    fn batch_gradient(&self, records: std::ops::Range<usize>, w: SimplexPoint<'_>, g: &mut [f64]) {
+        g.copy_from_slice(&self.mean_linear);
+        let weight = 1.0 / records.len() as f64;
+        for i in records {
+            if self.sigma > 0.0 {
+                add_rademacher(self.seed, i as u64, weight * self.sigma, g);
+            }
+            let k = self.k[i] as usize;
+            g[k] += weight
+                * self.penalty.coefficient
+                * self.penalty.potential.derivative(w.coordinate(k));
+        }
+    }
     fn excess_risk(&self, w: &[f64]) -> f64 {
         let lin: f64 = w.iter().zip(&self.mean_linear).map(|(a, b)| a * b).sum();
         lin + self.penalty.value(w) - self.min_value

@@ -12,10 +12,15 @@
 //! - [`alg1`]: Algorithm 1 (Thms 4.1, 4.2);
 //! - [`baselines`]: non-private entropic SMD, entropic MD with Gaussian
 //!   gradient noise, Euclidean DP-SGDA (§7.4);
+//! - [`alg4`]: Algorithm 4 (DP-SCO, Thm 5.1), with [`dp_fw`], DP
+//!   Frank–Wolfe, its baseline;
+//! - [`sgda`]: the Euclidean DP-SGDA baseline;
 //! - [`rates`]: the theorem bounds and theory curves (§4, §9).
 
 pub mod alg1;
+pub mod alg4;
 pub mod baselines;
+pub mod dp_fw;
 pub mod mw;
 pub mod privacy;
 pub mod rates;
@@ -63,4 +68,35 @@ pub struct SaddleRelease {
     pub privacy: Option<SpentPrivacy>,
     /// Diagnostics (NOT private).
     pub diagnostics: SaddleDiagnostics,
+}
+
+/// Non-private diagnostics of a DP-SCO run (never released).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScoDiagnostics {
+    /// Steps run.
+    pub steps: usize,
+    /// Batch size.
+    pub batch: usize,
+    /// Maurey samples (0 when not applicable).
+    pub k: usize,
+    /// Refresh period `q` (0 when not applicable).
+    pub q: usize,
+    /// Step size (0 for Frank–Wolfe).
+    pub tau: f64,
+    /// The Cesàro average `w^T` of the MW iterates (Alg. 4; NOT private) or
+    /// the final iterate (DP-FW, equal to the output).
+    pub average: Vec<f64>,
+}
+
+/// The output of a DP-SCO algorithm.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScoRelease {
+    /// The released point of the simplex (dense).
+    pub w: Vec<f64>,
+    /// Record-gradient evaluations.
+    pub gradient_evaluations: usize,
+    /// Privacy actually spent.
+    pub privacy: Option<SpentPrivacy>,
+    /// Diagnostics (NOT private).
+    pub diagnostics: ScoDiagnostics,
 }
