@@ -12,14 +12,18 @@
 //! - [`alg1`]: Algorithm 1 (Thms 4.1, 4.2);
 //! - [`baselines`]: non-private entropic SMD, entropic MD with Gaussian
 //!   gradient noise, Euclidean DP-SGDA (§7.4);
+//! - [`bias_reduced`], [`alg3`]: Algorithm 2 (BiasReducedGradient) and
+//!   Algorithm 3 (Thm 4.3);
 //! - [`alg4`]: Algorithm 4 (DP-SCO, Thm 5.1), with [`dp_fw`], DP
 //!   Frank–Wolfe, its baseline;
 //! - [`sgda`]: the Euclidean DP-SGDA baseline;
 //! - [`rates`]: the theorem bounds and theory curves (§4, §9).
 
 pub mod alg1;
+pub mod alg3;
 pub mod alg4;
 pub mod baselines;
+pub mod bias_reduced;
 pub mod dp_fw;
 pub mod mw;
 pub mod privacy;
