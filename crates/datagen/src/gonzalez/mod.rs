@@ -8,6 +8,8 @@
 //!   separable terms), implementing [`dpcore::saddle::SaddleProblem`] with
 //!   the exact population gap (max over vertices or water-filling);
 //! - [`sco`]: the DP-SCO instances G4 ([`dpcore::saddle::SimplexSco`]);
+//! - [`queries`]: the synthetic-data instance G5
+//!   ([`dpcore::saddle::QueryRelease`]);
 //! - [`matrix`], [`separable`], [`counter`]: the building blocks.
 //!
 //! Every constant is derived from the family's definition (digest §6.3), and
@@ -17,5 +19,6 @@
 pub mod counter;
 pub mod game;
 pub mod matrix;
+pub mod queries;
 pub mod sco;
 pub mod separable;

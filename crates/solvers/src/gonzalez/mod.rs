@@ -16,12 +16,14 @@
 //!   Algorithm 3 (Thm 4.3);
 //! - [`alg4`]: Algorithm 4 (DP-SCO, Thm 5.1), with [`dp_fw`], DP
 //!   Frank–Wolfe, its baseline;
+//! - [`alg5`]: Algorithm 5 (DP synthetic data, Thm G.1) and MWEM;
 //! - [`sgda`]: the Euclidean DP-SGDA baseline;
 //! - [`rates`]: the theorem bounds and theory curves (§4, §9).
 
 pub mod alg1;
 pub mod alg3;
 pub mod alg4;
+pub mod alg5;
 pub mod baselines;
 pub mod bias_reduced;
 pub mod dp_fw;

@@ -137,16 +137,18 @@ impl SparseAverage {
         self.fill_from_sorted_weighted(draws, 1.0 / draws.len() as f64);
     }
 
-    /// Fills from sorted draws, each weighing `weight`.
+    /// Fills from sorted draws, each weighing `weight` (weights are
+    /// multiplicity times `weight`, one rounding per support point).
     pub fn fill_from_sorted_weighted(&mut self, draws: &[usize], weight: f64) {
         self.indices.clear();
         self.weights.clear();
-        for &i in draws {
-            if self.indices.last() == Some(&i) {
-                *self.weights.last_mut().expect("non-empty") += weight;
-            } else {
+        let mut run = 0usize;
+        for (pos, &i) in draws.iter().enumerate() {
+            run += 1;
+            if draws.get(pos + 1) != Some(&i) {
                 self.indices.push(i);
-                self.weights.push(weight);
+                self.weights.push(run as f64 * weight);
+                run = 0;
             }
         }
     }
