@@ -19,25 +19,10 @@ use std::ops::Range;
 use dpcore::saddle::{SaddleProblem, SimplexConstants, SimplexPoint};
 use rand::{Rng, RngExt};
 
-use super::counter::{add_rademacher, rademacher, uniform3};
 use super::matrix::MeanMatrix;
+use super::noise::add_matrix_noise;
+pub use super::noise::GameNoise;
 use super::separable::{max_linear_minus_penalty, SeparablePenalty};
-
-/// The law of `A(z) - A_bar`.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum GameNoise {
-    /// `A(z) = A_bar` (deterministic game; only the penalties are random).
-    None,
-    /// `A(z) = A_bar + sigma xi zeta^T`, `xi, zeta` Rademacher (G1(b)); needs
-    /// `max |A_bar| + sigma <= 1`.
-    RankOne {
-        /// `sigma >= 0`.
-        sigma: f64,
-    },
-    /// `A(z)_ij = +1` w.p. `(1 + A_bar_ij)/2`, else `-1` (G1(a)): maximal
-    /// variance; needs `|A_bar| <= 1`.
-    SignBernoulli,
-}
 
 /// A sampled stochastic game (module docs).
 #[derive(Debug, Clone)]
@@ -149,38 +134,7 @@ impl SimplexGame {
         gx: &mut [f64],
         gy: &mut [f64],
     ) {
-        let (dx, dy) = self.matrix.dims();
-        match self.noise {
-            GameNoise::None => {}
-            GameNoise::RankOne { sigma } => {
-                let (kx, ky) = (2 * i as u64, 2 * i as u64 + 1);
-                let mut zeta_y = 0.0;
-                y.for_each(|j, p| zeta_y += p * rademacher(self.seed, ky, j));
-                let mut xi_x = 0.0;
-                x.for_each(|j, p| xi_x += p * rademacher(self.seed, kx, j));
-                add_rademacher(self.seed, kx, weight * sigma * zeta_y, gx);
-                add_rademacher(self.seed, ky, weight * sigma * xi_x, gy);
-            }
-            GameNoise::SignBernoulli => {
-                let sign = |r: usize, c: usize| {
-                    let u = uniform3(self.seed, i as u64, (r * dy + c) as u64);
-                    let centred = if u < 0.5 * (1.0 + self.matrix.entry(r, c)) {
-                        1.0
-                    } else {
-                        -1.0
-                    };
-                    centred - self.matrix.entry(r, c)
-                };
-                for (r, g) in gx.iter_mut().enumerate().take(dx) {
-                    y.for_each(|c, p| *g += weight * p * sign(r, c));
-                }
-                x.for_each(|r, p| {
-                    for (c, g) in gy.iter_mut().enumerate().take(dy) {
-                        *g += weight * p * sign(r, c);
-                    }
-                });
-            }
-        }
+        add_matrix_noise(self.noise, &self.matrix, self.seed, i, x, y, weight, gx, gy);
         if let Some(pen) = &self.x_penalty {
             let k = self.k_x[i] as usize;
             gx[k] += weight * pen.coefficient * pen.potential.derivative(x.coordinate(k));

@@ -10,7 +10,8 @@
 //! - [`sco`]: the DP-SCO instances G4 ([`dpcore::saddle::SimplexSco`]);
 //! - [`queries`]: the synthetic-data instance G5
 //!   ([`dpcore::saddle::QueryRelease`]);
-//! - [`matrix`], [`separable`], [`counter`]: the building blocks.
+//! - [`matrix`], [`instances`], [`noise`], [`separable`], [`counter`]: the building
+//!   blocks.
 //!
 //! Every constant is derived from the family's definition (digest §6.3), and
 //! `||grad f(., z)||_inf <= L0` holds at every point of the simplices for
@@ -18,7 +19,9 @@
 
 pub mod counter;
 pub mod game;
+pub mod instances;
 pub mod matrix;
+pub mod noise;
 pub mod queries;
 pub mod sco;
 pub mod separable;
