@@ -275,3 +275,38 @@ fn sequential_maurey_obeys_cor_3_1() {
     let l1 = h.iter().fold(0.0f64, |m, a| m.max(a.abs()));
     assert!(mean.abs() - Z * se <= 2.0 * l1 / t as f64);
 }
+
+#[test]
+fn runner_bias_diagnostic_matches_the_bounds() {
+    use solvers::gonzalez::diagnostics::maurey_gradient_bias;
+    use solvers::gonzalez::rates::maurey_gradient_bias_bound;
+    let mut rng = Pcg64::seed_from_u64(17);
+    let d = 6;
+    let bilinear = SimplexGame::sample(
+        MeanMatrix::dense_uniform(d, d, 0.9, &mut rng),
+        GameNoise::None,
+        None,
+        None,
+        1,
+        &mut rng,
+    );
+    let (x, y) = (random_simplex(d, &mut rng), random_simplex(d, &mut rng));
+    // Affine gradient: unbiased; the max over 12 coordinates of |z| <= 5.
+    let (bias, se) = maurey_gradient_bias(&bilinear, &x, &y, 3, 20_000, &mut rng);
+    assert!(bias <= Z * se, "{bias} vs {se}");
+    assert_eq!(maurey_gradient_bias_bound(bilinear.constants(), 3), 0.0);
+    let phi = Potential::LogCosh { kappa: 10.0 };
+    let pen = Some(SeparablePenalty::uniform(phi, 1.0, d));
+    let smooth = SimplexGame::sample(
+        MeanMatrix::dense_uniform(d, d, 0.5, &mut rng),
+        GameNoise::None,
+        pen.clone(),
+        pen,
+        1,
+        &mut rng,
+    );
+    for k in [1, 4, 16] {
+        let (bias, se) = maurey_gradient_bias(&smooth, &x, &y, k, 20_000, &mut rng);
+        assert!(bias - Z * se <= maurey_gradient_bias_bound(smooth.constants(), k));
+    }
+}

@@ -100,3 +100,20 @@ fn dp_frank_wolfe_accounts_and_learns() {
     let e = p.excess_risk(&out.w);
     assert!(e >= -1e-12 && e < p.excess_risk(&[0.125; 8]), "{e}");
 }
+
+#[test]
+fn euclidean_dp_sgd_spends_at_most_target() {
+    use solvers::gonzalez::sco_baselines::euclidean_dp_sgd_simplex;
+    let mut rng = Pcg64::seed_from_u64(11);
+    let p = LeastSquaresSimplex::sample(16, 2, 0.5, 20_000, &mut rng);
+    for eps in [0.5, 2.0] {
+        let out = euclidean_dp_sgd_simplex(&p, PrivacyParams::approx(eps, 1e-6), &mut rng).unwrap();
+        let Some(SpentPrivacy::Gaussian(a)) = out.privacy else {
+            panic!()
+        };
+        let b = out.diagnostics.batch as f64;
+        assert!((a.sensitivity - 2.0 * p.constants().l0 * 4.0 / b).abs() < 1e-12);
+        assert!(a.eps_spent <= eps && a.delta_spent <= 1e-6);
+        assert!((out.w.iter().sum::<f64>() - 1.0).abs() < 1e-9 && out.w.iter().all(|v| *v >= 0.0));
+    }
+}

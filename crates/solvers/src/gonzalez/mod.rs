@@ -17,7 +17,9 @@
 //! - [`alg4`]: Algorithm 4 (DP-SCO, Thm 5.1), with [`dp_fw`], DP
 //!   Frank–Wolfe, its baseline;
 //! - [`alg5`]: Algorithm 5 (DP synthetic data, Thm G.1) and MWEM;
-//! - [`sgda`]: the Euclidean DP-SGDA baseline;
+//! - [`sgda`], [`sco_baselines`]: the Euclidean DP-SGDA baseline and
+//!   projected DP-SGD for the SCO rows;
+//! - [`diagnostics`]: the measured Maurey gradient bias (NOT private);
 //! - [`rates`]: the theorem bounds and theory curves (§4, §9).
 
 pub mod alg1;
@@ -26,10 +28,12 @@ pub mod alg4;
 pub mod alg5;
 pub mod baselines;
 pub mod bias_reduced;
+pub mod diagnostics;
 pub mod dp_fw;
 pub mod mw;
 pub mod privacy;
 pub mod rates;
+pub mod sco_baselines;
 pub mod sgda;
 
 pub use privacy::{GaussianAccount, SpentPrivacy, VertexAccount};
