@@ -85,19 +85,19 @@ impl MarginalQueries {
         }
     }
 
-    /// Adds `weight` times the positive-query indicator vector of `z` into
-    /// the per-cell sums `cells` (length `4 |pairs|`).
-    fn add_point(&self, z: usize, weight: f64, cells: &mut [f64]) {
+    /// Adds `weight` to the positive query of every pair's cell of `z`
+    /// (even entries of `out`, index `2 (4 p + cell)`).
+    fn add_point(&self, z: usize, weight: f64, out: &mut [f64]) {
         for (p, &(i, j)) in self.pairs.iter().enumerate() {
             let cell = (((z >> i) & 1) << 1) | ((z >> j) & 1);
-            cells[4 * p + cell] += weight;
+            out[2 * (4 * p + cell)] += weight;
         }
     }
 
-    fn expand(cells: &[f64], out: &mut [f64]) {
-        for (u, &c) in cells.iter().enumerate() {
-            out[2 * u] = c;
-            out[2 * u + 1] = -c;
+    /// Sets the odd (negated) entries from the even ones.
+    fn negate_into_odd(out: &mut [f64]) {
+        for pair in out.chunks_exact_mut(2) {
+            pair[1] = -pair[0];
         }
     }
 }
@@ -125,21 +125,21 @@ impl QueryRelease for MarginalQueries {
         }
     }
     fn answers(&self, histogram: &[f64], out: &mut [f64]) {
-        let mut cells = vec![0.0; 4 * self.pairs.len()];
+        out.fill(0.0);
         for (z, &h) in histogram.iter().enumerate() {
             if h != 0.0 {
-                self.add_point(z, h, &mut cells);
+                self.add_point(z, h, out);
             }
         }
-        Self::expand(&cells, out);
+        Self::negate_into_odd(out);
     }
     fn empirical_answers(&self, out: &mut [f64]) {
-        let mut cells = vec![0.0; 4 * self.pairs.len()];
+        out.fill(0.0);
         let w = 1.0 / self.records.len() as f64;
         for &z in &self.records {
-            self.add_point(z as usize, w, &mut cells);
+            self.add_point(z as usize, w, out);
         }
-        Self::expand(&cells, out);
+        Self::negate_into_odd(out);
     }
     fn population_answers(&self) -> &[f64] {
         &self.population

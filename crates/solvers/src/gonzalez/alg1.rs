@@ -82,7 +82,8 @@ pub struct Alg1Schedule {
     pub tau_statistical: f64,
     /// The privacy cap on `tau`.
     pub tau_privacy_cap: f64,
-    /// True when clamping moved `T` or `K` (outside the theorem's regime, pitfall 17).
+    /// True when the schedule's `T` was below 1 and clamped (outside the
+    /// theorem's regime, pitfall 17).
     pub clamped: bool,
 }
 
@@ -94,7 +95,12 @@ pub fn alg1_schedule(
 ) -> Result<Alg1Schedule, RunFailure> {
     let n = problem.num_records();
     let (dx, dy) = problem.dims();
-    let l = log_dims(dx, dy).max(f64::MIN_POSITIVE);
+    let l = log_dims(dx, dy);
+    if l <= 0.0 {
+        return Err(RunFailure::InvalidParameters(
+            "Alg. 1 needs d_x d_y >= 2".into(),
+        ));
+    }
     let lam = (1.0 / privacy.delta).ln();
     let ne = n as f64 * privacy.eps;
     let raw_t = opts.c_steps
@@ -126,7 +132,7 @@ pub fn alg1_schedule(
         tau: tau_statistical.min(tau_privacy_cap),
         tau_statistical,
         tau_privacy_cap,
-        clamped: raw_t < 1.0 || raw_t > n as f64 || raw_k < 1.0,
+        clamped: raw_t < 1.0,
     })
 }
 

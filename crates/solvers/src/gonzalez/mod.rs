@@ -21,6 +21,25 @@
 //!   projected DP-SGD for the SCO rows;
 //! - [`diagnostics`]: the measured Maurey gradient bias (NOT private);
 //! - [`rates`]: the theorem bounds and theory curves (§4, §9).
+//!
+//! # Runner interface
+//!
+//! | algorithm | call | metric |
+//! |---|---|---|
+//! | Alg. 1 | [`alg1::private_smd`]`(&game, privacy, Alg1Options::new(regime), rng)` | `game.duality_gap(&out.x, &out.y)` |
+//! | Alg. 3 | [`alg3::private_smd_bias_reduced`]`(&game, privacy, rng)` | gap, report quantiles |
+//! | Alg. 4 | [`alg4::private_sco_smd`]`(&sco, privacy, regime, rng)` | `sco.excess_risk(&out.w)` |
+//! | Alg. 5 | [`alg5::private_synthetic_data`]`(&queries, privacy, rng)` | `queries.max_error(&out.histogram)` |
+//! | non-private SMD | [`baselines::nonprivate_smd`]`(&game, None)` | gap |
+//! | Gaussian entropic MD | [`baselines::noisy_entropic_md`]`(&game, privacy, rng)` | gap |
+//! | Euclidean DP-SGDA | [`sgda::euclidean_dp_sgda`]`(&game, privacy, None, rng)` | gap |
+//! | DP Frank–Wolfe | [`dp_fw::dp_frank_wolfe`]`(&sco, privacy, None, rng)` | excess |
+//! | DP-SGD (simplex) | [`sco_baselines::euclidean_dp_sgd_simplex`]`(&sco, privacy, rng)` | excess |
+//! | MWEM | [`alg5::mwem`]`(&queries, eps, None, rng)` | max query error |
+//!
+//! Every private output carries the spend computed by the accountant
+//! ([`SpentPrivacy::eps`] `<=` target); diagnostics (MW averages) are NOT
+//! private and must be labelled so.
 
 pub mod alg1;
 pub mod alg3;
