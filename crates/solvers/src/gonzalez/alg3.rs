@@ -4,7 +4,8 @@
 //! Step `t` draws `N_t ~ TG(1/2, M)`, takes a fresh batch of
 //! `b_t = max(1, ceil(2^{N_t} / alpha))` records, evaluates
 //! [`super::bias_reduced::bias_reduced_gradient`] on it, and takes MW steps
-//! (descent in `x`, ascent in `y`); one output vertex per player and step.
+//! (descent in `x`, ascent in `y`); one output vertex per player and step,
+//! plus one per player from the final iterate (pitfall 15).
 //! Steps run while `sum_{i < t} 2^{N_i} <= U - 2^M`; the `N_t` are data
 //! independent, so they are drawn up front (pitfall 22: the data budget is
 //! checked before running, and `sum_t b_t <= n` holds since `U <= n alpha/2`
@@ -20,7 +21,8 @@
 //! Privacy spent, exactly: a record of batch `t*` changes only step `t*`'s
 //! gradient, by `Delta_{t*} = tau 2 L0 (2 C_M 2^{N_{t*}} + 1) / b_{t*}` in
 //! every log-weight, so it affects only the `R_{>t*}` vertices drawn after
-//! step `t*` (`2 (2^{N_t + 1} + 1)` per later step `t`, both players), each
+//! step `t*` (`2 (2^{N_t + 1} + 1)` per later step `t`, both players, and the
+//! 2 final output vertices), each
 //! `2 Delta_{t*}`-DP. The spend is the maximum over `t*` of the smaller of
 //! basic and DRV advanced composition of those releases.
 
@@ -144,6 +146,9 @@ pub fn private_smd_bias_reduced_with<R: Rng + ?Sized>(
     let (mut avg_x, mut avg_y) = (vec![0.0; dx], vec![0.0; dy]);
     let mut scratch = BiasReducedScratch::default();
     let mut sampler = SamplerScratch::default();
+    // Output: vertices of x^1..x^{T+1} (the last iterate included, digest
+    // pitfall 15); MW average over the T iterates the gradients used.
+    let inv_out = 1.0 / (plan.len() + 1) as f64;
     let inv_t = 1.0 / plan.len() as f64;
     let mut start = 0;
     for &(level, b) in &plan {
@@ -152,9 +157,9 @@ pub fn private_smd_bias_reduced_with<R: Rng + ?Sized>(
         axpy(inv_t, &px, &mut avg_x);
         axpy(inv_t, &py, &mut avg_y);
         sample_sorted(&px, 1, rng, &mut sampler);
-        out_x[sampler.draws[0]] += inv_t;
+        out_x[sampler.draws[0]] += inv_out;
         sample_sorted(&py, 1, rng, &mut sampler);
-        out_y[sampler.draws[0]] += inv_t;
+        out_y[sampler.draws[0]] += inv_out;
         let records = start..start + b;
         start += b;
         let grad = |x: SimplexPoint<'_>, y: SimplexPoint<'_>, gx: &mut [f64], gy: &mut [f64]| {
@@ -174,6 +179,12 @@ pub fn private_smd_bias_reduced_with<R: Rng + ?Sized>(
         wx.step(-p.tau, &gx);
         wy.step(p.tau, &gy);
     }
+    wx.probabilities_into(&mut px);
+    wy.probabilities_into(&mut py);
+    sample_sorted(&px, 1, rng, &mut sampler);
+    out_x[sampler.draws[0]] += inv_out;
+    sample_sorted(&py, 1, rng, &mut sampler);
+    out_y[sampler.draws[0]] += inv_out;
     check_finite(&out_x, &out_y)?;
     let acct = exact_spend(&plan, p.tau, c_m, problem.constants().l0, privacy.delta)?;
     Ok(SaddleRelease {
@@ -192,8 +203,9 @@ pub fn private_smd_bias_reduced_with<R: Rng + ?Sized>(
     })
 }
 
-/// The exact spend of the module docs; `eps_per_release` reports the worst
-/// `2 Delta_t` and `releases` the total count.
+/// The exact spend of the module docs, including the two output vertices
+/// of the final iterate (released after every step); `eps_per_release`
+/// reports the worst `2 Delta_t` and `releases` the total count.
 pub fn exact_spend(
     plan: &[(u32, usize)],
     tau: f64,
@@ -205,7 +217,7 @@ pub fn exact_spend(
         .iter()
         .map(|&(level, _)| 2 * ((1usize << (level + 1)) + 1))
         .collect();
-    let total: usize = per_step.iter().sum();
+    let total: usize = per_step.iter().sum::<usize>() + 2;
     let mut after = total;
     let mut worst: Option<VertexAccount> = None;
     let mut worst_eps0: f64 = 0.0;
@@ -213,9 +225,6 @@ pub fn exact_spend(
         after -= r;
         let eps0 = 2.0 * tau * 2.0 * l0 * (2.0 * c_m * (1u64 << level) as f64 + 1.0) / b as f64;
         worst_eps0 = worst_eps0.max(eps0);
-        if after == 0 {
-            continue;
-        }
         let a = account(eps0, after, delta)?;
         if worst.is_none_or(|w| a.eps_spent > w.eps_spent) {
             worst = Some(a);
