@@ -9,6 +9,7 @@ pub mod adversarial;
 pub mod bassily;
 pub mod geometric_median;
 pub mod geometry;
+pub mod gonzalez;
 pub mod labelled;
 pub mod linalg;
 pub mod logistic;

@@ -1,0 +1,244 @@
+//! Stochastic games over simplices (digest §6.3 G1 and G2):
+//! `f(x, y; z) = x^T A(z) y + c_x phi_x(x_{k_x(z)}) - c_y phi_y(y_{k_y(z)})`
+//! with `E A(z) = A_bar` ([`MeanMatrix`]), `k_x ~ p_x`, `k_y ~ p_y`, and the
+//! population `F(x, y) = x^T A_bar y + psi_x(x) - psi_y(y)`
+//! ([`SeparablePenalty`]; G1 is the case without penalties).
+//!
+//! Noise models for `A(z)` ([`GameNoise`]), generated lazily from
+//! `(seed, record, coordinate)` ([`super::counter`]) so a record costs no
+//! storage: rank-one `A_bar + sigma xi zeta^T` (G1(b), `O(d)` per record) and
+//! sign-Bernoulli entries (G1(a), `O(d_x |supp y| + d_y |supp x|)` per record).
+//!
+//! **Exact gap** (digest §6.3): `Gap = M_y + psi_x(x) + M_x + psi_y(y)` with
+//! `M_y = max_{w in Delta_y} <A_bar^T x, w> - psi_y(w)` and
+//! `M_x = max_{v in Delta_x} <-A_bar y, v> - psi_x(v)`, each a max over
+//! vertices (no penalty) or the water-filling of [`super::separable`].
+
+use std::ops::Range;
+
+use dpcore::saddle::{SaddleProblem, SimplexConstants, SimplexPoint};
+use rand::{Rng, RngExt};
+
+use super::matrix::MeanMatrix;
+use super::noise::add_matrix_noise;
+pub use super::noise::GameNoise;
+use super::separable::{max_linear_minus_penalty, SeparablePenalty};
+
+/// A sampled stochastic game (module docs).
+#[derive(Debug, Clone)]
+pub struct SimplexGame {
+    matrix: MeanMatrix,
+    noise: GameNoise,
+    x_penalty: Option<SeparablePenalty>,
+    y_penalty: Option<SeparablePenalty>,
+    k_x: Vec<u32>,
+    k_y: Vec<u32>,
+    n: usize,
+    seed: u64,
+}
+
+fn draw_index<R: Rng + ?Sized>(cumulative: &[f64], rng: &mut R) -> u32 {
+    let u: f64 = rng.random::<f64>() * cumulative[cumulative.len() - 1];
+    cumulative
+        .partition_point(|&c| c <= u)
+        .min(cumulative.len() - 1) as u32
+}
+
+fn draw_indices<R: Rng + ?Sized>(
+    pen: Option<&SeparablePenalty>,
+    n: usize,
+    rng: &mut R,
+) -> Vec<u32> {
+    let Some(pen) = pen else { return Vec::new() };
+    let mut acc = 0.0;
+    let cumulative: Vec<f64> = pen
+        .weights
+        .iter()
+        .map(|p| {
+            acc += p;
+            acc
+        })
+        .collect();
+    (0..n).map(|_| draw_index(&cumulative, rng)).collect()
+}
+
+impl SimplexGame {
+    /// Samples a data set of `n` records: the penalty coordinates
+    /// `k_x(z_i), k_y(z_i)` are drawn from `rng`, the matrix noise is keyed by
+    /// a seed drawn from `rng`.
+    ///
+    /// # Panics
+    /// If `n == 0`, a penalty's length does not match, or the noise model's
+    /// entry bound (`|A(z)_ij| <= 1`) fails.
+    pub fn sample<R: Rng + ?Sized>(
+        matrix: MeanMatrix,
+        noise: GameNoise,
+        x_penalty: Option<SeparablePenalty>,
+        y_penalty: Option<SeparablePenalty>,
+        n: usize,
+        rng: &mut R,
+    ) -> Self {
+        assert!(n > 0, "need at least one record");
+        let (dx, dy) = matrix.dims();
+        assert!(
+            x_penalty.as_ref().is_none_or(|p| p.weights.len() == dx),
+            "x penalty length"
+        );
+        assert!(
+            y_penalty.as_ref().is_none_or(|p| p.weights.len() == dy),
+            "y penalty length"
+        );
+        let bound = matrix.max_abs_bound();
+        match noise {
+            GameNoise::RankOne { sigma } => assert!(sigma >= 0.0 && bound + sigma <= 1.0 + 1e-12),
+            GameNoise::SignBernoulli => assert!(bound <= 1.0),
+            GameNoise::None => {}
+        }
+        let k_x = draw_indices(x_penalty.as_ref(), n, rng);
+        let k_y = draw_indices(y_penalty.as_ref(), n, rng);
+        let seed = rng.random();
+        Self {
+            matrix,
+            noise,
+            x_penalty,
+            y_penalty,
+            k_x,
+            k_y,
+            n,
+            seed,
+        }
+    }
+
+    /// The mean matrix.
+    pub fn matrix(&self) -> &MeanMatrix {
+        &self.matrix
+    }
+
+    /// Population value `F(x, y)` (dense points).
+    pub fn population_value(&self, x: &[f64], y: &[f64]) -> f64 {
+        let mut ay = vec![0.0; x.len()];
+        self.matrix.add_mul(1.0, SimplexPoint::Dense(y), &mut ay);
+        let bil: f64 = x.iter().zip(&ay).map(|(a, b)| a * b).sum();
+        bil + self.x_penalty.as_ref().map_or(0.0, |p| p.value(x))
+            - self.y_penalty.as_ref().map_or(0.0, |p| p.value(y))
+    }
+
+    /// Adds `weight * (grad f(z_i) - A_bar-part)`: the matrix noise and the
+    /// penalty terms of record `i`.
+    fn add_record_fluctuation(
+        &self,
+        i: usize,
+        x: SimplexPoint<'_>,
+        y: SimplexPoint<'_>,
+        weight: f64,
+        gx: &mut [f64],
+        gy: &mut [f64],
+    ) {
+        add_matrix_noise(self.noise, &self.matrix, self.seed, i, x, y, weight, gx, gy);
+        if let Some(pen) = &self.x_penalty {
+            let k = self.k_x[i] as usize;
+            gx[k] += weight * pen.coefficient * pen.potential.derivative(x.coordinate(k));
+        }
+        if let Some(pen) = &self.y_penalty {
+            let k = self.k_y[i] as usize;
+            gy[k] -= weight * pen.coefficient * pen.potential.derivative(y.coordinate(k));
+        }
+    }
+}
+
+impl SaddleProblem for SimplexGame {
+    fn dims(&self) -> (usize, usize) {
+        self.matrix.dims()
+    }
+    fn num_records(&self) -> usize {
+        self.n
+    }
+    fn constants(&self) -> SimplexConstants {
+        let a = match self.noise {
+            GameNoise::None => self.matrix.max_abs_bound(),
+            GameNoise::RankOne { sigma } => self.matrix.max_abs_bound() + sigma,
+            GameNoise::SignBernoulli => 1.0,
+        };
+        let pens = [self.x_penalty.as_ref(), self.y_penalty.as_ref()];
+        let worst = |f: &dyn Fn(&SeparablePenalty) -> f64| {
+            pens.iter()
+                .flatten()
+                .map(|p| p.coefficient * f(p))
+                .fold(0.0, f64::max)
+        };
+        SimplexConstants {
+            l0: a + worst(&|p| p.potential.derivative_bound()),
+            l1: a + worst(&|p| p.potential.second_derivative_bound()),
+            l2: worst(&|p| p.potential.third_derivative_bound()),
+            affine_gradient: pens
+                .iter()
+                .flatten()
+                .all(|p| p.potential.third_derivative_bound() == 0.0),
+        }
+    }
+    fn accumulate_record_gradient(
+        &self,
+        i: usize,
+        x: SimplexPoint<'_>,
+        y: SimplexPoint<'_>,
+        weight: f64,
+        gx: &mut [f64],
+        gy: &mut [f64],
+    ) {
+        self.matrix.add_mul(weight, y, gx);
+        self.matrix.add_tmul(weight, x, gy);
+        self.add_record_fluctuation(i, x, y, weight, gx, gy);
+    }
+    fn batch_gradient(
+        &self,
+        records: Range<usize>,
+        x: SimplexPoint<'_>,
+        y: SimplexPoint<'_>,
+        gx: &mut [f64],
+        gy: &mut [f64],
+    ) {
+        gx.fill(0.0);
+        gy.fill(0.0);
+        self.matrix.add_mul(1.0, y, gx);
+        self.matrix.add_tmul(1.0, x, gy);
+        let w = 1.0 / records.len() as f64;
+        for i in records {
+            self.add_record_fluctuation(i, x, y, w, gx, gy);
+        }
+    }
+    fn population_gradient(
+        &self,
+        x: SimplexPoint<'_>,
+        y: SimplexPoint<'_>,
+        gx: &mut [f64],
+        gy: &mut [f64],
+    ) {
+        gx.fill(0.0);
+        gy.fill(0.0);
+        self.matrix.add_mul(1.0, y, gx);
+        self.matrix.add_tmul(1.0, x, gy);
+        if let Some(pen) = &self.x_penalty {
+            x.for_each(|j, v| {
+                gx[j] += pen.coefficient * pen.weights[j] * pen.potential.derivative(v)
+            });
+        }
+        if let Some(pen) = &self.y_penalty {
+            y.for_each(|j, v| {
+                gy[j] -= pen.coefficient * pen.weights[j] * pen.potential.derivative(v)
+            });
+        }
+    }
+    fn duality_gap(&self, x: &[f64], y: &[f64]) -> f64 {
+        let (dx, dy) = self.matrix.dims();
+        let mut atx = vec![0.0; dy];
+        self.matrix.add_tmul(1.0, SimplexPoint::Dense(x), &mut atx);
+        let mut neg_ay = vec![0.0; dx];
+        self.matrix
+            .add_mul(-1.0, SimplexPoint::Dense(y), &mut neg_ay);
+        let m_y = max_linear_minus_penalty(&atx, self.y_penalty.as_ref());
+        let m_x = max_linear_minus_penalty(&neg_ay, self.x_penalty.as_ref());
+        let psi_x = self.x_penalty.as_ref().map_or(0.0, |p| p.value(x));
+        let psi_y = self.y_penalty.as_ref().map_or(0.0, |p| p.value(y));
+        m_y + psi_x + m_x + psi_y
+    }
+}

@@ -1,0 +1,197 @@
+//! The mean payoff matrix `A_bar = E[A(z)]` of the bilinear games (digest
+//! §6.3 G1 i-iv): dense (stored row-major, up to `d ~ 2^14`) or low rank
+//! `rho sum_k c_k u_k v_k^T` with an optional planted "cross" (up to
+//! `d = 2^20`, mat-vecs in `O(r (d_x + d_y))`).
+//!
+//! The planted cross at `(r, c)` with margin `m` overwrites row `r` by `-m`
+//! and column `c` by `+m`, with `A_bar[r][c] = 0`. Then `(e_r, e_c)` is a
+//! pure saddle point of value 0: `max_j A_bar[r][j] = 0` and
+//! `min_i A_bar[i][c] = 0`, whatever the other entries.
+
+use dpcore::saddle::SimplexPoint;
+
+/// Largest rank of a [`MeanMatrix::LowRank`] (its inner products are kept in
+/// a stack array).
+pub const MAX_RANK: usize = 16;
+
+/// One term `coefficient * u v^T` of a low-rank matrix.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RankOneTerm {
+    /// Coefficient `c_k`.
+    pub coefficient: f64,
+    /// Left factor `u_k` (length `d_x`).
+    pub u: Vec<f64>,
+    /// Right factor `v_k` (length `d_y`).
+    pub v: Vec<f64>,
+}
+
+/// The planted pure saddle `(e_row, e_col)` of digest §6.3 G1-ii.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PlantedCross {
+    /// The min-player's equilibrium row `i*`.
+    pub row: usize,
+    /// The max-player's equilibrium column `j*`.
+    pub col: usize,
+    /// The margin `Delta_m` in `(0, 1]`.
+    pub margin: f64,
+}
+
+/// `A_bar`, `d_x x d_y`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum MeanMatrix {
+    /// Dense, row-major.
+    Dense {
+        /// `d_x`.
+        rows: usize,
+        /// `d_y`.
+        cols: usize,
+        /// Entries, row-major.
+        data: Vec<f64>,
+    },
+    /// `sum_k c_k u_k v_k^T`, with row and column of `cross` overwritten.
+    LowRank {
+        /// `d_x`.
+        rows: usize,
+        /// `d_y`.
+        cols: usize,
+        /// The rank-one terms (at most [`MAX_RANK`]).
+        terms: Vec<RankOneTerm>,
+        /// The optional planted cross.
+        cross: Option<PlantedCross>,
+    },
+}
+
+impl MeanMatrix {
+    /// `(d_x, d_y)`.
+    pub fn dims(&self) -> (usize, usize) {
+        match self {
+            MeanMatrix::Dense { rows, cols, .. } | MeanMatrix::LowRank { rows, cols, .. } => {
+                (*rows, *cols)
+            }
+        }
+    }
+
+    /// A bound on `max_ij |A_bar[i][j]|` (exact for dense matrices).
+    pub fn max_abs_bound(&self) -> f64 {
+        match self {
+            MeanMatrix::Dense { data, .. } => data.iter().fold(0.0, |m, a| m.max(a.abs())),
+            MeanMatrix::LowRank { terms, cross, .. } => {
+                let low: f64 = terms
+                    .iter()
+                    .map(|t| {
+                        let mu = t.u.iter().fold(0.0f64, |m, a| m.max(a.abs()));
+                        let mv = t.v.iter().fold(0.0f64, |m, a| m.max(a.abs()));
+                        t.coefficient.abs() * mu * mv
+                    })
+                    .sum();
+                cross.map_or(low, |c| low.max(c.margin))
+            }
+        }
+    }
+
+    /// The entry `A_bar[i][j]`.
+    pub fn entry(&self, i: usize, j: usize) -> f64 {
+        match self {
+            MeanMatrix::Dense { cols, data, .. } => data[i * cols + j],
+            MeanMatrix::LowRank { terms, cross, .. } => {
+                if let Some(c) = cross {
+                    if i == c.row {
+                        return if j == c.col { 0.0 } else { -c.margin };
+                    }
+                    if j == c.col {
+                        return c.margin;
+                    }
+                }
+                terms.iter().map(|t| t.coefficient * t.u[i] * t.v[j]).sum()
+            }
+        }
+    }
+
+    /// `out += weight * A_bar y`.
+    pub fn add_mul(&self, weight: f64, y: SimplexPoint<'_>, out: &mut [f64]) {
+        match self {
+            MeanMatrix::Dense { cols, data, .. } => match y {
+                SimplexPoint::Dense(y) => {
+                    for (o, row) in out.iter_mut().zip(data.chunks_exact(*cols)) {
+                        *o += weight * row.iter().zip(y).map(|(a, b)| a * b).sum::<f64>();
+                    }
+                }
+                SimplexPoint::Sparse { .. } => {
+                    for (o, row) in out.iter_mut().zip(data.chunks_exact(*cols)) {
+                        *o += weight * y.dot(row);
+                    }
+                }
+            },
+            MeanMatrix::LowRank { terms, cross, .. } => {
+                let mut s = [0.0; MAX_RANK];
+                for (sk, t) in s.iter_mut().zip(terms) {
+                    *sk = t.coefficient * y.dot(&t.v);
+                }
+                for (i, o) in out.iter_mut().enumerate() {
+                    let mut v: f64 = terms.iter().zip(&s).map(|(t, sk)| sk * t.u[i]).sum();
+                    if let Some(c) = cross {
+                        let yc = y.coordinate(c.col);
+                        if i == c.row {
+                            let mut rest = 0.0;
+                            y.for_each(|j, p| {
+                                if j != c.col {
+                                    rest += p
+                                }
+                            });
+                            v = -c.margin * rest;
+                        } else {
+                            let lic: f64 = terms
+                                .iter()
+                                .map(|t| t.coefficient * t.u[i] * t.v[c.col])
+                                .sum();
+                            v += (c.margin - lic) * yc;
+                        }
+                    }
+                    *o += weight * v;
+                }
+            }
+        }
+    }
+
+    /// `out += weight * A_bar^T x`.
+    pub fn add_tmul(&self, weight: f64, x: SimplexPoint<'_>, out: &mut [f64]) {
+        match self {
+            MeanMatrix::Dense { cols, data, .. } => x.for_each(|i, p| {
+                if p != 0.0 {
+                    let row = &data[i * cols..(i + 1) * cols];
+                    out.iter_mut()
+                        .zip(row)
+                        .for_each(|(o, a)| *o += weight * p * a);
+                }
+            }),
+            MeanMatrix::LowRank { terms, cross, .. } => {
+                let mut s = [0.0; MAX_RANK];
+                for (sk, t) in s.iter_mut().zip(terms) {
+                    *sk = t.coefficient * x.dot(&t.u);
+                }
+                for (j, o) in out.iter_mut().enumerate() {
+                    let mut v: f64 = terms.iter().zip(&s).map(|(t, sk)| sk * t.v[j]).sum();
+                    if let Some(c) = cross {
+                        let xr = x.coordinate(c.row);
+                        if j == c.col {
+                            let mut rest = 0.0;
+                            x.for_each(|i, p| {
+                                if i != c.row {
+                                    rest += p
+                                }
+                            });
+                            v = c.margin * rest;
+                        } else {
+                            let lrj: f64 = terms
+                                .iter()
+                                .map(|t| t.coefficient * t.u[c.row] * t.v[j])
+                                .sum();
+                            v -= (c.margin + lrj) * xr;
+                        }
+                    }
+                    *o += weight * v;
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,192 @@
+//! Multiplicative weights in the log domain and Maurey sparsification
+//! (digest §2, §3.0, pitfalls 19–20).
+//!
+//! [`LogWeights`] stores `theta` with `x = softmax(theta)`; a mirror step is
+//! `theta += s g` (`s = -tau` to descend, `+tau` to ascend), re-centred by its
+//! maximum every [`RECENTRE_EVERY`] steps so it never drifts. Probabilities
+//! are computed with the max shift (log-sum-exp), never from un-shifted
+//! exponentials.
+//!
+//! [`sample_sorted`] draws `count` i.i.d. indices from a probability vector
+//! in `O(d + count)` into reused buffers (sorted uniforms from normalised
+//! partial sums of `Exp(1)` variables, one sweep of the cumulative weights;
+//! the same method as `mechanisms::selection::sample_log_weights_many`,
+//! without allocation). [`SparseAverage`] is the Maurey average
+//! `x_hat = (1/K) sum_k e_{i_k}` as a sparse count vector.
+
+use dpcore::saddle::SimplexPoint;
+use rand::{Rng, RngExt};
+
+/// Steps between two re-centrings `theta <- theta - max theta`.
+pub const RECENTRE_EVERY: usize = 64;
+
+/// Multiplicative-weights state `x = softmax(theta)`, uniform at start.
+#[derive(Debug, Clone)]
+pub struct LogWeights {
+    theta: Vec<f64>,
+    steps: usize,
+}
+
+impl LogWeights {
+    /// The uniform distribution on `d` vertices (`theta = 0`).
+    pub fn uniform(d: usize) -> Self {
+        Self {
+            theta: vec![0.0; d],
+            steps: 0,
+        }
+    }
+
+    /// The log-weights `theta`.
+    pub fn log_weights(&self) -> &[f64] {
+        &self.theta
+    }
+
+    /// `theta += scale * g` (entropic mirror step; `scale = -tau` descends).
+    pub fn step(&mut self, scale: f64, g: &[f64]) {
+        self.theta
+            .iter_mut()
+            .zip(g)
+            .for_each(|(t, gj)| *t += scale * gj);
+        self.steps += 1;
+        if self.steps.is_multiple_of(RECENTRE_EVERY) {
+            let m = self.theta.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            self.theta.iter_mut().for_each(|t| *t -= m);
+        }
+    }
+
+    /// Writes `softmax(theta)` into `out`.
+    pub fn probabilities_into(&self, out: &mut [f64]) {
+        let m = self.theta.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let mut total = 0.0;
+        for (o, t) in out.iter_mut().zip(&self.theta) {
+            *o = (t - m).exp();
+            total += *o;
+        }
+        out.iter_mut().for_each(|o| *o /= total);
+    }
+}
+
+/// A standard exponential draw `-ln(1 - U)`, `U ~ Uniform[0, 1)`.
+fn exp1<R: Rng + ?Sized>(rng: &mut R) -> f64 {
+    -(1.0 - rng.random::<f64>()).ln()
+}
+
+/// Reused buffers of [`sample_sorted`].
+#[derive(Debug, Clone, Default)]
+pub struct SamplerScratch {
+    targets: Vec<f64>,
+    /// The last draws, sorted ascending.
+    pub draws: Vec<usize>,
+}
+
+/// Draws `count >= 1` i.i.d. indices from the probability vector `p` (any
+/// nonnegative weights; normalised internally) into `scratch.draws`, sorted
+/// ascending (module docs). `O(d + count)`, no allocation once the buffers
+/// have grown.
+pub fn sample_sorted<R: Rng + ?Sized>(
+    p: &[f64],
+    count: usize,
+    rng: &mut R,
+    scratch: &mut SamplerScratch,
+) {
+    scratch.targets.clear();
+    scratch.draws.clear();
+    let mut s = 0.0;
+    for _ in 0..count {
+        s += exp1(rng);
+        scratch.targets.push(s);
+    }
+    let last = exp1(rng);
+    let total: f64 = p.iter().sum();
+    let scale = total / (s + last);
+    scratch.targets.iter_mut().for_each(|t| *t *= scale);
+    let mut cum = 0.0;
+    let mut last_positive = 0;
+    let mut next = 0;
+    for (i, &w) in p.iter().enumerate() {
+        if next == count {
+            break;
+        }
+        if w > 0.0 {
+            cum += w;
+            last_positive = i;
+            while next < count && cum > scratch.targets[next] {
+                scratch.draws.push(i);
+                next += 1;
+            }
+        }
+    }
+    // Only reachable when a target rounds up to the total.
+    while scratch.draws.len() < count {
+        scratch.draws.push(last_positive);
+    }
+}
+
+/// A Maurey average `(1/K) sum_k e_{i_k}` stored sparsely.
+#[derive(Debug, Clone, Default)]
+pub struct SparseAverage {
+    /// Support, strictly increasing.
+    pub indices: Vec<usize>,
+    /// Weights (multiplicities / `K`).
+    pub weights: Vec<f64>,
+}
+
+impl SparseAverage {
+    /// Fills from sorted draws, each weighing `1 / draws.len()`.
+    pub fn fill_from_sorted(&mut self, draws: &[usize]) {
+        self.fill_from_sorted_weighted(draws, 1.0 / draws.len() as f64);
+    }
+
+    /// Fills from sorted draws, each weighing `weight` (weights are
+    /// multiplicity times `weight`, one rounding per support point).
+    pub fn fill_from_sorted_weighted(&mut self, draws: &[usize], weight: f64) {
+        self.indices.clear();
+        self.weights.clear();
+        let mut run = 0usize;
+        for (pos, &i) in draws.iter().enumerate() {
+            run += 1;
+            if draws.get(pos + 1) != Some(&i) {
+                self.indices.push(i);
+                self.weights.push(run as f64 * weight);
+                run = 0;
+            }
+        }
+    }
+
+    /// The point as a [`SimplexPoint`].
+    pub fn point(&self) -> SimplexPoint<'_> {
+        SimplexPoint::Sparse {
+            indices: &self.indices,
+            weights: &self.weights,
+        }
+    }
+
+    /// The dense vector of length `d`.
+    pub fn to_dense(&self, d: usize) -> Vec<f64> {
+        let mut v = vec![0.0; d];
+        self.indices
+            .iter()
+            .zip(&self.weights)
+            .for_each(|(&i, &w)| v[i] += w);
+        v
+    }
+}
+
+/// Maurey sparsification (digest §2): the average of `k` i.i.d. vertices
+/// drawn from `p`.
+pub fn maurey_average<R: Rng + ?Sized>(p: &[f64], k: usize, rng: &mut R) -> SparseAverage {
+    let mut scratch = SamplerScratch::default();
+    sample_sorted(p, k, rng, &mut scratch);
+    let mut avg = SparseAverage::default();
+    avg.fill_from_sorted(&scratch.draws);
+    avg
+}
+
+/// Splits `count + 1` sorted i.i.d. draws into the `count` gradient draws
+/// (kept sorted, in `draws`) and one output vertex, chosen at a uniformly
+/// random position. By exchangeability the output vertex is an independent
+/// draw from the same law and the rest are `count` i.i.d. draws.
+pub fn split_output_vertex<R: Rng + ?Sized>(draws: &mut Vec<usize>, rng: &mut R) -> usize {
+    let pos = rng.random_range(0..draws.len());
+    draws.remove(pos)
+}
