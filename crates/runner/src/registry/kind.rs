@@ -6,7 +6,13 @@
 //! gap), so a family declares how it builds its instance and an algorithm
 //! declares which kind it runs on. The spec validator rejects a study that
 //! pairs a family and an algorithm of different kinds before anything runs.
+//!
+//! For the kinds other than [`ProblemKind::Objective`] the algorithm's run
+//! function measures the study's metric itself through the kind's trait
+//! (zero-one error, duality gap, excess risk on the simplex, query error).
 
+use dpcore::halfspace::HalfspaceProblem;
+use dpcore::saddle::{QueryRelease, SaddleProblem, SimplexSco};
 use dpcore::{Objective, RunFailure};
 use rand_pcg::Pcg64;
 
@@ -17,6 +23,15 @@ use super::{CellOutput, RunContext, Values};
 pub enum ProblemKind {
     /// A minimization objective with a known optimum ([`dpcore::Objective`]).
     Objective,
+    /// Labelled halfspace data ([`HalfspaceProblem`], Wang–Zhu–Wang).
+    Halfspace,
+    /// A stochastic saddle game on simplices ([`SaddleProblem`],
+    /// González–Guzmán–Paquette).
+    Saddle,
+    /// Stochastic convex optimization on the simplex ([`SimplexSco`]).
+    SimplexSco,
+    /// Linear-query release over a finite domain ([`QueryRelease`]).
+    QueryRelease,
 }
 
 impl ProblemKind {
@@ -24,6 +39,10 @@ impl ProblemKind {
     pub fn name(self) -> &'static str {
         match self {
             ProblemKind::Objective => "objective",
+            ProblemKind::Halfspace => "halfspace",
+            ProblemKind::Saddle => "saddle",
+            ProblemKind::SimplexSco => "simplex_sco",
+            ProblemKind::QueryRelease => "query_release",
         }
     }
 }
@@ -32,6 +51,14 @@ impl ProblemKind {
 pub enum Instance {
     /// A minimization objective.
     Objective(Box<dyn Objective>),
+    /// Labelled halfspace data.
+    Halfspace(Box<dyn HalfspaceProblem>),
+    /// A saddle game.
+    Saddle(Box<dyn SaddleProblem>),
+    /// Convex optimization on the simplex.
+    SimplexSco(Box<dyn SimplexSco>),
+    /// Query release.
+    QueryRelease(Box<dyn QueryRelease>),
 }
 
 impl Instance {
@@ -39,21 +66,37 @@ impl Instance {
     pub fn kind(&self) -> ProblemKind {
         match self {
             Instance::Objective(_) => ProblemKind::Objective,
+            Instance::Halfspace(_) => ProblemKind::Halfspace,
+            Instance::Saddle(_) => ProblemKind::Saddle,
+            Instance::SimplexSco(_) => ProblemKind::SimplexSco,
+            Instance::QueryRelease(_) => ProblemKind::QueryRelease,
         }
     }
 }
 
-/// Builds an objective from validated values and the data stream.
-pub type ObjectiveBuildFn = fn(&Values, &mut Pcg64) -> Result<Box<dyn Objective>, RunFailure>;
-/// Runs an algorithm on an objective with the noise stream and measures the metric.
-pub type ObjectiveRunFn =
-    fn(&RunContext, &dyn Objective, &mut Pcg64) -> Result<CellOutput, RunFailure>;
+/// Builds an instance of type `P` from validated values and the data stream.
+pub type BuildFn<P> = fn(&Values, &mut Pcg64) -> Result<Box<P>, RunFailure>;
+/// Runs an algorithm on an instance of type `P` with the noise stream and
+/// measures the metric.
+pub type RunFn<P> = fn(&RunContext, &P, &mut Pcg64) -> Result<CellOutput, RunFailure>;
+/// Builds an objective.
+pub type ObjectiveBuildFn = BuildFn<dyn Objective>;
+/// Runs an algorithm on an objective.
+pub type ObjectiveRunFn = RunFn<dyn Objective>;
 
 /// How a family builds its instance, by kind.
 #[derive(Debug, Clone, Copy)]
 pub enum Build {
     /// The family is a minimization objective.
     Objective(ObjectiveBuildFn),
+    /// The family is labelled halfspace data.
+    Halfspace(BuildFn<dyn HalfspaceProblem>),
+    /// The family is a saddle game.
+    Saddle(BuildFn<dyn SaddleProblem>),
+    /// The family is convex optimization on the simplex.
+    SimplexSco(BuildFn<dyn SimplexSco>),
+    /// The family is a query-release problem.
+    QueryRelease(BuildFn<dyn QueryRelease>),
 }
 
 impl Build {
@@ -61,6 +104,10 @@ impl Build {
     pub fn kind(&self) -> ProblemKind {
         match self {
             Build::Objective(_) => ProblemKind::Objective,
+            Build::Halfspace(_) => ProblemKind::Halfspace,
+            Build::Saddle(_) => ProblemKind::Saddle,
+            Build::SimplexSco(_) => ProblemKind::SimplexSco,
+            Build::QueryRelease(_) => ProblemKind::QueryRelease,
         }
     }
 
@@ -68,6 +115,10 @@ impl Build {
     pub fn build(&self, values: &Values, rng: &mut Pcg64) -> Result<Instance, RunFailure> {
         match self {
             Build::Objective(f) => f(values, rng).map(Instance::Objective),
+            Build::Halfspace(f) => f(values, rng).map(Instance::Halfspace),
+            Build::Saddle(f) => f(values, rng).map(Instance::Saddle),
+            Build::SimplexSco(f) => f(values, rng).map(Instance::SimplexSco),
+            Build::QueryRelease(f) => f(values, rng).map(Instance::QueryRelease),
         }
     }
 }
@@ -77,6 +128,14 @@ impl Build {
 pub enum Run {
     /// The algorithm minimizes an objective.
     Objective(ObjectiveRunFn),
+    /// The algorithm learns a halfspace.
+    Halfspace(RunFn<dyn HalfspaceProblem>),
+    /// The algorithm solves a saddle game.
+    Saddle(RunFn<dyn SaddleProblem>),
+    /// The algorithm minimizes on the simplex.
+    SimplexSco(RunFn<dyn SimplexSco>),
+    /// The algorithm releases query answers.
+    QueryRelease(RunFn<dyn QueryRelease>),
 }
 
 impl Run {
@@ -84,10 +143,15 @@ impl Run {
     pub fn kind(&self) -> ProblemKind {
         match self {
             Run::Objective(_) => ProblemKind::Objective,
+            Run::Halfspace(_) => ProblemKind::Halfspace,
+            Run::Saddle(_) => ProblemKind::Saddle,
+            Run::SimplexSco(_) => ProblemKind::SimplexSco,
+            Run::QueryRelease(_) => ProblemKind::QueryRelease,
         }
     }
 
-    /// Runs the algorithm on an instance of its kind.
+    /// Runs the algorithm on an instance of its kind (spec validation rejects
+    /// other pairings; one reaching here is an invalid-parameter failure).
     pub fn run(
         &self,
         ctx: &RunContext,
@@ -95,7 +159,16 @@ impl Run {
         rng: &mut Pcg64,
     ) -> Result<CellOutput, RunFailure> {
         match (self, instance) {
-            (Run::Objective(f), Instance::Objective(problem)) => f(ctx, problem.as_ref(), rng),
+            (Run::Objective(f), Instance::Objective(p)) => f(ctx, p.as_ref(), rng),
+            (Run::Halfspace(f), Instance::Halfspace(p)) => f(ctx, p.as_ref(), rng),
+            (Run::Saddle(f), Instance::Saddle(p)) => f(ctx, p.as_ref(), rng),
+            (Run::SimplexSco(f), Instance::SimplexSco(p)) => f(ctx, p.as_ref(), rng),
+            (Run::QueryRelease(f), Instance::QueryRelease(p)) => f(ctx, p.as_ref(), rng),
+            _ => Err(RunFailure::InvalidParameters(format!(
+                "an algorithm for {} problems cannot run on a {} instance",
+                self.kind().name(),
+                instance.kind().name()
+            ))),
         }
     }
 }

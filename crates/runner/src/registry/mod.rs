@@ -7,7 +7,7 @@
 
 use std::collections::BTreeMap;
 
-use dpcore::{Objective, PrivacyParams, RunFailure};
+use dpcore::PrivacyParams;
 
 /// The kind and admissible range of a parameter.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -87,73 +87,6 @@ pub struct CellOutput {
     pub reference: f64,
     /// Algorithm diagnostics, in the order of [`AlgorithmDef::diagnostics`].
     pub diagnostics: Vec<f64>,
-}
-
-/// What a study measures.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Metric {
-    /// `F(w) - F(w*(X))` on the sampled data set.
-    ExcessEmpiricalRisk,
-    /// `F(w, D) - min F(., D)` in closed form (fresh data every repetition).
-    ExcessPopulationRisk,
-    /// Gradient evaluations spent (one per record gradient, `n` per full gradient).
-    GradientEvaluations,
-    /// `F(w, D) - F(w, X)`: population minus empirical loss at the released
-    /// point (Bassily et al. Lemmas 3.4 and 5.5 bound its expectation).
-    GeneralizationGap,
-    /// The privacy loss `eps` the algorithm's accountant certifies for the
-    /// noise it actually used, under its declared neighbouring relation
-    /// (reported by the algorithm, not measured on the family).
-    RealisedEps,
-}
-
-impl Metric {
-    /// Every metric with its name as written in TOML.
-    pub const ALL: [(&'static str, Metric); 5] = [
-        ("excess_empirical_risk", Metric::ExcessEmpiricalRisk),
-        ("excess_population_risk", Metric::ExcessPopulationRisk),
-        ("gradient_evaluations", Metric::GradientEvaluations),
-        ("generalization_gap", Metric::GeneralizationGap),
-        ("realised_eps", Metric::RealisedEps),
-    ];
-
-    /// Whether the algorithm reports the metric itself (so any family can be
-    /// used with it) rather than the family measuring it exactly.
-    pub fn reported_by_algorithm(self) -> bool {
-        matches!(self, Metric::GradientEvaluations | Metric::RealisedEps)
-    }
-
-    /// Looks a metric up by name.
-    pub fn from_name(name: &str) -> Option<Metric> {
-        Self::ALL.iter().find(|(n, _)| *n == name).map(|(_, m)| *m)
-    }
-
-    /// The metric of the released point `w`, or of the run's cost.
-    /// [`Metric::RealisedEps`] is not measurable here: the algorithm's runner
-    /// reports it from its accountant.
-    pub fn measure(
-        self,
-        problem: &dyn Objective,
-        w: &[f64],
-        gradient_evaluations: f64,
-    ) -> Result<f64, RunFailure> {
-        match self {
-            Metric::GeneralizationGap => problem
-                .population_loss(w)
-                .map(|population| population - problem.value(w))
-                .ok_or_else(|| {
-                    RunFailure::InvalidParameters("the family has no population model".into())
-                }),
-            Metric::RealisedEps => Err(RunFailure::InvalidParameters(
-                "realised_eps is reported by the algorithm, not measured".into(),
-            )),
-            Metric::ExcessEmpiricalRisk => Ok(problem.excess_risk(w)),
-            Metric::ExcessPopulationRisk => problem.population_excess(w).ok_or_else(|| {
-                RunFailure::InvalidParameters("the family has no population model".into())
-            }),
-            Metric::GradientEvaluations => Ok(gradient_evaluations),
-        }
-    }
 }
 
 /// The privacy definition an algorithm is calibrated for, which decides the
@@ -254,10 +187,14 @@ mod lowy_baselines;
 mod lowy_bounds;
 mod lowy_families;
 mod lowy_options;
+mod metric;
 mod quadratic;
 
 pub use common::run_output_perturbation_conceptual;
-pub use kind::{Build, Instance, ObjectiveBuildFn, ObjectiveRunFn, ProblemKind, Run};
+pub use kind::{
+    Build, BuildFn, Instance, ObjectiveBuildFn, ObjectiveRunFn, ProblemKind, Run, RunFn,
+};
+pub use metric::Metric;
 
 /// The registries of every module, in `runner list` order.
 const FAMILY_TABLES: &[&[FamilyDef]] = &[

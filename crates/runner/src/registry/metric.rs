@@ -1,0 +1,138 @@
+//! What a study measures, and how each metric is measured on a released point.
+
+use dpcore::halfspace::HalfspaceProblem;
+use dpcore::{Objective, RunFailure};
+
+/// What a study measures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Metric {
+    /// `F(w) - F(w*(X))` on the sampled data set.
+    ExcessEmpiricalRisk,
+    /// `F(w, D) - min F(., D)` in closed form (fresh data every repetition).
+    ExcessPopulationRisk,
+    /// Gradient evaluations spent (one per record gradient, `n` per full gradient).
+    GradientEvaluations,
+    /// `F(w, D) - F(w, X)`: population minus empirical loss at the released
+    /// point (Bassily et al. Lemmas 3.4 and 5.5 bound its expectation).
+    GeneralizationGap,
+    /// The privacy loss `eps` the algorithm's accountant certifies for the
+    /// noise it actually used, under its declared neighbouring relation
+    /// (reported by the algorithm, not measured on the family).
+    RealisedEps,
+    /// The zCDP `rho` the algorithm's accountant certifies for the noise it
+    /// actually used (reported by the algorithm; Menart et al. E5).
+    RealisedRho,
+    /// `||grad F(w)||` at the released point (stationarity, Menart et al.
+    /// Theorem 5).
+    GradientNorm,
+    /// Fraction of the sample the released halfspace misclassifies (ties
+    /// count as errors).
+    ZeroOneError,
+    /// Population zero-one error of the released halfspace (test error).
+    PopulationZeroOneError,
+    /// Exact population duality gap of the released pair `(x, y)`.
+    DualityGap,
+    /// `max_j |q_j(D) - <q_j, h>|` of the released histogram `h`.
+    MaxQueryError,
+}
+
+impl Metric {
+    /// Every metric with its name as written in TOML.
+    pub const ALL: [(&'static str, Metric); 11] = [
+        ("excess_empirical_risk", Metric::ExcessEmpiricalRisk),
+        ("excess_population_risk", Metric::ExcessPopulationRisk),
+        ("gradient_evaluations", Metric::GradientEvaluations),
+        ("generalization_gap", Metric::GeneralizationGap),
+        ("realised_eps", Metric::RealisedEps),
+        ("realised_rho", Metric::RealisedRho),
+        ("gradient_norm", Metric::GradientNorm),
+        ("zero_one_error", Metric::ZeroOneError),
+        ("population_zero_one_error", Metric::PopulationZeroOneError),
+        ("duality_gap", Metric::DualityGap),
+        ("max_query_error", Metric::MaxQueryError),
+    ];
+
+    /// Whether the algorithm reports the metric itself (so any family can be
+    /// used with it) rather than the family measuring it exactly.
+    pub fn reported_by_algorithm(self) -> bool {
+        matches!(
+            self,
+            Metric::GradientEvaluations | Metric::RealisedEps | Metric::RealisedRho
+        )
+    }
+
+    /// The metric's name as written in TOML.
+    pub fn name(self) -> &'static str {
+        Self::ALL
+            .iter()
+            .find(|(_, m)| *m == self)
+            .map_or("unknown", |(n, _)| *n)
+    }
+
+    /// The zero-one metrics of a released halfspace `w`, or the run's cost.
+    pub fn measure_halfspace(
+        self,
+        problem: &dyn HalfspaceProblem,
+        w: &[f64],
+        gradient_evaluations: f64,
+    ) -> Result<f64, RunFailure> {
+        match self {
+            Metric::ZeroOneError => Ok(problem.zero_one_error(w)),
+            Metric::PopulationZeroOneError => {
+                problem.population_error(w).map(|p| p.error).ok_or_else(|| {
+                    RunFailure::InvalidParameters("the family has no population model".into())
+                })
+            }
+            Metric::GradientEvaluations => Ok(gradient_evaluations),
+            other => Err(RunFailure::InvalidParameters(format!(
+                "{} is not a metric of a halfspace problem",
+                other.name()
+            ))),
+        }
+    }
+
+    /// Looks a metric up by name.
+    pub fn from_name(name: &str) -> Option<Metric> {
+        Self::ALL.iter().find(|(n, _)| *n == name).map(|(_, m)| *m)
+    }
+
+    /// The metric of the released point `w` of an objective, or of the run's
+    /// cost. The realised privacy is not measurable here (the algorithm's
+    /// runner reports it from its accountant), nor are the metrics of other
+    /// problem kinds (see [`Metric::measure_halfspace`] and the kind's trait).
+    pub fn measure(
+        self,
+        problem: &dyn Objective,
+        w: &[f64],
+        gradient_evaluations: f64,
+    ) -> Result<f64, RunFailure> {
+        match self {
+            Metric::GeneralizationGap => problem
+                .population_loss(w)
+                .map(|population| population - problem.value(w))
+                .ok_or_else(|| {
+                    RunFailure::InvalidParameters("the family has no population model".into())
+                }),
+            Metric::RealisedEps | Metric::RealisedRho => Err(RunFailure::InvalidParameters(
+                "the realised privacy is reported by the algorithm, not measured".into(),
+            )),
+            Metric::GradientNorm => {
+                let mut g = vec![0.0; w.len()];
+                problem.gradient(w, &mut g);
+                Ok(g.iter().map(|x| x * x).sum::<f64>().sqrt())
+            }
+            Metric::ZeroOneError
+            | Metric::PopulationZeroOneError
+            | Metric::DualityGap
+            | Metric::MaxQueryError => Err(RunFailure::InvalidParameters(format!(
+                "{} is not a metric of a minimization objective",
+                self.name()
+            ))),
+            Metric::ExcessEmpiricalRisk => Ok(problem.excess_risk(w)),
+            Metric::ExcessPopulationRisk => problem.population_excess(w).ok_or_else(|| {
+                RunFailure::InvalidParameters("the family has no population model".into())
+            }),
+            Metric::GradientEvaluations => Ok(gradient_evaluations),
+        }
+    }
+}
