@@ -12,6 +12,7 @@ pub mod geometry;
 pub mod labelled;
 pub mod linalg;
 pub mod logistic;
+pub mod menart;
 pub mod newton;
 pub mod numerics;
 pub mod pseudo_huber;

@@ -7,6 +7,8 @@
 
 use std::fmt;
 
+pub mod menart;
+
 /// Privacy parameters of one run: `(eps, delta)`-DP, with `delta = 0` meaning pure `eps`-DP.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PrivacyParams {
