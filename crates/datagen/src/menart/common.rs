@@ -17,7 +17,11 @@ pub(crate) fn zero_sum_tilts<R: Rng + ?Sized>(
 ) -> (Vec<f64>, f64) {
     let mut z = Vec::with_capacity(n * d);
     for _ in 0..n {
-        z.extend(sample_unit_ball(d, rng).into_iter().map(|v| 0.5 * radius * v));
+        z.extend(
+            sample_unit_ball(d, rng)
+                .into_iter()
+                .map(|v| 0.5 * radius * v),
+        );
     }
     let mean = crate::numerics::column_means(&z, d);
     let mut max_norm: f64 = 0.0;
@@ -35,7 +39,11 @@ pub(crate) fn point_at_distance<R: Rng + ?Sized>(
     rng: &mut R,
 ) -> Vec<f64> {
     let u = sample_unit_sphere(center.len(), rng);
-    center.iter().zip(&u).map(|(c, v)| c + distance * v).collect()
+    center
+        .iter()
+        .zip(&u)
+        .map(|(c, v)| c + distance * v)
+        .collect()
 }
 
 /// Clips in place a gradient (or difference) that every one of the `n`
@@ -51,7 +59,10 @@ pub(crate) fn clip_shared(out: &mut [f64], clip: f64, n: usize) -> usize {
 
 /// Checks `x` is finite and `> 0`.
 pub(crate) fn check_pos(name: &str, x: f64) {
-    assert!(x.is_finite() && x > 0.0, "{name} must be finite and > 0, got {x}");
+    assert!(
+        x.is_finite() && x > 0.0,
+        "{name} must be finite and > 0, got {x}"
+    );
 }
 
 /// Minimizer sensitivity is not used by Menart et al.: reported as infinite.

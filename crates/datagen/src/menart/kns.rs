@@ -124,7 +124,10 @@ impl KnsPl {
     pub fn new<R: Rng + ?Sized>(params: KnsPlParams, rng: &mut R) -> Self {
         assert!(params.n >= 1 && params.d >= 1, "n, d must be >= 1");
         check_pos("start_distance", params.start_distance);
-        assert!(params.margin >= 1.0 && params.tilt >= 0.0, "margin >= 1, tilt >= 0");
+        assert!(
+            params.margin >= 1.0 && params.tilt >= 0.0,
+            "margin >= 1, tilt >= 0"
+        );
         let center = sample_unit_sphere(params.d, rng);
         let start = point_at_distance(&center, params.start_distance, rng);
         let (tilts, max_tilt) = if params.tilt > 0.0 {

@@ -78,10 +78,15 @@ impl LeastSquares {
         }
         let h = gram(&x, d);
         let mu = min_eigenvalue_lower_bound(&h, d);
-        assert!(mu > 0.0, "H is singular: least squares needs full column rank");
+        assert!(
+            mu > 0.0,
+            "H is singular: least squares needs full column rank"
+        );
         let mut rhs = vec![0.0; d];
         for (xi, yi) in x.chunks(d).zip(&y) {
-            rhs.iter_mut().zip(xi).for_each(|(r, v)| *r += yi * v / n as f64);
+            rhs.iter_mut()
+                .zip(xi)
+                .for_each(|(r, v)| *r += yi * v / n as f64);
         }
         let mut a = h;
         cholesky_solve(&mut a, &mut rhs).expect("H is positive definite");

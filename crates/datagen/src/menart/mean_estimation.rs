@@ -73,7 +73,10 @@ impl MeanEstimation {
         let (n, d) = (params.n, params.d);
         assert!(n >= 1 && d >= 1, "n, d must be >= 1");
         check_pos("start_distance", params.start_distance);
-        assert!(params.spread >= 0.0 && params.margin >= 1.0, "spread >= 0, margin >= 1");
+        assert!(
+            params.spread >= 0.0 && params.margin >= 1.0,
+            "spread >= 0, margin >= 1"
+        );
         let m: Vec<f64> = sample_unit_sphere(d, rng)
             .into_iter()
             .map(|v| params.start_distance * v)

@@ -84,7 +84,10 @@ impl PowerTilt {
         assert!(params.p > 1.0 && params.p.is_finite(), "p must be > 1");
         check_pos("start_distance", params.start_distance);
         assert!(params.margin >= 1.0, "margin must be >= 1");
-        assert!(params.tilt >= 0.0 && params.tilt.is_finite(), "tilt must be >= 0");
+        assert!(
+            params.tilt >= 0.0 && params.tilt.is_finite(),
+            "tilt must be >= 0"
+        );
         let center = sample_unit_sphere(params.d, rng);
         let start = point_at_distance(&center, params.start_distance, rng);
         let (tilts, max_tilt) = if params.tilt > 0.0 {
@@ -110,7 +113,11 @@ impl PowerTilt {
     /// `(r, r^(p-2))` at `w` (the scale is 0 at `c`).
     fn radius_and_scale(&self, w: &[f64]) -> (f64, f64) {
         let r = dist(w, &self.center);
-        let s = if r > 0.0 { r.powf(self.params.p - 2.0) } else { 0.0 };
+        let s = if r > 0.0 {
+            r.powf(self.params.p - 2.0)
+        } else {
+            0.0
+        };
         (r, s)
     }
 

@@ -71,12 +71,18 @@ impl Theorem8Instance {
     pub fn new(params: Theorem8Params) -> Self {
         let n = params.n;
         assert!(n >= 2, "n must be >= 2");
-        assert!(params.tau > 1.0 && params.tau <= 2.0, "tau must lie in (1, 2]");
+        assert!(
+            params.tau > 1.0 && params.tau <= 2.0,
+            "tau must lie in (1, 2]"
+        );
         check_pos("start_distance", params.start_distance);
         assert!(params.margin >= 1.0, "margin must be >= 1");
         let n_plus = ((1.0 + params.imbalance) * n as f64 / 2.0).round() as usize;
         let r = (2.0 * n_plus as f64 - n as f64) / n as f64;
-        assert!(r > 0.0 && r < 1.0, "rounded imbalance {r} must lie in (0, 1)");
+        assert!(
+            r > 0.0 && r < 1.0,
+            "rounded imbalance {r} must lie in (0, 1)"
+        );
         let a = 0.5 * r.powf(1.0 / (params.tau - 1.0));
         let mut me = Self {
             params,
@@ -103,7 +109,10 @@ impl Theorem8Instance {
 
     fn weights(&self) -> (f64, f64) {
         let n = self.params.n as f64;
-        (self.n_plus as f64 / n, (self.params.n - self.n_plus) as f64 / n)
+        (
+            self.n_plus as f64 / n,
+            (self.params.n - self.n_plus) as f64 / n,
+        )
     }
 
     /// Per-record (sub)gradients `(f'(w; +1), f'(w; -1))`; at the kinks the
@@ -148,7 +157,10 @@ impl Theorem8Instance {
 
     fn region_gamma(&self) -> f64 {
         let kappa = self.kappa();
-        let (w0, b) = (self.start[0], self.params.margin * self.params.start_distance);
+        let (w0, b) = (
+            self.start[0],
+            self.params.margin * self.params.start_distance,
+        );
         let ratio = |w: f64| {
             let g = self.derivative(w).abs();
             if g > 0.0 {
