@@ -6,6 +6,7 @@ pub mod bassily;
 pub mod dp_sgd;
 pub mod inner;
 pub mod lowy_razaviyayn;
+pub mod menart;
 pub mod output_perturbation;
 
 pub use output_perturbation::{ConceptualOutputPerturbation, Release, SensitivityChoice};
