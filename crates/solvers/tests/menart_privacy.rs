@@ -17,7 +17,10 @@ use solvers::menart::spider::{KlSpider, SpiderConstants, SpiderInputs};
 use solvers::menart::Calibration;
 
 fn power(n: usize, d: usize, p: f64, seed: u64) -> PowerTilt {
-    PowerTilt::new(PowerTiltParams::new(n, d, p), &mut Pcg64::seed_from_u64(seed))
+    PowerTilt::new(
+        PowerTiltParams::new(n, d, p),
+        &mut Pcg64::seed_from_u64(seed),
+    )
 }
 
 #[test]
@@ -27,7 +30,10 @@ fn spider_recommended_never_exceeds_rho_and_counts_releases_exactly() {
         (Box::new(power(1_000_000, 8, 2.0, 2)), 4.0),
         (Box::new(power(100_000, 4, 4.0, 3)), 0.5),
         (
-            Box::new(KnsPl::new(KnsPlParams::new(10_000_000, 2), &mut Pcg64::seed_from_u64(4))),
+            Box::new(KnsPl::new(
+                KnsPlParams::new(10_000_000, 2),
+                &mut Pcg64::seed_from_u64(4),
+            )),
             1.0,
         ),
     ];
@@ -45,15 +51,23 @@ fn spider_recommended_never_exceeds_rho_and_counts_releases_exactly() {
                 constants,
             };
             let run = spider
-                .run(problem.as_ref(), *rho, 0.1, &mut Pcg64::seed_from_u64(10 + i as u64))
+                .run(
+                    problem.as_ref(),
+                    *rho,
+                    0.1,
+                    &mut Pcg64::seed_from_u64(10 + i as u64),
+                )
                 .unwrap();
             assert!(!run.trivial, "config {i}");
-            assert!(run.rho_spent <= rho * (1.0 + 1e-12), "config {i}: {}", run.rho_spent);
+            assert!(
+                run.rho_spent <= rho * (1.0 + 1e-12),
+                "config {i}: {}",
+                run.rho_spent
+            );
             // Exact count: K full gradients plus at most M'_k differences per round.
             let inputs = SpiderInputs::from_problem(problem.as_ref(), *rho, 0.1).unwrap();
             let s = spider.schedule(inputs).unwrap().unwrap();
-            let max_releases: u64 =
-                (1..=s.rounds).map(|k| 1 + s.difference_releases(k)).sum();
+            let max_releases: u64 = (1..=s.rounds).map(|k| 1 + s.difference_releases(k)).sum();
             assert!(run.releases >= s.rounds && run.releases <= max_releases);
             assert_eq!(run.clipped_records, 0, "clipping inactive on the region");
         }
@@ -69,8 +83,14 @@ fn spider_paper_literal_overspends_as_the_digest_computes() {
             calibration: Calibration::PaperLiteral,
             constants: None,
         };
-        let run = spider.run(&problem, 1.0, 0.1, &mut Pcg64::seed_from_u64(7)).unwrap();
-        assert!(run.rho_spent >= 2.0 - 1e-9 && run.rho_spent <= 2.25 + 1e-9, "{}", run.rho_spent);
+        let run = spider
+            .run(&problem, 1.0, 0.1, &mut Pcg64::seed_from_u64(7))
+            .unwrap();
+        assert!(
+            run.rho_spent >= 2.0 - 1e-9 && run.rho_spent <= 2.25 + 1e-9,
+            "{}",
+            run.rho_spent
+        );
     }
 }
 
@@ -91,7 +111,11 @@ fn adaptive_gd_never_exceeds_rho_even_with_negative_norm_estimates() {
                 .run(&problem, rho, 0.1, &mut Pcg64::seed_from_u64(100 + seed))
                 .unwrap();
             negatives += rec.negative_norm_estimates;
-            assert!(rec.run.rho_spent <= rho * (1.0 + 1e-12), "{}", rec.run.rho_spent / rho);
+            assert!(
+                rec.run.rho_spent <= rho * (1.0 + 1e-12),
+                "{}",
+                rec.run.rho_spent / rho
+            );
             let lit = AdaptiveNoisyGd {
                 calibration: Calibration::PaperLiteral,
             }
@@ -100,8 +124,14 @@ fn adaptive_gd_never_exceeds_rho_even_with_negative_norm_estimates() {
             literal_over += u64::from(lit.run.rho_spent > rho);
         }
     }
-    assert!(negatives >= 20, "the test must exercise N_t < 0 ({negatives})");
-    assert!(literal_over >= 1, "the paper-literal filter overspends on negative N_t");
+    assert!(
+        negatives >= 20,
+        "the test must exercise N_t < 0 ({negatives})"
+    );
+    assert!(
+        literal_over >= 1,
+        "the paper-literal filter overspends on negative N_t"
+    );
 }
 
 #[test]
@@ -111,19 +141,33 @@ fn adaptive_gd_spend_is_within_rho_across_regimes() {
         let run = AdaptiveNoisyGd::default()
             .run(&problem, 1.0, 0.1, &mut Pcg64::seed_from_u64(9))
             .unwrap();
-        assert!(run.run.rho_spent <= 1.0 + 1e-12, "d = {d}, x = {x}: {}", run.run.rho_spent);
-        assert!(run.queries as f64 <= x / 2.0 + 1.0, "T <= n sqrt(rho)/2 + 1");
+        assert!(
+            run.run.rho_spent <= 1.0 + 1e-12,
+            "d = {d}, x = {x}: {}",
+            run.run.rho_spent
+        );
+        assert!(
+            run.queries as f64 <= x / 2.0 + 1.0,
+            "T <= n sqrt(rho)/2 + 1"
+        );
     }
 }
 
 #[test]
 fn stationary_selection_total_is_within_rho() {
-    let problem = GemanMcClure::new(GemanMcClureParams::new(300, 8), &mut Pcg64::seed_from_u64(11));
+    let problem = GemanMcClure::new(
+        GemanMcClureParams::new(300, 8),
+        &mut Pcg64::seed_from_u64(11),
+    );
     for seed in 0..5 {
         let out = StationarySelection::default()
             .run(&problem, 1e4, 0.1, &mut Pcg64::seed_from_u64(seed))
             .unwrap();
-        assert!(out.run.rho_spent <= 1e4 * (1.0 + 1e-12), "{}", out.run.rho_spent);
+        assert!(
+            out.run.rho_spent <= 1e4 * (1.0 + 1e-12),
+            "{}",
+            out.run.rho_spent
+        );
         assert!(out.selected.unwrap() < out.queries);
     }
 }
@@ -137,7 +181,9 @@ fn proximal_point_never_exceeds_rho() {
             inner_steps: InnerSteps::Practical,
             prox_weight_factor: 1.0,
         };
-        let run = alg.run(&problem, 0.25, 0.1, &mut Pcg64::seed_from_u64(12)).unwrap();
+        let run = alg
+            .run(&problem, 0.25, 0.1, &mut Pcg64::seed_from_u64(12))
+            .unwrap();
         assert!(!run.trivial);
         let bound = match calibration {
             Calibration::Recommended => 0.25,
@@ -154,7 +200,9 @@ fn outputs_depend_on_n_and_rho_only_through_x() {
     let (a, b) = (power(1_000_000, 8, 3.0, 13), power(4_000_000, 8, 3.0, 13));
     let s = KlSpider::default();
     let ra = s.run(&a, 1.0, 0.1, &mut Pcg64::seed_from_u64(14)).unwrap();
-    let rb = s.run(&b, 1.0 / 16.0, 0.1, &mut Pcg64::seed_from_u64(14)).unwrap();
+    let rb = s
+        .run(&b, 1.0 / 16.0, 0.1, &mut Pcg64::seed_from_u64(14))
+        .unwrap();
     assert_eq!(ra.iterations, rb.iterations);
     for (u, v) in ra.w.iter().zip(&rb.w) {
         assert!((u - v).abs() < 1e-9, "{u} vs {v}");
@@ -162,7 +210,9 @@ fn outputs_depend_on_n_and_rho_only_through_x() {
     assert!((ra.rho_spent - 16.0 * rb.rho_spent).abs() < 1e-9);
     let g = AdaptiveNoisyGd::default();
     let ra = g.run(&a, 1.0, 0.1, &mut Pcg64::seed_from_u64(15)).unwrap();
-    let rb = g.run(&b, 1.0 / 16.0, 0.1, &mut Pcg64::seed_from_u64(15)).unwrap();
+    let rb = g
+        .run(&b, 1.0 / 16.0, 0.1, &mut Pcg64::seed_from_u64(15))
+        .unwrap();
     assert_eq!(ra.queries, rb.queries);
     for (u, v) in ra.run.w.iter().zip(&rb.run.w) {
         assert!((u - v).abs() < 1e-9, "{u} vs {v}");

@@ -89,7 +89,9 @@ pub fn proximal_theory(t: &TheoryInputs, a: f64) -> f64 {
     let beta_p = t.beta / rounds;
     let x = t.x();
     let log = (x * x * (1.0 / beta_p).ln().powi(2) / (t.d * beta_p)).ln();
-    let rate = (a * g * t.l0 * (rounds * t.d * log).sqrt() / x).powf(k).min(f0);
+    let rate = (a * g * t.l0 * (rounds * t.d * log).sqrt() / x)
+        .powf(k)
+        .min(f0);
     let decay = (f0.powf((2.0 - k) / k) / (32.0 * g * g * lt1)).ln_1p();
     (f0.ln() - rounds * decay).exp().max(rate)
 }

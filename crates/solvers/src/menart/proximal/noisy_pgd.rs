@@ -128,7 +128,10 @@ pub(crate) fn noisy_projected_gd<R: Rng + ?Sized>(
             }
         }
         let weight = (s + 1) as f64;
-        buf.sum.iter_mut().zip(&buf.u).for_each(|(a, u)| *a += weight * u);
+        buf.sum
+            .iter_mut()
+            .zip(&buf.u)
+            .for_each(|(a, u)| *a += weight * u);
     }
     let t = t_in as f64;
     let norm = 2.0 / (t * (t + 1.0));

@@ -123,9 +123,9 @@ impl KlSpider {
                 iterations += 1;
                 done += 1;
                 if literal || done < updates {
-                    clipped +=
-                        problem.clipped_mean_gradient_difference(&w, &prev, diff_clip, &mut diff)
-                            as u64;
+                    clipped += problem
+                        .clipped_mean_gradient_difference(&w, &prev, diff_clip, &mut diff)
+                        as u64;
                     add_gaussian(&mut diff, sigma_k, rng);
                     ledger.charge_gaussian(sigma_k, 2.0 * diff_clip / nf)?;
                     evals += 2 * n as u64;

@@ -189,8 +189,8 @@ impl SpiderSchedule {
         }
         let rounds = k_real.ceil() as u64;
         let kf = rounds as f64;
-        let beta_prime =
-            beta / kf * (gamma * l0 * (kf * d).sqrt() / (x * f0.powf(1.0 / kappa))).powf(2.0 - kappa);
+        let beta_prime = beta / kf
+            * (gamma * l0 * (kf * d).sqrt() / (x * f0.powf(1.0 / kappa))).powf(2.0 - kappa);
         let floor = (constants.floor * gamma * l0 * (kf * d * (1.0 / beta_prime).ln()).sqrt() / x)
             .powf(kappa)
             .min(f0);
@@ -262,7 +262,9 @@ impl SpiderSchedule {
                 phi / (2.0 * i.gamma * i.n as f64)
                     * (self.difference_releases(k) as f64 * kf / i.rho).sqrt()
             }
-            Calibration::PaperLiteral => phi * (self.inner_length(k) * kf).sqrt() / (i.gamma * i.x()),
+            Calibration::PaperLiteral => {
+                phi * (self.inner_length(k) * kf).sqrt() / (i.gamma * i.x())
+            }
         }
     }
 
