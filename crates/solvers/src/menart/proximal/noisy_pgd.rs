@@ -114,11 +114,9 @@ pub(crate) fn noisy_projected_gd<R: Rng + ?Sized>(
         ledger.charge_gaussian(sigma, sens)?;
         let eta = 1.0 / (lt1 * s as f64);
         let mut dist2 = 0.0;
-        for j in 0..buf.u.len() {
-            let step = buf.g[j] + 2.0 * lt1 * (buf.u[j] - center[j]);
-            buf.u[j] -= eta * step;
-            let off = buf.u[j] - center[j];
-            dist2 += off * off;
+        for ((u, g), c) in buf.u.iter_mut().zip(&buf.g).zip(center.iter()) {
+            *u -= eta * (g + 2.0 * lt1 * (*u - c));
+            dist2 += (*u - c) * (*u - c);
         }
         let dist = dist2.sqrt();
         if dist > radius {

@@ -24,9 +24,11 @@
 //! release. The utility constants ([`SpiderConstants`]) never affect privacy,
 //! so the E1b scaled variants ([`SpiderConstants::scaled`]) are safe.
 
+mod constants;
 mod schedule;
 
-pub use schedule::{SpiderConstants, SpiderInputs, SpiderSchedule, MAX_ROUNDS};
+pub use constants::SpiderConstants;
+pub use schedule::{SpiderInputs, SpiderSchedule, MAX_ROUNDS};
 
 use super::{add_gaussian, check_finite, norm, Calibration, MenartRun, ZcdpLedger};
 use dpcore::menart::KlObjective;

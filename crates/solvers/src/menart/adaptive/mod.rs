@@ -20,7 +20,7 @@
 //! most its charge and at most `rho/4 + sqrt(rho)/n`; the filter stops with
 //! true spend `<= rho/2 + rho/4 + sqrt(rho)/n <= rho` when `n sqrt(rho) >= 4`
 //! (required). `N_t^+ = max(N_t, 0)` (P4) and a floor step is the last step
-//! (digest §2.4 [HARNESS]); a defensive stop also refuses any step whose
+//! (digest §2.4, a harness rule); a defensive stop also refuses any step whose
 //! worst-case cost would push the ledger above `rho`.
 //! [`Calibration::PaperLiteral`] uses the paper's scales, the raw `N_t` and no
 //! floor stop; the reported true spend can exceed `rho` (e.g. for negative
@@ -38,12 +38,14 @@
 //! `n sqrt(rho_A)/(4 L0)`). Paper-literal: Algorithm 3 literal at `rho` and
 //! weights `n sqrt(rho)/(2 L0)` (true cost `2 rho` for the selection).
 
+mod selection;
+
+pub use selection::StationarySelection;
+
 use super::{add_gaussian, check_finite, check_positive, norm, standard_normal};
 use super::{Calibration, MenartRun, ZcdpLedger};
 use dpcore::menart::KlObjective;
 use dpcore::RunFailure;
-use mechanisms::selection::{exponential_mechanism_scale, ScoreKind};
-use mechanisms::zcdp::compose_rho;
 use rand::{Rng, RngExt};
 
 /// Public inputs of Algorithm 3.
@@ -135,7 +137,7 @@ impl AdaptiveNoisyGd {
         self.run_inner(problem, inputs, None, rng)
     }
 
-    fn run_inner<R: Rng + ?Sized>(
+    pub(super) fn run_inner<R: Rng + ?Sized>(
         &self,
         problem: &dyn KlObjective,
         inputs: AdaptiveInputs,
@@ -232,59 +234,5 @@ impl AdaptiveNoisyGd {
             selected,
             negative_norm_estimates: negatives,
         })
-    }
-}
-
-/// Theorem 5: Algorithm 3 followed by the exponential-mechanism selection of
-/// a query point by its gradient norm (module docs for the budget split).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct StationarySelection {
-    /// Calibration of both Algorithm 3 and the selection.
-    pub calibration: Calibration,
-}
-
-impl StationarySelection {
-    /// The `rho` given to Algorithm 3 for a total target `rho`: `2 rho/3`
-    /// (recommended) or `rho` (paper-literal, whose total is then `> rho`).
-    pub fn algorithm3_budget(&self, rho: f64) -> f64 {
-        match self.calibration {
-            Calibration::Recommended => 2.0 * rho / 3.0,
-            Calibration::PaperLiteral => rho,
-        }
-    }
-
-    /// Runs Algorithm 3 and the selection; the output is `w_{t*}`.
-    pub fn run<R: Rng + ?Sized>(
-        &self,
-        problem: &dyn KlObjective,
-        rho: f64,
-        beta: f64,
-        rng: &mut R,
-    ) -> Result<AdaptiveRun, RunFailure> {
-        let rho_a = self.algorithm3_budget(rho);
-        let inputs = AdaptiveInputs::from_problem(problem, rho_a, beta);
-        check_positive("rho", rho)?;
-        check_positive("L0", inputs.l0)?;
-        let n = inputs.n as f64;
-        let sens = 2.0 * inputs.l0 / n;
-        // Log-weight per unit score: eps/(2 Delta) with eps = sqrt(rho_a)
-        // (recommended), or the paper's n sqrt(rho)/(2 L0) = eps'/(2 Delta)
-        // with eps' = 2 sqrt(rho).
-        let eps = match self.calibration {
-            Calibration::Recommended => rho_a.sqrt(),
-            Calibration::PaperLiteral => 2.0 * rho.sqrt(),
-        };
-        let scale = exponential_mechanism_scale(eps, sens, ScoreKind::General)
-            .map_err(|e| RunFailure::InvalidParameters(format!("selection: {e}")))?;
-        let alg3 = AdaptiveNoisyGd {
-            calibration: self.calibration,
-        };
-        let mut out = alg3.run_inner(problem, inputs, Some(scale), rng)?;
-        let mut ledger = ZcdpLedger::new();
-        ledger.charge_pure(eps)?;
-        out.run.rho_spent = compose_rho(&[out.run.rho_spent, ledger.spent()])
-            .map_err(|e| RunFailure::InvalidParameters(format!("accountant: {e}")))?;
-        out.run.releases += 1;
-        Ok(out)
     }
 }
