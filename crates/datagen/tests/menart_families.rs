@@ -23,8 +23,10 @@ fn random_point(obj: &dyn KlObjective, scale: f64, rng: &mut Pcg64) -> Vec<f64> 
 }
 
 /// Gradient = mean of record gradients = central finite differences of the
-/// value; gradient 0 and excess 0 at the minimizer; excess > 0 elsewhere.
-fn check_oracles(obj: &dyn KlObjective, scale: f64, seed: u64) {
+/// value; record gradients = finite differences of the record losses;
+/// gradient 0 (also as the mean of the record gradients: KKT) and excess 0 at
+/// the minimizer; excess > 0 elsewhere.
+fn check_oracles<T: KlObjective + RecordLoss>(obj: &T, scale: f64, seed: u64) {
     let mut rng = Pcg64::seed_from_u64(seed);
     let d = obj.dim();
     let n = obj.num_records();
@@ -55,9 +57,33 @@ fn check_oracles(obj: &dyn KlObjective, scale: f64, seed: u64) {
             );
         }
         assert!(obj.excess_risk(&w) > 0.0);
+        for i in [0, n / 2, n - 1] {
+            fs.record_gradient(i, &w, &mut gi);
+            for j in 0..d {
+                let h = 1e-6;
+                let (mut wp, mut wm) = (w.clone(), w.clone());
+                wp[j] += h;
+                wm[j] -= h;
+                let fd = (obj.record_loss(i, &wp) - obj.record_loss(i, &wm)) / (2.0 * h);
+                let tol = 1e-6 * norm(&gi).max(1.0);
+                assert!(
+                    (fd - gi[j]).abs() <= tol,
+                    "record {i}: fd {fd} vs {}",
+                    gi[j]
+                );
+            }
+        }
     }
     obj.gradient(obj.minimizer(), &mut g);
     assert!(norm(&g) <= 1e-14, "gradient at minimizer {}", norm(&g));
+    mean.iter_mut().for_each(|x| *x = 0.0);
+    for i in 0..n {
+        fs.record_gradient(i, obj.minimizer(), &mut gi);
+        mean.iter_mut()
+            .zip(&gi)
+            .for_each(|(m, v)| *m += v / n as f64);
+    }
+    assert!(norm(&mean) <= 1e-12, "KKT: record mean {}", norm(&mean));
     assert_eq!(obj.excess_risk(obj.minimizer()), 0.0);
     let k = obj.kl_constants();
     assert!(obj.excess_risk(obj.start_point()) <= k.initial_gap * (1.0 + 1e-12));

@@ -70,6 +70,14 @@ fn spider_recommended_never_exceeds_rho_and_counts_releases_exactly() {
             let max_releases: u64 = (1..=s.rounds).map(|k| 1 + s.difference_releases(k)).sum();
             assert!(run.releases >= s.rounds && run.releases <= max_releases);
             assert_eq!(run.clipped_records, 0, "clipping inactive on the region");
+            let moved = problem
+                .start_point()
+                .iter()
+                .zip(&run.w)
+                .map(|(a, b)| (a - b) * (a - b))
+                .sum::<f64>()
+                .sqrt();
+            assert!(moved <= s.trajectory_radius() * (1.0 + 1e-12), "Lemma 1");
         }
     }
 }
@@ -217,4 +225,19 @@ fn outputs_depend_on_n_and_rho_only_through_x() {
     for (u, v) in ra.run.w.iter().zip(&rb.run.w) {
         assert!((u - v).abs() < 1e-9, "{u} vs {v}");
     }
+}
+
+#[test]
+fn clipping_bounds_the_spend_when_the_constants_are_too_small() {
+    // L0 and L1 passed 10x too small: the per-record clipping is active, so
+    // the sensitivities (and the spend) stay those the noise was calibrated for.
+    let problem = power(1_000_000, 8, 3.0, 16);
+    let mut inputs = SpiderInputs::from_problem(&problem, 1.0, 0.1).unwrap();
+    inputs.l0 *= 0.1;
+    inputs.l1 *= 0.1;
+    let run = KlSpider::default()
+        .run_with(&problem, inputs, &mut Pcg64::seed_from_u64(17))
+        .unwrap();
+    assert!(run.clipped_records > 0);
+    assert!(run.rho_spent <= 1.0 + 1e-12);
 }

@@ -13,6 +13,7 @@
 
 use super::common::{check_pos, no_sensitivity};
 use super::spectrum::{gram, min_eigenvalue_lower_bound};
+use super::RecordLoss;
 use crate::geometry::sample_unit_sphere;
 use crate::linalg::cholesky_solve;
 use crate::numerics::dot;
@@ -170,6 +171,13 @@ impl Objective for LeastSquares {
     }
     fn finite_sum(&self) -> Option<&dyn FiniteSum> {
         Some(self)
+    }
+}
+
+impl RecordLoss for LeastSquares {
+    fn record_loss(&self, i: usize, w: &[f64]) -> f64 {
+        let d = self.params.d;
+        0.5 * (dot(&self.x[i * d..(i + 1) * d], w) - self.y[i]).powi(2)
     }
 }
 

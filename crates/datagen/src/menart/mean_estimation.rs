@@ -14,6 +14,7 @@
 //! difference is `w_new - w_old`).
 
 use super::common::{check_pos, clip_shared, no_sensitivity};
+use super::RecordLoss;
 use crate::geometry::{sample_unit_ball, sample_unit_sphere};
 use crate::numerics::{column_means, dist, norm2};
 use dpcore::menart::{clipped_mean_by_records, KlConstants, KlObjective, KlParameters};
@@ -153,6 +154,14 @@ impl Objective for MeanEstimation {
     }
     fn finite_sum(&self) -> Option<&dyn FiniteSum> {
         Some(self)
+    }
+}
+
+impl RecordLoss for MeanEstimation {
+    fn record_loss(&self, i: usize, w: &[f64]) -> f64 {
+        let d = self.params.d;
+        let r = dist(w, &self.points[i * d..(i + 1) * d]);
+        0.5 * r * r
     }
 }
 

@@ -40,3 +40,11 @@ pub use power_tilt::{PowerTilt, PowerTiltParams};
 pub use robust::{GemanMcClure, GemanMcClureParams};
 pub use spectrum::min_eigenvalue_lower_bound;
 pub use theorem8::{Theorem8Instance, Theorem8Params};
+
+/// Per-record losses `f(w; x_i)` of the families (the values whose gradients
+/// [`dpcore::FiniteSum::record_gradient`] returns), for finite-difference
+/// checks of the per-record oracles.
+pub trait RecordLoss {
+    /// `f(w; x_i)`.
+    fn record_loss(&self, i: usize, w: &[f64]) -> f64;
+}

@@ -12,6 +12,7 @@
 //! `F0 = max(||w0||^2, 1)^2 / 4`. Oracles: the `O(n d)` defaults.
 
 use super::common::{check_pos, no_sensitivity, point_at_distance};
+use super::RecordLoss;
 use crate::geometry::sample_unit_sphere;
 use crate::numerics::{dist, dot, norm2};
 use dpcore::menart::{KlConstants, KlObjective};
@@ -139,6 +140,13 @@ impl Objective for PhaseRetrieval {
     }
     fn finite_sum(&self) -> Option<&dyn FiniteSum> {
         Some(self)
+    }
+}
+
+impl RecordLoss for PhaseRetrieval {
+    fn record_loss(&self, i: usize, w: &[f64]) -> f64 {
+        let (m, p, _) = self.factors(i, w);
+        0.25 * (m * p).powi(2)
     }
 }
 

@@ -15,6 +15,7 @@
 
 use super::common::{check_pos, no_sensitivity, point_at_distance};
 use super::spectrum::{gram, min_eigenvalue_lower_bound};
+use super::RecordLoss;
 use crate::geometry::sample_unit_sphere;
 use dpcore::menart::{KlConstants, KlObjective, KlParameters};
 use dpcore::{FiniteSum, MinimizerSensitivity, Objective, ProblemConstants};
@@ -146,6 +147,12 @@ impl Objective for PowerRegression {
     }
     fn finite_sum(&self) -> Option<&dyn FiniteSum> {
         Some(self)
+    }
+}
+
+impl RecordLoss for PowerRegression {
+    fn record_loss(&self, i: usize, w: &[f64]) -> f64 {
+        self.residual(i, w).abs().powf(self.params.p) / self.params.p
     }
 }
 

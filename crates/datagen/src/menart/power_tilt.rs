@@ -16,6 +16,7 @@
 //! because the tilt cancels in every record.
 
 use super::common::{check_pos, clip_shared, no_sensitivity, point_at_distance, zero_sum_tilts};
+use super::RecordLoss;
 use crate::geometry::sample_unit_sphere;
 use crate::numerics::dist;
 use dpcore::menart::{clipped_mean_by_records, KlConstants, KlObjective, KlParameters};
@@ -164,6 +165,21 @@ impl Objective for PowerTilt {
     }
     fn finite_sum(&self) -> Option<&dyn FiniteSum> {
         Some(self)
+    }
+}
+
+impl RecordLoss for PowerTilt {
+    fn record_loss(&self, i: usize, w: &[f64]) -> f64 {
+        let mut value = self.excess_risk(w);
+        if let Some(z) = &self.tilts {
+            let d = self.params.d;
+            value += z[i * d..(i + 1) * d]
+                .iter()
+                .zip(w.iter().zip(&self.center))
+                .map(|(t, (a, c))| t * (a - c))
+                .sum::<f64>();
+        }
+        value
     }
 }
 

@@ -16,6 +16,7 @@
 //! flat part of `phi`. Oracles: the `O(n d)` defaults.
 
 use super::common::{check_pos, no_sensitivity, point_at_distance, zero_sum_tilts};
+use super::RecordLoss;
 use crate::geometry::sample_unit_sphere;
 use dpcore::menart::{KlConstants, KlObjective};
 use dpcore::{FiniteSum, MinimizerSensitivity, Objective, ProblemConstants};
@@ -147,6 +148,21 @@ impl Objective for GemanMcClure {
     }
     fn finite_sum(&self) -> Option<&dyn FiniteSum> {
         Some(self)
+    }
+}
+
+impl RecordLoss for GemanMcClure {
+    fn record_loss(&self, i: usize, w: &[f64]) -> f64 {
+        let d = self.params.d;
+        let tilt = match &self.tilts {
+            Some(z) => z[i * d..(i + 1) * d]
+                .iter()
+                .zip(w.iter().zip(&self.truth))
+                .map(|(t, (a, c))| t * (a - c))
+                .sum::<f64>(),
+            None => 0.0,
+        };
+        phi(self.residual(i, w)) + tilt
     }
 }
 

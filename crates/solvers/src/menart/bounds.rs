@@ -134,6 +134,17 @@ pub fn adaptive_theory(t: &TheoryInputs) -> AdaptiveTerms {
     AdaptiveTerms { a1, a2, a3, p_max }
 }
 
+/// Theorem 4's side condition `L0^2 log(x/beta)/(L1 n) <= sqrt(rho)` (digest P10).
+pub fn theorem4_condition_holds(t: &TheoryInputs) -> bool {
+    t.l0 * t.l0 * (t.x() / t.beta).ln() / (t.l1 * t.n) <= t.rho.sqrt()
+}
+
+/// Whether `A1` dominates `A2` up to constants and logs, i.e.
+/// `d >= (n sqrt(rho))^(kappa/2)` (regime R1 of digest §3.4, P13).
+pub fn adaptive_regime_r1(t: &TheoryInputs) -> bool {
+    t.d >= t.x().powf(t.kappa / 2.0)
+}
+
 /// Theorem 5's explicit bound on `||grad F(w_t*)||` (end of D.6) with the
 /// realised number of steps `steps` and the budget `t.rho` of Algorithm 3:
 /// `min(sqrt(8 F0 L1/T) + L0 sqrt(l)/sqrt(x),

@@ -18,6 +18,7 @@ mod pl_constant;
 pub use pl_constant::{kns_h, kns_h_prime, kns_pl_constant};
 
 use super::common::{check_pos, clip_shared, no_sensitivity, point_at_distance, zero_sum_tilts};
+use super::RecordLoss;
 use crate::geometry::sample_unit_sphere;
 use crate::numerics::dist;
 use dpcore::menart::{clipped_mean_by_records, KlConstants, KlObjective, KlParameters};
@@ -135,6 +136,21 @@ impl Objective for KnsPl {
     }
     fn finite_sum(&self) -> Option<&dyn FiniteSum> {
         Some(self)
+    }
+}
+
+impl RecordLoss for KnsPl {
+    fn record_loss(&self, i: usize, w: &[f64]) -> f64 {
+        let mut value = self.excess_risk(w);
+        if let Some(z) = &self.tilts {
+            let d = self.params.d;
+            value += z[i * d..(i + 1) * d]
+                .iter()
+                .zip(w.iter().zip(&self.center))
+                .map(|(t, (a, c))| t * (a - c))
+                .sum::<f64>();
+        }
+        value
     }
 }
 

@@ -22,6 +22,7 @@
 mod kl;
 
 use super::common::{check_pos, no_sensitivity};
+use super::RecordLoss;
 use dpcore::menart::KlObjective;
 use dpcore::{FiniteSum, MinimizerSensitivity, Objective, ProblemConstants};
 
@@ -191,6 +192,23 @@ impl Objective for Theorem8Instance {
     }
     fn finite_sum(&self) -> Option<&dyn FiniteSum> {
         Some(self)
+    }
+}
+
+impl RecordLoss for Theorem8Instance {
+    fn record_loss(&self, i: usize, w: &[f64]) -> f64 {
+        let (a, tau, x) = (self.a, self.params.tau, w[0]);
+        if i < self.n_plus {
+            if x <= a {
+                a - x
+            } else {
+                (x - a).powf(tau)
+            }
+        } else if x <= -a {
+            (-a - x).powf(tau)
+        } else {
+            x + a
+        }
     }
 }
 

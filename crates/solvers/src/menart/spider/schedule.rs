@@ -222,6 +222,15 @@ impl SpiderSchedule {
         }
     }
 
+    /// The exact worst-case trajectory radius `sum_k M_k step_k >= ||w - w0||`
+    /// for every iterate (Lemma 1 holds w.p. 1; digest §2.1): compare with the
+    /// family's region radius to confirm the constants apply.
+    pub fn trajectory_radius(&self) -> f64 {
+        (1..=self.rounds)
+            .map(|k| self.max_updates(k) as f64 * self.step(k))
+            .sum()
+    }
+
     /// Theorem 1's deterministic w.h.p. bound `Phi_K` (digest §3.1: the theory
     /// curve of Algorithm 1).
     pub fn theory_bound(&self) -> f64 {
