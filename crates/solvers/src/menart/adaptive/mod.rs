@@ -40,13 +40,14 @@
 
 mod selection;
 
+use selection::GumbelMax;
 pub use selection::StationarySelection;
 
 use super::{add_gaussian, check_finite, check_positive, norm, standard_normal};
 use super::{Calibration, MenartRun, ZcdpLedger};
 use dpcore::menart::KlObjective;
 use dpcore::RunFailure;
-use rand::{Rng, RngExt};
+use rand::Rng;
 
 /// Public inputs of Algorithm 3.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -107,13 +108,6 @@ pub struct AdaptiveRun {
     pub negative_norm_estimates: u64,
 }
 
-struct Selector {
-    scale: f64,
-    best_key: f64,
-    best_index: u64,
-    best_w: Vec<f64>,
-}
-
 impl AdaptiveNoisyGd {
     /// Runs Algorithm 3 on `problem` from its start point (public constants).
     pub fn run<R: Rng + ?Sized>(
@@ -165,12 +159,7 @@ impl AdaptiveNoisyGd {
         let mut w = problem.start_point().to_vec();
         let mut last_query = w.clone();
         let mut g = vec![0.0; inputs.d];
-        let mut selector = selection_scale.map(|scale| Selector {
-            scale,
-            best_key: f64::NEG_INFINITY,
-            best_index: 0,
-            best_w: w.clone(),
-        });
+        let mut selector = selection_scale.map(|scale| (GumbelMax::new(scale), w.clone()));
         let mut ledger = ZcdpLedger::new();
         let (mut charged, mut queries, mut clipped) = (0.0, 0u64, 0u64);
         let mut min_norm = f64::INFINITY;
@@ -182,13 +171,9 @@ impl AdaptiveNoisyGd {
             clipped += problem.clipped_mean_gradient(&w, inputs.l0, &mut g) as u64;
             let gn = norm(&g);
             min_norm = min_norm.min(gn);
-            if let Some(s) = selector.as_mut() {
-                let u: f64 = rng.random();
-                let key = -s.scale * gn - (-(u.max(f64::MIN_POSITIVE)).ln()).ln();
-                if key > s.best_key {
-                    s.best_key = key;
-                    s.best_index = queries;
-                    s.best_w.copy_from_slice(&w);
+            if let Some((gumbel, best_w)) = selector.as_mut() {
+                if gumbel.offer(queries, -gn, rng) {
+                    best_w.copy_from_slice(&w);
                 }
             }
             let n_t = gn + sigma_hat * standard_normal(rng);
@@ -214,9 +199,9 @@ impl AdaptiveNoisyGd {
                 break;
             }
         }
-        let selected = selector.as_ref().map(|s| s.best_index);
+        let selected = selector.as_ref().map(|(g, _)| g.best_index());
         let output = match selector {
-            Some(s) => s.best_w,
+            Some((_, best_w)) => best_w,
             None => last_query,
         };
         Ok(AdaptiveRun {
