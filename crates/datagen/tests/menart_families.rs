@@ -188,6 +188,21 @@ fn mean_estimation_is_exact_pl() {
     check_clipped(&obj, 1.0, 7);
     let w = random_point(&obj, 0.7, &mut rng);
     assert!((obj.value(&w) - obj.min_value() - obj.excess_risk(&w)).abs() < 1e-14);
+    // The virtual data set (spread 0): same oracles, F* = 0, O(d) for any n.
+    let mut params = MeanEstimationParams::new(30, 4);
+    params.spread = 0.0;
+    let small = MeanEstimation::new(params, &mut rng);
+    assert_eq!(small.min_value(), 0.0);
+    check_oracles(&small, 1.0, 22);
+    check_clipped(&small, 1.0, 23);
+    params.n = 1 << 40;
+    let huge = MeanEstimation::new(params, &mut rng);
+    let mut g = vec![0.0; 4];
+    assert_eq!(
+        huge.clipped_mean_gradient(huge.start_point(), 0.5, &mut g),
+        1 << 40
+    );
+    assert!((norm(&g) - 0.5).abs() < 1e-15);
 }
 
 #[test]

@@ -9,6 +9,9 @@
 //! `B = margin R_x`: `L0 = B + R_x`, `L1 = 1`, `F0 = R_x^2 / 2`
 //! (`1/2 (||w0|| + R_x)^2`, digest P7).
 //!
+//! With `s = 0` every record equals `m`: the data set is virtual (nothing
+//! stored, `F* = 0`), so `n` is only a count and any `n` is free.
+//!
 //! Oracles are `O(d)`: full gradients while `||w - xbar|| + max_i ||x_i - xbar|| <= C`
 //! (clipping provably inactive), and differences always (every record's
 //! difference is `w_new - w_old`).
@@ -58,7 +61,8 @@ impl MeanEstimationParams {
 #[derive(Debug, Clone)]
 pub struct MeanEstimation {
     params: MeanEstimationParams,
-    points: Vec<f64>,
+    /// Row-major records; `None` for the virtual (`s = 0`) data set.
+    points: Option<Vec<f64>>,
     mean: Vec<f64>,
     max_deviation: f64,
     min_value: f64,
@@ -82,6 +86,16 @@ impl MeanEstimation {
             .into_iter()
             .map(|v| params.start_distance * v)
             .collect();
+        if params.spread == 0.0 {
+            return Self {
+                params,
+                points: None,
+                mean: m,
+                max_deviation: 0.0,
+                min_value: 0.0,
+                start: vec![0.0; d],
+            };
+        }
         let mut points = Vec::with_capacity(n * d);
         for _ in 0..n {
             let u = sample_unit_ball(d, rng);
@@ -96,7 +110,7 @@ impl MeanEstimation {
         }
         Self {
             params,
-            points,
+            points: Some(points),
             mean,
             max_deviation,
             min_value: 0.5 * sq / n as f64,
@@ -107,6 +121,15 @@ impl MeanEstimation {
     /// The parameters.
     pub fn params(&self) -> &MeanEstimationParams {
         &self.params
+    }
+
+    /// Record `i` (the shared centre `m` for the virtual data set).
+    fn record(&self, i: usize) -> &[f64] {
+        let d = self.params.d;
+        match &self.points {
+            Some(p) => &p[i * d..(i + 1) * d],
+            None => &self.mean,
+        }
     }
 
     /// `F* = (1/2n) sum ||x_i - xbar||^2`.
@@ -159,17 +182,15 @@ impl Objective for MeanEstimation {
 
 impl RecordLoss for MeanEstimation {
     fn record_loss(&self, i: usize, w: &[f64]) -> f64 {
-        let d = self.params.d;
-        let r = dist(w, &self.points[i * d..(i + 1) * d]);
+        let r = dist(w, self.record(i));
         0.5 * r * r
     }
 }
 
 impl FiniteSum for MeanEstimation {
     fn record_gradient(&self, i: usize, w: &[f64], out: &mut [f64]) {
-        let d = self.params.d;
         out.iter_mut()
-            .zip(w.iter().zip(&self.points[i * d..(i + 1) * d]))
+            .zip(w.iter().zip(self.record(i)))
             .for_each(|(o, (a, x))| *o = a - x);
     }
 }
@@ -200,6 +221,8 @@ impl KlObjective for MeanEstimation {
         self.gradient(w, out);
         if norm2(out) + self.max_deviation <= clip {
             0
+        } else if self.points.is_none() {
+            clip_shared(out, clip, self.params.n)
         } else {
             clipped_mean_by_records(self, self.params.n, w, clip, out)
         }
