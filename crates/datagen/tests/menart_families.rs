@@ -224,6 +224,14 @@ fn kns_pl_constants_match_the_digest() {
     params.tilt = 0.2;
     let obj = KnsPl::new(params, &mut rng);
     check_kl_inequality(&obj, 1.5, 9, 2000);
+    // §4.4: locally h ~ 4 s^2, so the envelope exponent tends to 2 and the
+    // sampled constant never exceeds the certified gamma.
+    let mut s = settings(2.0, 1.5);
+    s.small_excess = 1e-4;
+    let est = estimate_kl(&obj, obj.minimizer(), s, &mut rng);
+    assert!((est.kappa_hat - 2.0).abs() < 0.01, "{}", est.kappa_hat);
+    let gamma = obj.kl_constants().kl.unwrap().gamma;
+    assert!(est.gamma_hat <= gamma * (1.0 + 1e-9) && est.gamma_hat >= 0.25);
     check_oracles(&obj, 1.5, 10);
     check_clipped(&obj, 1.5, 11);
     // Non-convex: h'' = 2 + 6 cos 2s < 0 at s = pi/2.

@@ -19,7 +19,9 @@
 //! sum ([`MenartRun::rho_spent`]). The default calibrations are the digest's
 //! recalibrations (§2, P1–P8), which never spend more than the target `rho`;
 //! the paper-literal noise is available as [`Calibration::PaperLiteral`] and
-//! its (larger) true spend is reported, not hidden.
+//! its (larger) true spend is reported, not hidden. Clipping is applied in
+//! both calibrations (it is inactive on the region, where the paper's
+//! analysis lives, and is what makes the reported spend a true bound off it).
 
 pub mod adaptive;
 pub mod bounds;
