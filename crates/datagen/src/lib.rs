@@ -13,6 +13,7 @@ pub mod gonzalez;
 pub mod labelled;
 pub mod linalg;
 pub mod logistic;
+pub mod menart;
 pub mod newton;
 pub mod numerics;
 pub mod pseudo_huber;

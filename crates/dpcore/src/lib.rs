@@ -8,6 +8,7 @@
 use std::fmt;
 
 pub mod halfspace;
+pub mod menart;
 pub mod saddle;
 
 /// Privacy parameters of one run: `(eps, delta)`-DP, with `delta = 0` meaning pure `eps`-DP.

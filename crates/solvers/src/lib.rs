@@ -7,6 +7,7 @@ pub mod dp_sgd;
 pub mod gonzalez;
 pub mod inner;
 pub mod lowy_razaviyayn;
+pub mod menart;
 pub mod output_perturbation;
 pub mod wang;
 

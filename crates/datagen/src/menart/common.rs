@@ -1,0 +1,74 @@
+//! Helpers shared by the Menart et al. families: zero-sum tilts (digest §4.3
+//! F-B), random directions and the `O(d)` clipping of a gradient shared by all
+//! records.
+
+use crate::geometry::{sample_unit_ball, sample_unit_sphere};
+use dpcore::menart::clip_in_place;
+use rand::Rng;
+
+/// `n` tilts `z_i = t_i - mean(t)`, `t_i` uniform in `B(0, radius/2)`, stored
+/// row-major; their sum is zero (up to rounding) and `||z_i|| <= radius`.
+/// Returns the tilts and the largest stored norm.
+pub(crate) fn zero_sum_tilts<R: Rng + ?Sized>(
+    n: usize,
+    d: usize,
+    radius: f64,
+    rng: &mut R,
+) -> (Vec<f64>, f64) {
+    let mut z = Vec::with_capacity(n * d);
+    for _ in 0..n {
+        z.extend(
+            sample_unit_ball(d, rng)
+                .into_iter()
+                .map(|v| 0.5 * radius * v),
+        );
+    }
+    let mean = crate::numerics::column_means(&z, d);
+    let mut max_norm: f64 = 0.0;
+    for row in z.chunks_mut(d) {
+        row.iter_mut().zip(&mean).for_each(|(x, m)| *x -= m);
+        max_norm = max_norm.max(crate::numerics::norm2(row));
+    }
+    (z, max_norm)
+}
+
+/// `center + distance * u` with `u` uniform on the unit sphere.
+pub(crate) fn point_at_distance<R: Rng + ?Sized>(
+    center: &[f64],
+    distance: f64,
+    rng: &mut R,
+) -> Vec<f64> {
+    let u = sample_unit_sphere(center.len(), rng);
+    center
+        .iter()
+        .zip(&u)
+        .map(|(c, v)| c + distance * v)
+        .collect()
+}
+
+/// Clips in place a gradient (or difference) that every one of the `n`
+/// records shares exactly, so the clipped mean is the clipped shared vector;
+/// returns `n` if clipped, else 0.
+pub(crate) fn clip_shared(out: &mut [f64], clip: f64, n: usize) -> usize {
+    if clip_in_place(out, clip) {
+        n
+    } else {
+        0
+    }
+}
+
+/// Checks `x` is finite and `> 0`.
+pub(crate) fn check_pos(name: &str, x: f64) {
+    assert!(
+        x.is_finite() && x > 0.0,
+        "{name} must be finite and > 0, got {x}"
+    );
+}
+
+/// Minimizer sensitivity is not used by Menart et al.: reported as infinite.
+pub(crate) fn no_sensitivity() -> dpcore::MinimizerSensitivity {
+    dpcore::MinimizerSensitivity {
+        tight: f64::INFINITY,
+        paper: f64::INFINITY,
+    }
+}

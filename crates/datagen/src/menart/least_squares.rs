@@ -1,0 +1,215 @@
+//! F-F (digest §4.3): least squares `f(w; (x, y)) = 1/2 (<x, w> - y)^2`, PL and
+//! convex.
+//!
+//! Data: `x_i` uniform on the unit sphere, `y_i = <x_i, w#> + s u_i` with
+//! `||w#|| = 1` and `u_i` uniform on `[-1, 1]`. `H = X^T X / n`, `w^ = H^-1 X^T y / n`
+//! (Cholesky; needs full rank, i.e. `n >= d` in practice). Excess
+//! `1/2 (w - w^)^T H (w - w^) = (1/2n) ||X (w - w^)||^2` (digest P17, no
+//! cancellation). PL with `mu = lambda_min(H)`, so `(1/sqrt(2 mu), 2)`-KL; `mu`
+//! is a certified lower bound ([`super::min_eigenvalue_lower_bound`]).
+//! Public constants (`||x_i|| = 1`, `|y_i| <= 1 + s`) on `B_B(0)`, start
+//! `w0 = 0`: `L1 = 1`, `L0 = B + 1 + s`, `F0 = (1 + s)^2 / 2 >= F(0)`.
+//! Oracles: the `O(n d)` defaults.
+
+use super::common::{check_pos, no_sensitivity};
+use super::spectrum::{gram, min_eigenvalue_lower_bound};
+use super::RecordLoss;
+use crate::geometry::sample_unit_sphere;
+use crate::linalg::cholesky_solve;
+use crate::numerics::dot;
+use dpcore::menart::{KlConstants, KlObjective, KlParameters};
+use dpcore::{FiniteSum, MinimizerSensitivity, Objective, ProblemConstants};
+use rand::{Rng, RngExt};
+
+/// Parameters of an F-F instance.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LeastSquaresParams {
+    /// Number of records `n >= d`.
+    pub n: usize,
+    /// Dimension `d >= 1`.
+    pub d: usize,
+    /// Label noise amplitude `s >= 0`.
+    pub noise: f64,
+    /// Region radius `B` around `w0 = 0`.
+    pub region_radius: f64,
+}
+
+impl LeastSquaresParams {
+    /// Defaults: noise 0.1, `B = 2.5`.
+    pub fn new(n: usize, d: usize) -> Self {
+        Self {
+            n,
+            d,
+            noise: 0.1,
+            region_radius: 2.5,
+        }
+    }
+}
+
+/// An F-F instance (module docs).
+#[derive(Debug, Clone)]
+pub struct LeastSquares {
+    params: LeastSquaresParams,
+    x: Vec<f64>,
+    y: Vec<f64>,
+    solution: Vec<f64>,
+    mu: f64,
+    start: Vec<f64>,
+    min_value: f64,
+}
+
+impl LeastSquares {
+    /// Samples the data and solves the normal equations.
+    ///
+    /// # Panics
+    /// On invalid parameters or a numerically singular `H`.
+    pub fn new<R: Rng + ?Sized>(params: LeastSquaresParams, rng: &mut R) -> Self {
+        let (n, d) = (params.n, params.d);
+        assert!(n >= d && d >= 1, "need n >= d >= 1");
+        check_pos("region_radius", params.region_radius);
+        assert!(params.noise >= 0.0, "noise must be >= 0");
+        let truth = sample_unit_sphere(d, rng);
+        let mut x = Vec::with_capacity(n * d);
+        let mut y = Vec::with_capacity(n);
+        for _ in 0..n {
+            let xi = sample_unit_sphere(d, rng);
+            let u: f64 = rng.random_range(-1.0..=1.0);
+            y.push(dot(&xi, &truth) + params.noise * u);
+            x.extend(xi);
+        }
+        let h = gram(&x, d);
+        let mu = min_eigenvalue_lower_bound(&h, d);
+        assert!(
+            mu > 0.0,
+            "H is singular: least squares needs full column rank"
+        );
+        let mut rhs = vec![0.0; d];
+        for (xi, yi) in x.chunks(d).zip(&y) {
+            rhs.iter_mut()
+                .zip(xi)
+                .for_each(|(r, v)| *r += yi * v / n as f64);
+        }
+        let mut a = h;
+        cholesky_solve(&mut a, &mut rhs).expect("H is positive definite");
+        let min_value = x
+            .chunks(d)
+            .zip(&y)
+            .map(|(xi, yi)| 0.5 * (dot(xi, &rhs) - yi).powi(2))
+            .sum::<f64>()
+            / n as f64;
+        Self {
+            params,
+            x,
+            y,
+            solution: rhs,
+            mu,
+            start: vec![0.0; d],
+            min_value,
+        }
+    }
+
+    /// The certified PL constant `mu <= lambda_min(H)`.
+    pub fn pl_constant(&self) -> f64 {
+        self.mu
+    }
+}
+
+impl Objective for LeastSquares {
+    fn dim(&self) -> usize {
+        self.params.d
+    }
+    fn num_records(&self) -> usize {
+        self.params.n
+    }
+    fn value(&self, w: &[f64]) -> f64 {
+        self.min_value + self.excess_risk(w)
+    }
+    fn gradient(&self, w: &[f64], out: &mut [f64]) {
+        let d = self.params.d;
+        out.iter_mut().for_each(|o| *o = 0.0);
+        for xi in self.x.chunks(d) {
+            // <x_i, w - w^>: the normal equations make sum_i x_i (<x_i, w^> - y_i) = 0.
+            let r: f64 = xi
+                .iter()
+                .zip(w.iter().zip(&self.solution))
+                .map(|(a, (u, v))| a * (u - v))
+                .sum();
+            out.iter_mut().zip(xi).for_each(|(o, a)| *o += r * a);
+        }
+        out.iter_mut().for_each(|o| *o /= self.params.n as f64);
+    }
+    fn constants(&self) -> ProblemConstants {
+        let k = self.kl_constants();
+        ProblemConstants {
+            lipschitz: k.lipschitz,
+            smoothness: 1.0,
+            strong_convexity: self.mu,
+            radius: k.region_radius,
+        }
+    }
+    fn minimizer(&self) -> &[f64] {
+        &self.solution
+    }
+    fn excess_risk(&self, w: &[f64]) -> f64 {
+        let d = self.params.d;
+        let s: f64 = self
+            .x
+            .chunks(d)
+            .map(|xi| {
+                let r: f64 = xi
+                    .iter()
+                    .zip(w.iter().zip(&self.solution))
+                    .map(|(a, (u, v))| a * (u - v))
+                    .sum();
+                r * r
+            })
+            .sum();
+        0.5 * s / self.params.n as f64
+    }
+    fn minimizer_sensitivity(&self) -> MinimizerSensitivity {
+        no_sensitivity()
+    }
+    fn finite_sum(&self) -> Option<&dyn FiniteSum> {
+        Some(self)
+    }
+}
+
+impl RecordLoss for LeastSquares {
+    fn record_loss(&self, i: usize, w: &[f64]) -> f64 {
+        let d = self.params.d;
+        0.5 * (dot(&self.x[i * d..(i + 1) * d], w) - self.y[i]).powi(2)
+    }
+}
+
+impl FiniteSum for LeastSquares {
+    fn record_gradient(&self, i: usize, w: &[f64], out: &mut [f64]) {
+        let d = self.params.d;
+        let xi = &self.x[i * d..(i + 1) * d];
+        let r = dot(xi, w) - self.y[i];
+        out.iter_mut().zip(xi).for_each(|(o, a)| *o = r * a);
+    }
+}
+
+impl KlObjective for LeastSquares {
+    fn kl_constants(&self) -> KlConstants {
+        let s = self.params.noise;
+        let b = self.params.region_radius;
+        KlConstants {
+            kl: Some(KlParameters {
+                gamma: 1.0 / (2.0 * self.mu).sqrt(),
+                kappa: 2.0,
+            }),
+            lipschitz: b + 1.0 + s,
+            smoothness: 1.0,
+            weak_convexity: 0.0,
+            region_radius: b,
+            initial_gap: 0.5 * (1.0 + s) * (1.0 + s),
+        }
+    }
+    fn start_point(&self) -> &[f64] {
+        &self.start
+    }
+    fn region_center(&self) -> &[f64] {
+        &self.start
+    }
+}

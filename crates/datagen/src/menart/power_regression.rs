@@ -1,0 +1,192 @@
+//! F-C (digest §4.3): realisable power regression
+//! `f(w; (a, b)) = (1/p) |<a, w> - b|^p`, `b_i = <a_i, w#>`, `||a_i|| = 1`,
+//! convex with `F* = 0` at `w#`; restricted to `p >= 2` (`kappa <= 2`, the
+//! Algorithm 1/3 regime) where the KL constant can be certified.
+//!
+//! Residuals are computed as `<a_i, w - w#>` and the excess is
+//! `(1/(n p)) sum |<a_i, w - w#>|^p` (digest P17). Growth
+//! `F(w) >= (M_p/p) ||w - w#||^p` with `M_p = min_{||v||=1} (1/n) sum |<a_i, v>|^p
+//! >= lambda_min(A^T A/n)^(p/2)` (power mean, `p >= 2`), so Lemma 6 gives
+//! `(gamma, p/(p-1))`-KL with the certified
+//! `gamma = p^(1/p) / sqrt(lambda_min)` (`~ (p/m_p)^(1/p) sqrt d`: the
+//! `d`-slope doubles, digest §4.2 rule 2). Constants on `B_R(w#)`,
+//! `R = margin R0`: `L0 = R^(p-1)`, `L1 = (p-1) R^(p-2)`, `F0 = R0^p/p`.
+//! Oracles: the `O(n d)` defaults.
+
+use super::common::{check_pos, no_sensitivity, point_at_distance};
+use super::spectrum::{gram, min_eigenvalue_lower_bound};
+use super::RecordLoss;
+use crate::geometry::sample_unit_sphere;
+use dpcore::menart::{KlConstants, KlObjective, KlParameters};
+use dpcore::{FiniteSum, MinimizerSensitivity, Objective, ProblemConstants};
+use rand::Rng;
+
+/// Parameters of an F-C instance.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PowerRegressionParams {
+    /// Number of records `n >= d`.
+    pub n: usize,
+    /// Dimension `d >= 1`.
+    pub d: usize,
+    /// Power `p >= 2`.
+    pub p: f64,
+    /// Start distance `R0 = ||w0 - w#||`.
+    pub start_distance: f64,
+    /// Region radius factor, `R = margin R0`.
+    pub margin: f64,
+}
+
+impl PowerRegressionParams {
+    /// Defaults `R0 = 1`, margin 1.5.
+    pub fn new(n: usize, d: usize, p: f64) -> Self {
+        Self {
+            n,
+            d,
+            p,
+            start_distance: 1.0,
+            margin: 1.5,
+        }
+    }
+}
+
+/// An F-C instance (module docs).
+#[derive(Debug, Clone)]
+pub struct PowerRegression {
+    params: PowerRegressionParams,
+    a: Vec<f64>,
+    truth: Vec<f64>,
+    start: Vec<f64>,
+    lambda_min: f64,
+}
+
+impl PowerRegression {
+    /// Samples the design and the truth.
+    ///
+    /// # Panics
+    /// On `p < 2`, `n < d` or a singular design.
+    pub fn new<R: Rng + ?Sized>(params: PowerRegressionParams, rng: &mut R) -> Self {
+        let (n, d) = (params.n, params.d);
+        assert!(n >= d && d >= 1, "need n >= d >= 1");
+        assert!(params.p >= 2.0 && params.p.is_finite(), "p must be >= 2");
+        check_pos("start_distance", params.start_distance);
+        assert!(params.margin >= 1.0, "margin must be >= 1");
+        let truth = sample_unit_sphere(d, rng);
+        let start = point_at_distance(&truth, params.start_distance, rng);
+        let mut a = Vec::with_capacity(n * d);
+        for _ in 0..n {
+            a.extend(sample_unit_sphere(d, rng));
+        }
+        let lambda_min = min_eigenvalue_lower_bound(&gram(&a, d), d);
+        assert!(lambda_min > 0.0, "singular design");
+        Self {
+            params,
+            a,
+            truth,
+            start,
+            lambda_min,
+        }
+    }
+
+    /// Certified `lambda_min(A^T A / n)` lower bound.
+    pub fn lambda_min(&self) -> f64 {
+        self.lambda_min
+    }
+
+    fn residual(&self, i: usize, w: &[f64]) -> f64 {
+        let d = self.params.d;
+        self.a[i * d..(i + 1) * d]
+            .iter()
+            .zip(w.iter().zip(&self.truth))
+            .map(|(a, (u, v))| a * (u - v))
+            .sum()
+    }
+}
+
+impl Objective for PowerRegression {
+    fn dim(&self) -> usize {
+        self.params.d
+    }
+    fn num_records(&self) -> usize {
+        self.params.n
+    }
+    fn value(&self, w: &[f64]) -> f64 {
+        self.excess_risk(w)
+    }
+    fn gradient(&self, w: &[f64], out: &mut [f64]) {
+        let d = self.params.d;
+        out.iter_mut().for_each(|o| *o = 0.0);
+        for i in 0..self.params.n {
+            let r = self.residual(i, w);
+            let s = r.abs().powf(self.params.p - 2.0) * r / self.params.n as f64;
+            out.iter_mut()
+                .zip(&self.a[i * d..(i + 1) * d])
+                .for_each(|(o, a)| *o += s * a);
+        }
+    }
+    fn constants(&self) -> ProblemConstants {
+        let k = self.kl_constants();
+        ProblemConstants {
+            lipschitz: k.lipschitz,
+            smoothness: k.smoothness,
+            strong_convexity: 0.0,
+            radius: k.region_radius,
+        }
+    }
+    fn minimizer(&self) -> &[f64] {
+        &self.truth
+    }
+    fn excess_risk(&self, w: &[f64]) -> f64 {
+        let p = self.params.p;
+        (0..self.params.n)
+            .map(|i| self.residual(i, w).abs().powf(p))
+            .sum::<f64>()
+            / (p * self.params.n as f64)
+    }
+    fn minimizer_sensitivity(&self) -> MinimizerSensitivity {
+        no_sensitivity()
+    }
+    fn finite_sum(&self) -> Option<&dyn FiniteSum> {
+        Some(self)
+    }
+}
+
+impl RecordLoss for PowerRegression {
+    fn record_loss(&self, i: usize, w: &[f64]) -> f64 {
+        self.residual(i, w).abs().powf(self.params.p) / self.params.p
+    }
+}
+
+impl FiniteSum for PowerRegression {
+    fn record_gradient(&self, i: usize, w: &[f64], out: &mut [f64]) {
+        let d = self.params.d;
+        let r = self.residual(i, w);
+        let s = r.abs().powf(self.params.p - 2.0) * r;
+        out.iter_mut()
+            .zip(&self.a[i * d..(i + 1) * d])
+            .for_each(|(o, a)| *o = s * a);
+    }
+}
+
+impl KlObjective for PowerRegression {
+    fn kl_constants(&self) -> KlConstants {
+        let p = self.params.p;
+        let big_r = self.params.margin * self.params.start_distance;
+        KlConstants {
+            kl: Some(KlParameters {
+                gamma: p.powf(1.0 / p) / self.lambda_min.sqrt(),
+                kappa: p / (p - 1.0),
+            }),
+            lipschitz: big_r.powf(p - 1.0),
+            smoothness: (p - 1.0) * big_r.powf(p - 2.0),
+            weak_convexity: 0.0,
+            region_radius: big_r,
+            initial_gap: self.params.start_distance.powf(p) / p,
+        }
+    }
+    fn start_point(&self) -> &[f64] {
+        &self.start
+    }
+    fn region_center(&self) -> &[f64] {
+        &self.truth
+    }
+}

@@ -1,0 +1,243 @@
+//! Menart et al. privacy unit tests (digest §6 E5): the accountant's spend of
+//! every run stays `<= rho` under the recommended calibrations (including
+//! forced negative `N_t` in Algorithm 3), the paper-literal calibrations
+//! overspend as the digest computes, release counts are exact, and outputs
+//! depend on `(n, rho)` only through `n sqrt(rho)`.
+
+use datagen::menart::{
+    GemanMcClure, GemanMcClureParams, KnsPl, KnsPlParams, MeanEstimation, MeanEstimationParams,
+    PowerTilt, PowerTiltParams, Theorem8Instance, Theorem8Params,
+};
+use dpcore::menart::KlObjective;
+use rand::SeedableRng;
+use rand_pcg::Pcg64;
+use solvers::menart::adaptive::{AdaptiveNoisyGd, StationarySelection};
+use solvers::menart::proximal::{InnerSteps, ProximalPoint};
+use solvers::menart::spider::{KlSpider, SpiderConstants, SpiderInputs};
+use solvers::menart::Calibration;
+
+fn power(n: usize, d: usize, p: f64, seed: u64) -> PowerTilt {
+    PowerTilt::new(
+        PowerTiltParams::new(n, d, p),
+        &mut Pcg64::seed_from_u64(seed),
+    )
+}
+
+#[test]
+fn spider_recommended_never_exceeds_rho_and_counts_releases_exactly() {
+    let mut configs: Vec<(Box<dyn KlObjective>, f64)> = vec![
+        (Box::new(power(1_000_000, 8, 3.0, 1)), 1.0),
+        (Box::new(power(1_000_000, 8, 2.0, 2)), 4.0),
+        (Box::new(power(100_000, 4, 4.0, 3)), 0.5),
+        (
+            Box::new(KnsPl::new(
+                KnsPlParams::new(10_000_000, 2),
+                &mut Pcg64::seed_from_u64(4),
+            )),
+            1.0,
+        ),
+    ];
+    configs.push((
+        Box::new(MeanEstimation::new(
+            MeanEstimationParams::new(200, 3),
+            &mut Pcg64::seed_from_u64(5),
+        )),
+        1e9,
+    ));
+    for (i, (problem, rho)) in configs.iter().enumerate() {
+        for constants in [None, Some(SpiderConstants::scaled(2.0, 4.0))] {
+            let spider = KlSpider {
+                calibration: Calibration::Recommended,
+                constants,
+            };
+            let run = spider
+                .run(
+                    problem.as_ref(),
+                    *rho,
+                    0.1,
+                    &mut Pcg64::seed_from_u64(10 + i as u64),
+                )
+                .unwrap();
+            assert!(!run.trivial, "config {i}");
+            assert!(
+                run.rho_spent <= rho * (1.0 + 1e-12),
+                "config {i}: {}",
+                run.rho_spent
+            );
+            // Exact count: K full gradients plus at most M'_k differences per round.
+            let inputs = SpiderInputs::from_problem(problem.as_ref(), *rho, 0.1).unwrap();
+            let s = spider.schedule(inputs).unwrap().unwrap();
+            let max_releases: u64 = (1..=s.rounds).map(|k| 1 + s.difference_releases(k)).sum();
+            assert!(run.releases >= s.rounds && run.releases <= max_releases);
+            assert_eq!(run.clipped_records, 0, "clipping inactive on the region");
+            let moved = problem
+                .start_point()
+                .iter()
+                .zip(&run.w)
+                .map(|(a, b)| (a - b) * (a - b))
+                .sum::<f64>()
+                .sqrt();
+            assert!(moved <= s.trajectory_radius() * (1.0 + 1e-12), "Lemma 1");
+        }
+    }
+}
+
+#[test]
+fn spider_paper_literal_overspends_as_the_digest_computes() {
+    // Digest §2.1 table: K full gradients cost 2 rho, the differences at most rho/4.
+    for p in [2.0, 3.0] {
+        let problem = power(1_000_000, 8, p, 6);
+        let spider = KlSpider {
+            calibration: Calibration::PaperLiteral,
+            constants: None,
+        };
+        let run = spider
+            .run(&problem, 1.0, 0.1, &mut Pcg64::seed_from_u64(7))
+            .unwrap();
+        assert!(
+            run.rho_spent >= 2.0 - 1e-9 && run.rho_spent <= 2.25 + 1e-9,
+            "{}",
+            run.rho_spent
+        );
+    }
+}
+
+#[test]
+fn adaptive_gd_never_exceeds_rho_even_with_negative_norm_estimates() {
+    // Forced negative N_t (E5): start far out in the flat region of F-H
+    // (||grad F|| ~ 1e-18 while L0 ~ 0.65) with small n sqrt(rho), so the
+    // norm noise sigma_hat = sqrt(2) L0 / sqrt(x) dominates.
+    let mut negatives = 0;
+    let mut literal_over = 0;
+    for seed in 0..40 {
+        let mut params = GemanMcClureParams::new(20, 16);
+        params.start_distance = 1e6;
+        params.tilt = 0.0;
+        let problem = GemanMcClure::new(params, &mut Pcg64::seed_from_u64(seed));
+        for rho in [0.04, 1.0] {
+            let rec = AdaptiveNoisyGd::default()
+                .run(&problem, rho, 0.1, &mut Pcg64::seed_from_u64(100 + seed))
+                .unwrap();
+            negatives += rec.negative_norm_estimates;
+            assert!(
+                rec.run.rho_spent <= rho * (1.0 + 1e-12),
+                "{}",
+                rec.run.rho_spent / rho
+            );
+            let lit = AdaptiveNoisyGd {
+                calibration: Calibration::PaperLiteral,
+            }
+            .run(&problem, rho, 0.1, &mut Pcg64::seed_from_u64(100 + seed))
+            .unwrap();
+            literal_over += u64::from(lit.run.rho_spent > rho);
+        }
+    }
+    assert!(
+        negatives >= 20,
+        "the test must exercise N_t < 0 ({negatives})"
+    );
+    assert!(
+        literal_over >= 1,
+        "the paper-literal filter overspends on negative N_t"
+    );
+}
+
+#[test]
+fn adaptive_gd_spend_is_within_rho_across_regimes() {
+    for (d, x) in [(4usize, 1e3), (64, 1e4), (1024, 1e5), (16, 10.0)] {
+        let problem = power(x as usize, d, 3.0, 8);
+        let run = AdaptiveNoisyGd::default()
+            .run(&problem, 1.0, 0.1, &mut Pcg64::seed_from_u64(9))
+            .unwrap();
+        assert!(
+            run.run.rho_spent <= 1.0 + 1e-12,
+            "d = {d}, x = {x}: {}",
+            run.run.rho_spent
+        );
+        assert!(
+            run.queries as f64 <= x / 2.0 + 1.0,
+            "T <= n sqrt(rho)/2 + 1"
+        );
+    }
+}
+
+#[test]
+fn stationary_selection_total_is_within_rho() {
+    let problem = GemanMcClure::new(
+        GemanMcClureParams::new(300, 8),
+        &mut Pcg64::seed_from_u64(11),
+    );
+    for seed in 0..5 {
+        let out = StationarySelection::default()
+            .run(&problem, 1e4, 0.1, &mut Pcg64::seed_from_u64(seed))
+            .unwrap();
+        assert!(
+            out.run.rho_spent <= 1e4 * (1.0 + 1e-12),
+            "{}",
+            out.run.rho_spent
+        );
+        assert!(out.selected.unwrap() < out.queries);
+    }
+}
+
+#[test]
+fn proximal_point_never_exceeds_rho() {
+    let problem = Theorem8Instance::new(Theorem8Params::new(400, 1.5, 0.2));
+    for calibration in [Calibration::Recommended, Calibration::PaperLiteral] {
+        let alg = ProximalPoint {
+            calibration,
+            inner_steps: InnerSteps::Practical,
+            prox_weight_factor: 1.0,
+        };
+        let run = alg
+            .run(&problem, 0.25, 0.1, &mut Pcg64::seed_from_u64(12))
+            .unwrap();
+        assert!(!run.trivial);
+        let bound = match calibration {
+            Calibration::Recommended => 0.25,
+            Calibration::PaperLiteral => 0.125,
+        };
+        assert!(run.rho_spent < bound, "{calibration:?}: {}", run.rho_spent);
+        assert!(run.rho_spent > 0.9 * bound);
+    }
+}
+
+#[test]
+fn outputs_depend_on_n_and_rho_only_through_x() {
+    // (n, rho) -> (4n, rho/16) on virtual data sets (E5 invariance).
+    let (a, b) = (power(1_000_000, 8, 3.0, 13), power(4_000_000, 8, 3.0, 13));
+    let s = KlSpider::default();
+    let ra = s.run(&a, 1.0, 0.1, &mut Pcg64::seed_from_u64(14)).unwrap();
+    let rb = s
+        .run(&b, 1.0 / 16.0, 0.1, &mut Pcg64::seed_from_u64(14))
+        .unwrap();
+    assert_eq!(ra.iterations, rb.iterations);
+    for (u, v) in ra.w.iter().zip(&rb.w) {
+        assert!((u - v).abs() < 1e-9, "{u} vs {v}");
+    }
+    assert!((ra.rho_spent - 16.0 * rb.rho_spent).abs() < 1e-9);
+    let g = AdaptiveNoisyGd::default();
+    let ra = g.run(&a, 1.0, 0.1, &mut Pcg64::seed_from_u64(15)).unwrap();
+    let rb = g
+        .run(&b, 1.0 / 16.0, 0.1, &mut Pcg64::seed_from_u64(15))
+        .unwrap();
+    assert_eq!(ra.queries, rb.queries);
+    for (u, v) in ra.run.w.iter().zip(&rb.run.w) {
+        assert!((u - v).abs() < 1e-9, "{u} vs {v}");
+    }
+}
+
+#[test]
+fn clipping_bounds_the_spend_when_the_constants_are_too_small() {
+    // L0 and L1 passed 10x too small: the per-record clipping is active, so
+    // the sensitivities (and the spend) stay those the noise was calibrated for.
+    let problem = power(1_000_000, 8, 3.0, 16);
+    let mut inputs = SpiderInputs::from_problem(&problem, 1.0, 0.1).unwrap();
+    inputs.l0 *= 0.1;
+    inputs.l1 *= 0.1;
+    let run = KlSpider::default()
+        .run_with(&problem, inputs, &mut Pcg64::seed_from_u64(17))
+        .unwrap();
+    assert!(run.clipped_records > 0);
+    assert!(run.rho_spent <= 1.0 + 1e-12);
+}
