@@ -12,6 +12,7 @@
 //! (zero-one error, duality gap, excess risk on the simplex, query error).
 
 use dpcore::halfspace::HalfspaceProblem;
+use dpcore::menart::KlObjective;
 use dpcore::saddle::{QueryRelease, SaddleProblem, SimplexSco};
 use dpcore::{Objective, RunFailure};
 use rand_pcg::Pcg64;
@@ -23,6 +24,9 @@ use super::{CellOutput, RunContext, Values};
 pub enum ProblemKind {
     /// A minimization objective with a known optimum ([`dpcore::Objective`]).
     Objective,
+    /// An objective with public KL constants and clipped full-batch oracles
+    /// ([`KlObjective`], Menart et al.); measured like an objective.
+    KlObjective,
     /// Labelled halfspace data ([`HalfspaceProblem`], Wang–Zhu–Wang).
     Halfspace,
     /// A stochastic saddle game on simplices ([`SaddleProblem`],
@@ -39,6 +43,7 @@ impl ProblemKind {
     pub fn name(self) -> &'static str {
         match self {
             ProblemKind::Objective => "objective",
+            ProblemKind::KlObjective => "kl_objective",
             ProblemKind::Halfspace => "halfspace",
             ProblemKind::Saddle => "saddle",
             ProblemKind::SimplexSco => "simplex_sco",
@@ -51,6 +56,8 @@ impl ProblemKind {
 pub enum Instance {
     /// A minimization objective.
     Objective(Box<dyn Objective>),
+    /// A KL objective.
+    KlObjective(Box<dyn KlObjective>),
     /// Labelled halfspace data.
     Halfspace(Box<dyn HalfspaceProblem>),
     /// A saddle game.
@@ -66,6 +73,7 @@ impl Instance {
     pub fn kind(&self) -> ProblemKind {
         match self {
             Instance::Objective(_) => ProblemKind::Objective,
+            Instance::KlObjective(_) => ProblemKind::KlObjective,
             Instance::Halfspace(_) => ProblemKind::Halfspace,
             Instance::Saddle(_) => ProblemKind::Saddle,
             Instance::SimplexSco(_) => ProblemKind::SimplexSco,
@@ -89,6 +97,8 @@ pub type ObjectiveRunFn = RunFn<dyn Objective>;
 pub enum Build {
     /// The family is a minimization objective.
     Objective(ObjectiveBuildFn),
+    /// The family is a KL objective.
+    KlObjective(BuildFn<dyn KlObjective>),
     /// The family is labelled halfspace data.
     Halfspace(BuildFn<dyn HalfspaceProblem>),
     /// The family is a saddle game.
@@ -104,6 +114,7 @@ impl Build {
     pub fn kind(&self) -> ProblemKind {
         match self {
             Build::Objective(_) => ProblemKind::Objective,
+            Build::KlObjective(_) => ProblemKind::KlObjective,
             Build::Halfspace(_) => ProblemKind::Halfspace,
             Build::Saddle(_) => ProblemKind::Saddle,
             Build::SimplexSco(_) => ProblemKind::SimplexSco,
@@ -115,6 +126,7 @@ impl Build {
     pub fn build(&self, values: &Values, rng: &mut Pcg64) -> Result<Instance, RunFailure> {
         match self {
             Build::Objective(f) => f(values, rng).map(Instance::Objective),
+            Build::KlObjective(f) => f(values, rng).map(Instance::KlObjective),
             Build::Halfspace(f) => f(values, rng).map(Instance::Halfspace),
             Build::Saddle(f) => f(values, rng).map(Instance::Saddle),
             Build::SimplexSco(f) => f(values, rng).map(Instance::SimplexSco),
@@ -128,6 +140,8 @@ impl Build {
 pub enum Run {
     /// The algorithm minimizes an objective.
     Objective(ObjectiveRunFn),
+    /// The algorithm minimizes a KL objective.
+    KlObjective(RunFn<dyn KlObjective>),
     /// The algorithm learns a halfspace.
     Halfspace(RunFn<dyn HalfspaceProblem>),
     /// The algorithm solves a saddle game.
@@ -143,6 +157,7 @@ impl Run {
     pub fn kind(&self) -> ProblemKind {
         match self {
             Run::Objective(_) => ProblemKind::Objective,
+            Run::KlObjective(_) => ProblemKind::KlObjective,
             Run::Halfspace(_) => ProblemKind::Halfspace,
             Run::Saddle(_) => ProblemKind::Saddle,
             Run::SimplexSco(_) => ProblemKind::SimplexSco,
@@ -160,6 +175,7 @@ impl Run {
     ) -> Result<CellOutput, RunFailure> {
         match (self, instance) {
             (Run::Objective(f), Instance::Objective(p)) => f(ctx, p.as_ref(), rng),
+            (Run::KlObjective(f), Instance::KlObjective(p)) => f(ctx, p.as_ref(), rng),
             (Run::Halfspace(f), Instance::Halfspace(p)) => f(ctx, p.as_ref(), rng),
             (Run::Saddle(f), Instance::Saddle(p)) => f(ctx, p.as_ref(), rng),
             (Run::SimplexSco(f), Instance::SimplexSco(p)) => f(ctx, p.as_ref(), rng),
