@@ -72,3 +72,38 @@ pub(crate) fn no_sensitivity() -> dpcore::MinimizerSensitivity {
         paper: f64::INFINITY,
     }
 }
+
+/// The [`dpcore::ProblemConstants`] of a Menart et al. family: its KL
+/// constants on the region (`L0`, `L1`, radius `B`), with no strong convexity.
+pub(crate) fn problem_constants(k: &dpcore::menart::KlConstants) -> dpcore::ProblemConstants {
+    dpcore::ProblemConstants {
+        lipschitz: k.lipschitz,
+        smoothness: k.smoothness,
+        strong_convexity: 0.0,
+        radius: k.region_radius,
+    }
+}
+
+/// Row `i` of the row-major `n x d` tilts, if the data set stores tilts
+/// (`None` for virtual data sets).
+pub(crate) fn tilt_row(tilts: Option<&[f64]>, i: usize, d: usize) -> Option<&[f64]> {
+    tilts.map(|z| &z[i * d..(i + 1) * d])
+}
+
+/// `<z_i, w - center>`: the tilt's contribution to record `i`'s loss (0
+/// without tilts).
+pub(crate) fn tilt_loss(tilts: Option<&[f64]>, i: usize, w: &[f64], center: &[f64]) -> f64 {
+    tilt_row(tilts, i, w.len()).map_or(0.0, |z| {
+        z.iter()
+            .zip(w.iter().zip(center))
+            .map(|(t, (a, c))| t * (a - c))
+            .sum()
+    })
+}
+
+/// Adds the tilt `z_i` (record `i`'s gradient contribution) to `out`.
+pub(crate) fn add_tilt_gradient(tilts: Option<&[f64]>, i: usize, out: &mut [f64]) {
+    if let Some(z) = tilt_row(tilts, i, out.len()) {
+        out.iter_mut().zip(z).for_each(|(o, t)| *o += t);
+    }
+}

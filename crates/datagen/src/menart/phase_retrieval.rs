@@ -11,7 +11,7 @@
 //! `1` (the record Hessian is `(3 <a,w>^2 - y) a a^T >= -I`),
 //! `F0 = max(||w0||^2, 1)^2 / 4`. Oracles: the `O(n d)` defaults.
 
-use super::common::{check_pos, no_sensitivity, point_at_distance};
+use super::common::{check_pos, no_sensitivity, point_at_distance, problem_constants};
 use super::RecordLoss;
 use crate::geometry::sample_unit_sphere;
 use crate::numerics::{dist, dot, norm2};
@@ -115,13 +115,7 @@ impl Objective for PhaseRetrieval {
         }
     }
     fn constants(&self) -> ProblemConstants {
-        let k = self.kl_constants();
-        ProblemConstants {
-            lipschitz: k.lipschitz,
-            smoothness: k.smoothness,
-            strong_convexity: 0.0,
-            radius: k.region_radius,
-        }
+        problem_constants(&self.kl_constants())
     }
     fn minimizer(&self) -> &[f64] {
         &self.reference

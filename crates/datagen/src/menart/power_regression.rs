@@ -13,7 +13,7 @@
 //! `R = margin R0`: `L0 = R^(p-1)`, `L1 = (p-1) R^(p-2)`, `F0 = R0^p/p`.
 //! Oracles: the `O(n d)` defaults.
 
-use super::common::{check_pos, no_sensitivity, point_at_distance};
+use super::common::{check_pos, no_sensitivity, point_at_distance, problem_constants};
 use super::spectrum::{gram, min_eigenvalue_lower_bound};
 use super::RecordLoss;
 use crate::geometry::sample_unit_sphere;
@@ -124,13 +124,7 @@ impl Objective for PowerRegression {
         }
     }
     fn constants(&self) -> ProblemConstants {
-        let k = self.kl_constants();
-        ProblemConstants {
-            lipschitz: k.lipschitz,
-            smoothness: k.smoothness,
-            strong_convexity: 0.0,
-            radius: k.region_radius,
-        }
+        problem_constants(&self.kl_constants())
     }
     fn minimizer(&self) -> &[f64] {
         &self.truth

@@ -15,7 +15,10 @@
 //! inactive (digest §4.3), `O(n d)` otherwise; differences are exactly `O(d)`
 //! because the tilt cancels in every record.
 
-use super::common::{check_pos, clip_shared, no_sensitivity, point_at_distance, zero_sum_tilts};
+use super::common::{
+    add_tilt_gradient, check_pos, clip_shared, no_sensitivity, point_at_distance,
+    problem_constants, tilt_loss, zero_sum_tilts,
+};
 use super::RecordLoss;
 use crate::geometry::sample_unit_sphere;
 use crate::numerics::dist;
@@ -146,13 +149,7 @@ impl Objective for PowerTilt {
         self.shared_gradient(w, out);
     }
     fn constants(&self) -> ProblemConstants {
-        let k = self.kl_constants();
-        ProblemConstants {
-            lipschitz: k.lipschitz,
-            smoothness: k.smoothness,
-            strong_convexity: 0.0,
-            radius: k.region_radius,
-        }
+        problem_constants(&self.kl_constants())
     }
     fn minimizer(&self) -> &[f64] {
         &self.center
@@ -170,28 +167,14 @@ impl Objective for PowerTilt {
 
 impl RecordLoss for PowerTilt {
     fn record_loss(&self, i: usize, w: &[f64]) -> f64 {
-        let mut value = self.excess_risk(w);
-        if let Some(z) = &self.tilts {
-            let d = self.params.d;
-            value += z[i * d..(i + 1) * d]
-                .iter()
-                .zip(w.iter().zip(&self.center))
-                .map(|(t, (a, c))| t * (a - c))
-                .sum::<f64>();
-        }
-        value
+        self.excess_risk(w) + tilt_loss(self.tilts.as_deref(), i, w, &self.center)
     }
 }
 
 impl FiniteSum for PowerTilt {
     fn record_gradient(&self, i: usize, w: &[f64], out: &mut [f64]) {
         self.shared_gradient(w, out);
-        if let Some(z) = &self.tilts {
-            let d = self.params.d;
-            out.iter_mut()
-                .zip(&z[i * d..(i + 1) * d])
-                .for_each(|(o, t)| *o += t);
-        }
+        add_tilt_gradient(self.tilts.as_deref(), i, out);
     }
 }
 

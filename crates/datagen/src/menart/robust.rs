@@ -15,7 +15,9 @@
 //! Default start: `||w0 - w#|| = 3 sqrt(d)`, so residuals are `O(3)`, in the
 //! flat part of `phi`. Oracles: the `O(n d)` defaults.
 
-use super::common::{check_pos, no_sensitivity, point_at_distance, zero_sum_tilts};
+use super::common::{
+    check_pos, no_sensitivity, point_at_distance, problem_constants, zero_sum_tilts,
+};
 use super::RecordLoss;
 use crate::geometry::sample_unit_sphere;
 use dpcore::menart::{KlConstants, KlObjective};
@@ -126,13 +128,7 @@ impl Objective for GemanMcClure {
         }
     }
     fn constants(&self) -> ProblemConstants {
-        let k = self.kl_constants();
-        ProblemConstants {
-            lipschitz: k.lipschitz,
-            smoothness: k.smoothness,
-            strong_convexity: 0.0,
-            radius: k.region_radius,
-        }
+        problem_constants(&self.kl_constants())
     }
     fn minimizer(&self) -> &[f64] {
         &self.truth

@@ -17,7 +17,10 @@ mod pl_constant;
 
 pub use pl_constant::{kns_h, kns_h_prime, kns_pl_constant};
 
-use super::common::{check_pos, clip_shared, no_sensitivity, point_at_distance, zero_sum_tilts};
+use super::common::{
+    add_tilt_gradient, check_pos, clip_shared, no_sensitivity, point_at_distance,
+    problem_constants, tilt_loss, zero_sum_tilts,
+};
 use super::RecordLoss;
 use crate::geometry::sample_unit_sphere;
 use crate::numerics::dist;
@@ -117,13 +120,7 @@ impl Objective for KnsPl {
         }
     }
     fn constants(&self) -> ProblemConstants {
-        let k = self.kl_constants();
-        ProblemConstants {
-            lipschitz: k.lipschitz,
-            smoothness: k.smoothness,
-            strong_convexity: 0.0,
-            radius: k.region_radius,
-        }
+        problem_constants(&self.kl_constants())
     }
     fn minimizer(&self) -> &[f64] {
         &self.center
@@ -141,28 +138,14 @@ impl Objective for KnsPl {
 
 impl RecordLoss for KnsPl {
     fn record_loss(&self, i: usize, w: &[f64]) -> f64 {
-        let mut value = self.excess_risk(w);
-        if let Some(z) = &self.tilts {
-            let d = self.params.d;
-            value += z[i * d..(i + 1) * d]
-                .iter()
-                .zip(w.iter().zip(&self.center))
-                .map(|(t, (a, c))| t * (a - c))
-                .sum::<f64>();
-        }
-        value
+        self.excess_risk(w) + tilt_loss(self.tilts.as_deref(), i, w, &self.center)
     }
 }
 
 impl FiniteSum for KnsPl {
     fn record_gradient(&self, i: usize, w: &[f64], out: &mut [f64]) {
         self.gradient(w, out);
-        if let Some(z) = &self.tilts {
-            let d = self.params.d;
-            out.iter_mut()
-                .zip(&z[i * d..(i + 1) * d])
-                .for_each(|(o, t)| *o += t);
-        }
+        add_tilt_gradient(self.tilts.as_deref(), i, out);
     }
 }
 
