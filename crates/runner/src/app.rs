@@ -110,7 +110,8 @@ struct RunArgs {
     fresh: bool,
     #[command(flatten)]
     finish: FinishArgs,
-    /// Seconds between flushes of the results file.
+    /// Seconds between flushes of the results file (at least; longer when a
+    /// flush is slow, so that rewriting a large file takes at most ~5% of the time).
     #[arg(long, default_value_t = 2.0)]
     flush_seconds: f64,
     /// Run only shard i of N (0-based, e.g. 0/4) into results/<name>.shard-i-of-N.h5;

@@ -162,6 +162,18 @@ pub fn data_groups(cells: &[Cell]) -> Vec<Vec<Cell>> {
     groups
 }
 
+/// The wait before the next flush: at least `requested`, and at least
+/// [`FLUSH_COST_FACTOR`] times the last flush's duration. A flush rewrites the
+/// whole file, so on a large experiment a fixed short interval would spend a
+/// core on writing; this bounds writing to about 1/FLUSH_COST_FACTOR of the
+/// writer thread's time while an interrupted run still loses only seconds.
+pub fn flush_interval(requested: Duration, last_flush: Duration) -> Duration {
+    requested.max(last_flush * FLUSH_COST_FACTOR)
+}
+
+/// See [`flush_interval`].
+pub const FLUSH_COST_FACTOR: u32 = 20;
+
 /// Runs every planned cell not yet in `store`, flushing finished cells in batches.
 pub fn execute(
     experiment: &Experiment,
@@ -215,6 +227,7 @@ pub fn execute(
         });
         let mut batch = Vec::new();
         let mut last_flush = Instant::now();
+        let mut interval = options.flush_every;
         for record in rx {
             summary.ran += 1;
             if !record.ok() {
@@ -222,9 +235,11 @@ pub fn execute(
             }
             batch.push(record);
             bar.inc(1);
-            if last_flush.elapsed() >= options.flush_every {
+            if last_flush.elapsed() >= interval {
                 store.extend(batch.drain(..));
+                let t = Instant::now();
                 store.flush(experiment, plan)?;
+                interval = flush_interval(options.flush_every, t.elapsed());
                 last_flush = Instant::now();
             }
         }
@@ -256,4 +271,22 @@ fn progress_bar(len: u64, wanted: bool) -> ProgressBar {
         .progress_chars("=> "),
     );
     bar
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flush_interval_grows_with_the_cost_of_a_flush() {
+        let requested = Duration::from_secs(2);
+        assert_eq!(
+            flush_interval(requested, Duration::from_millis(10)),
+            requested
+        );
+        assert_eq!(
+            flush_interval(requested, Duration::from_millis(500)),
+            Duration::from_secs(10)
+        );
+    }
 }
