@@ -88,7 +88,10 @@ fn menart_algorithms_run_store_and_check() {
         assert_eq!(rows, 2, "{study}: {csv}");
     }
     let md = std::fs::read_to_string(s.path("results/menart_tiny.md")).unwrap();
-    assert!(md.contains("all expectations hold") || !md.contains("FAIL"), "{md}");
+    assert!(
+        md.contains("all expectations hold") || !md.contains("FAIL"),
+        "{md}"
+    );
 }
 
 #[test]

@@ -131,7 +131,9 @@ pub fn output(
                 reference: ctx.rho,
             },
         ),
-        Metric::ExcessEmpiricalRisk => (ctx.metric.measure(objective, &run.w, evaluations)?, excess),
+        Metric::ExcessEmpiricalRisk => {
+            (ctx.metric.measure(objective, &run.w, evaluations)?, excess)
+        }
         Metric::GradientNorm => (
             ctx.metric.measure(objective, &run.w, evaluations)?,
             gradient_norm,
@@ -141,8 +143,8 @@ pub fn output(
             Curves::NONE,
         ),
     };
-    let eps = classic_eps(run.rho_spent.max(f64::MIN_POSITIVE), DIAGNOSTIC_DELTA)
-        .unwrap_or(f64::NAN);
+    let eps =
+        classic_eps(run.rho_spent.max(f64::MIN_POSITIVE), DIAGNOSTIC_DELTA).unwrap_or(f64::NAN);
     let mut diagnostics = vec![
         run.rho_spent,
         eps,

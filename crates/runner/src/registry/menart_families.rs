@@ -107,10 +107,7 @@ fn build_power_tilt(v: &Values, rng: &mut Pcg64) -> Result<Box<dyn KlObjective>,
     Ok(Box::new(PowerTilt::new(params, rng)))
 }
 
-fn build_power_regression(
-    v: &Values,
-    rng: &mut Pcg64,
-) -> Result<Box<dyn KlObjective>, RunFailure> {
+fn build_power_regression(v: &Values, rng: &mut Pcg64) -> Result<Box<dyn KlObjective>, RunFailure> {
     let params = PowerRegressionParams {
         start_distance: num(v, "start_distance"),
         margin: num(v, "margin"),
@@ -152,10 +149,7 @@ fn build_least_squares(v: &Values, rng: &mut Pcg64) -> Result<Box<dyn KlObjectiv
     Ok(Box::new(LeastSquares::new(params, rng)))
 }
 
-fn build_phase_retrieval(
-    v: &Values,
-    rng: &mut Pcg64,
-) -> Result<Box<dyn KlObjective>, RunFailure> {
+fn build_phase_retrieval(v: &Values, rng: &mut Pcg64) -> Result<Box<dyn KlObjective>, RunFailure> {
     let params = PhaseRetrievalParams {
         start_distance: num(v, "start_distance"),
         margin: num(v, "margin"),

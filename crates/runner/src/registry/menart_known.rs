@@ -70,9 +70,8 @@ fn run_spider(
         reference: bounds::nominal_rate(&t),
     };
     let above = f64::from(u8::from(problem.excess_risk(&run.w) > phi_k));
-    let (rounds, radius) = schedule.map_or((0.0, 0.0), |s| {
-        (s.rounds as f64, s.trajectory_radius())
-    });
+    let (rounds, radius) =
+        schedule.map_or((0.0, 0.0), |s| (s.rounds as f64, s.trajectory_radius()));
     let extra = [
         rounds,
         phi_k,
