@@ -154,6 +154,7 @@ pub fn output(
         run.clipped_records as f64,
         f64::from(u8::from(run.trivial)),
     ];
+    debug_assert_eq!(diagnostics.len(), BASE_DIAGNOSTICS.len());
     diagnostics.extend_from_slice(extra);
     Ok(CellOutput {
         metric,
