@@ -147,6 +147,15 @@ fn cases() -> Vec<(&'static str, String, &'static str, usize)> {
             line_of("seed = 7"),
         ),
         (
+            "a Menart et al. KL family with an objective algorithm",
+            replace(
+                "family = \"diagonal_quadratic\", d = 10",
+                "family = \"kl_power_tilt\", d = 10",
+            ),
+            "runs on objective problems but family `kl_power_tilt` generates kl_objective problems",
+            line_of("name = \"output_perturbation_conceptual\" }"),
+        ),
+        (
             "duplicate study names",
             replace("name = \"eps_gauss\"", "name = \"n_pure\""),
             "duplicate study name",

@@ -187,6 +187,10 @@ mod lowy_baselines;
 mod lowy_bounds;
 mod lowy_families;
 mod lowy_options;
+mod menart_adaptive;
+mod menart_common;
+mod menart_families;
+mod menart_known;
 mod metric;
 mod quadratic;
 
@@ -201,6 +205,7 @@ const FAMILY_TABLES: &[&[FamilyDef]] = &[
     quadratic::FAMILIES,
     lowy::FAMILIES,
     bassily_families::FAMILIES,
+    menart_families::FAMILIES,
 ];
 const ALGORITHM_TABLES: &[&[AlgorithmDef]] = &[
     quadratic::ALGORITHMS,
@@ -208,6 +213,8 @@ const ALGORITHM_TABLES: &[&[AlgorithmDef]] = &[
     lowy_baselines::ALGORITHMS,
     bassily_sgd::ALGORITHMS,
     bassily_objp::ALGORITHMS,
+    menart_known::ALGORITHMS,
+    menart_adaptive::ALGORITHMS,
 ];
 
 /// Every registered problem family.
