@@ -189,6 +189,10 @@ mod lowy_families;
 mod lowy_options;
 mod metric;
 mod quadratic;
+mod wang_baselines;
+mod wang_families;
+mod wang_mstar;
+mod wang_options;
 
 pub use common::run_output_perturbation_conceptual;
 pub use kind::{
@@ -201,6 +205,7 @@ const FAMILY_TABLES: &[&[FamilyDef]] = &[
     quadratic::FAMILIES,
     lowy::FAMILIES,
     bassily_families::FAMILIES,
+    wang_families::FAMILIES,
 ];
 const ALGORITHM_TABLES: &[&[AlgorithmDef]] = &[
     quadratic::ALGORITHMS,
@@ -208,6 +213,8 @@ const ALGORITHM_TABLES: &[&[AlgorithmDef]] = &[
     lowy_baselines::ALGORITHMS,
     bassily_sgd::ALGORITHMS,
     bassily_objp::ALGORITHMS,
+    wang_mstar::ALGORITHMS,
+    wang_baselines::ALGORITHMS,
 ];
 
 /// Every registered problem family.
