@@ -80,13 +80,17 @@ pub fn read_labelled(path: &Path) -> Result<LabelledMatrix> {
 }
 
 fn read_hdf5(path: &Path) -> Result<LabelledMatrix> {
-    let file = hdf5_pure::File::open(path).with_context(|| format!("opening {}", path.display()))?;
+    let file =
+        hdf5_pure::File::open(path).with_context(|| format!("opening {}", path.display()))?;
     let features = file.dataset("features").context("reading /features")?;
     let shape = features.shape()?;
     let [n, d] = shape[..] else {
         bail!("/features must be 2-dimensional (n x d), has shape {shape:?}");
     };
-    let labels = file.dataset("labels").context("reading /labels")?.read_f64()?;
+    let labels = file
+        .dataset("labels")
+        .context("reading /labels")?
+        .read_f64()?;
     if labels.len() as u64 != n {
         bail!("/labels has {} entries, /features {n} rows", labels.len());
     }
@@ -101,7 +105,9 @@ fn read_csv(path: &Path) -> Result<LabelledMatrix> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
     let mut lines = text.lines().filter(|l| !l.trim().is_empty());
-    let header = lines.next().ok_or_else(|| anyhow!("{}: empty file", path.display()))?;
+    let header = lines
+        .next()
+        .ok_or_else(|| anyhow!("{}: empty file", path.display()))?;
     let columns: Vec<&str> = header.split(',').map(str::trim).collect();
     if columns.first() != Some(&"label") || columns.len() < 2 {
         bail!("{}: the header must be label,f0,f1,...", path.display());
@@ -115,7 +121,12 @@ fn read_csv(path: &Path) -> Result<LabelledMatrix> {
             .collect::<Result<_, _>>()
             .with_context(|| format!("{}: record {i} is not numeric", path.display()))?;
         if values.len() != d + 1 {
-            bail!("{}: record {i} has {} fields, expected {}", path.display(), values.len(), d + 1);
+            bail!(
+                "{}: record {i} has {} fields, expected {}",
+                path.display(),
+                values.len(),
+                d + 1
+            );
         }
         labels.push(values[0]);
         features.extend_from_slice(&values[1..]);
@@ -153,7 +164,11 @@ pub fn curve_csv(points: &[RemovalPoint]) -> String {
             .as_ref()
             .map_or((f64::NAN, f64::NAN), |c| (c.lower.max(0.0), c.upper));
         let idx = p.removed_index.map_or(String::new(), |i| i.to_string());
-        let _ = writeln!(s, "{},{},{},{},{},{}", p.removed, p.removed_percent, p.svm_margin, lo, hi, idx);
+        let _ = writeln!(
+            s,
+            "{},{},{},{},{},{}",
+            p.removed, p.removed_percent, p.svm_margin, lo, hi, idx
+        );
     }
     s
 }
@@ -178,8 +193,8 @@ pub fn curve_svg(points: &[RemovalPoint], title: &str) -> String {
             .collect::<Vec<_>>()
             .join(" ")
     };
-    let svm = line(&|p| Some(p.svm_margin));
-    let exact = line(&|p| p.exact.as_ref().map(|c| c.lower.max(0.0)));
+    let svm = line(&|p: &RemovalPoint| Some(p.svm_margin));
+    let exact = line(&|p: &RemovalPoint| p.exact.as_ref().map(|c| c.lower.max(0.0)));
     let mut s = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" font-family=\"sans-serif\">\n\
          <rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
@@ -226,7 +241,9 @@ pub fn curve_svg(points: &[RemovalPoint], title: &str) -> String {
 
 fn default_output(dir: &str, file: &Path, ext: &str) -> PathBuf {
     let stem = file.file_stem().and_then(|s| s.to_str()).unwrap_or("data");
-    Path::new(dir).join("removal-margin").join(format!("{stem}.{ext}"))
+    Path::new(dir)
+        .join("removal-margin")
+        .join(format!("{stem}.{ext}"))
 }
 
 /// Runs the subcommand: reads, computes, writes the CSV and the figure.
@@ -249,7 +266,8 @@ pub fn run(args: &RemovalMarginArgs) -> Result<()> {
             std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
         }
     }
-    std::fs::write(&csv, curve_csv(&points)).with_context(|| format!("writing {}", csv.display()))?;
+    std::fs::write(&csv, curve_csv(&points))
+        .with_context(|| format!("writing {}", csv.display()))?;
     let title = format!(
         "removal-margin: {} (n = {}, d = {})",
         args.file.display(),

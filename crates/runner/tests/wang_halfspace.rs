@@ -61,11 +61,19 @@ fn wang_spec_runs_stores_and_checks() {
     assert!(s.path("results/wang_tiny.h5").exists());
     let csv = std::fs::read_to_string(s.path("results/wang_tiny.csv")).unwrap();
     for study in ["mstar_d", "oracle_d", "full_dim_d", "mstar_privacy"] {
-        let rows = csv.lines().filter(|l| l.starts_with(&format!("{study},"))).count();
+        let rows = csv
+            .lines()
+            .filter(|l| l.starts_with(&format!("{study},")))
+            .count();
         assert_eq!(rows, 2, "{study}: {csv}");
     }
     // The combined figure of M* and oracle JLGD exists.
-    assert!(s.path("figures/wang_tiny").read_dir().unwrap().next().is_some());
+    assert!(s
+        .path("figures/wang_tiny")
+        .read_dir()
+        .unwrap()
+        .next()
+        .is_some());
     // The exact conversion spends eps exactly (up to root-finding accuracy):
     // the realised eps of tight mode equals the target, never exceeds it.
     let md = std::fs::read_to_string(s.path("results/wang_tiny.md")).unwrap();

@@ -88,11 +88,17 @@ fn assert_jump_at_m(p: &PlantedHalfspace, rows: &[(usize, f64, f64, f64, Option<
     let removed: Vec<usize> = rows[..M].iter().map(|r| r.4.unwrap()).collect();
     let all_outliers = removed.iter().all(|&i| p.is_outlier(i));
     let after = rows[M];
-    assert!(after.1 > 0.0, "separable after exactly {M} removals: {rows:?}");
+    assert!(
+        after.1 > 0.0,
+        "separable after exactly {M} removals: {rows:?}"
+    );
     if all_outliers {
         // The remainder is S_in: its exact margin is gamma* (anchor pair),
         // certified by [lower, upper].
-        assert!(after.2 <= GAMMA + 1e-9 && after.3 >= GAMMA - 1e-9, "{after:?}");
+        assert!(
+            after.2 <= GAMMA + 1e-9 && after.3 >= GAMMA - 1e-9,
+            "{after:?}"
+        );
         assert!((after.2 - GAMMA).abs() < 1e-3 * GAMMA, "{after:?}");
     } else {
         // An original was removed instead of its flipped copy (digest §5

@@ -20,8 +20,8 @@ use solvers::wang::{hard_margin_svm, known_margin, m_star, KnownMarginBudget, Ma
 
 use super::wang_mstar::{measure, planted, shape_reference, METRICS};
 use super::wang_options::{
-    full_projection, jl_projection, m_star_options, BUDGET, CONVERSION, ITERATE, JL_CONSTANT,
-    MODE, RADIUS_FACTOR, TUNING,
+    full_projection, jl_projection, m_star_options, BUDGET, CONVERSION, ITERATE, JL_CONSTANT, MODE,
+    RADIUS_FACTOR, TUNING,
 };
 use super::{choice, num, AlgorithmDef, CellOutput, Metric, PrivacyUnit, Run, RunContext};
 
@@ -45,7 +45,13 @@ fn run_oracle_jlgd(
     }
     let opts = m_star_options(ctx.options, jl_projection(ctx.options));
     let r = known_margin(problem, gamma, ctx.privacy, opts, budget(ctx), rng)?;
-    let metric = measure(ctx, problem, &r.run.w, r.run.gradient_evaluations, r.privacy.eps)?;
+    let metric = measure(
+        ctx,
+        problem,
+        &r.run.w,
+        r.run.gradient_evaluations,
+        r.privacy.eps,
+    )?;
     let n = problem.num_records();
     let nf = n as f64;
     let len = solvers::wang::margin_grid(n, 1.0).len();
@@ -97,7 +103,14 @@ fn run_full_dimension(
                 "known-margin DP-GD needs a family with a planted margin".into(),
             ));
         }
-        let r = known_margin(problem, gamma, ctx.privacy, opts, KnownMarginBudget::Total, rng)?;
+        let r = known_margin(
+            problem,
+            gamma,
+            ctx.privacy,
+            opts,
+            KnownMarginBudget::Total,
+            rng,
+        )?;
         let b = full_dimension_bound(n, d, gamma, m as f64, r.mu, r.run.plan.sensitivity, 1.0);
         let evals = r.run.gradient_evaluations;
         (r.run.w, evals, r.privacy.eps, r.mu, gamma, b)
@@ -108,11 +121,28 @@ fn run_full_dimension(
             .candidates
             .iter()
             .filter(|c| c.gamma <= gamma)
-            .map(|c| full_dimension_bound(n, d, c.gamma, m as f64, r.mu_per_call, sensitivity(c.gamma), 1.0))
+            .map(|c| {
+                full_dimension_bound(
+                    n,
+                    d,
+                    c.gamma,
+                    m as f64,
+                    r.mu_per_call,
+                    sensitivity(c.gamma),
+                    1.0,
+                )
+            })
             .fold(f64::INFINITY, f64::min);
         let b = best + selection_expected_excess(score_sigma, r.candidates.len());
         let evals = r.gradient_evaluations;
-        (r.w, evals, r.privacy.eps, r.mu_per_call, r.selected_gamma, b)
+        (
+            r.w,
+            evals,
+            r.privacy.eps,
+            r.mu_per_call,
+            r.selected_gamma,
+            b,
+        )
     };
     let metric = measure(ctx, problem, &w, evals, eps)?;
     let bound = match ctx.metric {
@@ -134,13 +164,18 @@ fn run_hard_margin_svm(
     problem: &dyn HalfspaceProblem,
     _rng: &mut Pcg64,
 ) -> Result<CellOutput, RunFailure> {
-    if matches!(ctx.metric, Metric::RealisedEps | Metric::GradientEvaluations) {
+    if matches!(
+        ctx.metric,
+        Metric::RealisedEps | Metric::GradientEvaluations
+    ) {
         return Err(RunFailure::InvalidParameters(
             "the non-private SVM reports only zero-one errors".into(),
         ));
     }
     let cert = hard_margin_svm(problem, MarginOptions::default());
-    let metric = ctx.metric.measure_halfspace(problem, &cert.direction, 0.0)?;
+    let metric = ctx
+        .metric
+        .measure_halfspace(problem, &cert.direction, 0.0)?;
     Ok(CellOutput {
         metric,
         theory: f64::NAN,

@@ -15,7 +15,12 @@ use rand_pcg::Pcg64;
 
 use super::{choice, num, Build, FamilyDef, ParamDef, ParamKind, Values};
 
-const fn int(name: &'static str, min: i64, default: Option<&'static str>, doc: &'static str) -> ParamDef {
+const fn int(
+    name: &'static str,
+    min: i64,
+    default: Option<&'static str>,
+    doc: &'static str,
+) -> ParamDef {
     ParamDef {
         name,
         kind: ParamKind::Int { min },
@@ -25,9 +30,19 @@ const fn int(name: &'static str, min: i64, default: Option<&'static str>, doc: &
     }
 }
 
-const N: ParamDef = int("n", 4, None, "number of records (anchor pair + inliers + outliers)");
+const N: ParamDef = int(
+    "n",
+    4,
+    None,
+    "number of records (anchor pair + inliers + outliers)",
+);
 const D_G: ParamDef = int("d", 2, None, "dimension (at least 2)");
-const D_G2: ParamDef = int("d", 3, None, "dimension (at least 3: w*, u_2 and their complement)");
+const D_G2: ParamDef = int(
+    "d",
+    3,
+    None,
+    "dimension (at least 3: w*, u_2 and their complement)",
+);
 const OUTLIERS: ParamDef = int(
     "m",
     0,
@@ -52,7 +67,8 @@ const MARGIN_G: ParamDef = ParamDef {
     doc: "planted margin gamma* in (0, 1), pinned exactly by the anchor pair",
 };
 const MARGIN_G2: ParamDef = ParamDef {
-    doc: "planted margin gamma* with gamma*^2 + 0.36 <= 1 (gamma* <= 0.8), pinned by the anchor pair",
+    doc:
+        "planted margin gamma* with gamma*^2 + 0.36 <= 1 (gamma* <= 0.8), pinned by the anchor pair",
     kind: ParamKind::Float {
         min: 0.0,
         max: 0.8,
@@ -121,10 +137,7 @@ fn build_isotropic(v: &Values, rng: &mut Pcg64) -> Result<Box<dyn HalfspaceProbl
     generate(v, Family::Isotropic(profile), rng)
 }
 
-fn build_two_cluster(
-    v: &Values,
-    rng: &mut Pcg64,
-) -> Result<Box<dyn HalfspaceProblem>, RunFailure> {
+fn build_two_cluster(v: &Values, rng: &mut Pcg64) -> Result<Box<dyn HalfspaceProblem>, RunFailure> {
     generate(v, Family::TwoCluster, rng)
 }
 
