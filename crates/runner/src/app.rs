@@ -69,6 +69,8 @@ enum Command {
     Sbatch(sbatch::SbatchArgs),
     /// Print printed-vs-corrected privacy calibrations for every calibration erratum in the digests.
     Errata,
+    /// Wang–Zhu–Wang removal-margin curve (Figures 2–3) of a labelled feature matrix (HDF5 or CSV).
+    RemovalMargin(crate::removal_margin::RemovalMarginArgs),
 }
 
 #[derive(Debug, Args, Clone)]
@@ -233,6 +235,10 @@ fn dispatch(cli: Cli) -> Result<i32> {
         }
         Some(Command::List) => {
             print!("{}", catalogue());
+            Ok(EXIT_OK)
+        }
+        Some(Command::RemovalMargin(args)) => {
+            crate::removal_margin::run(&args)?;
             Ok(EXIT_OK)
         }
         Some(Command::Errata) => {

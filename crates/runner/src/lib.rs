@@ -17,6 +17,7 @@ pub mod plan;
 pub mod plot;
 pub mod provenance;
 pub mod registry;
+pub mod removal_margin;
 pub mod report;
 pub mod sbatch;
 pub mod seeds;

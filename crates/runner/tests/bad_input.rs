@@ -161,6 +161,15 @@ fn cases() -> Vec<(&'static str, String, &'static str, usize)> {
             "duplicate study name",
             line_of("name = \"eps_gauss\""),
         ),
+        (
+            "halfspace algorithm on an objective family",
+            replace(
+                "name = \"output_perturbation_conceptual\" }",
+                "name = \"wang_m_star\" }",
+            ),
+            "algorithm `wang_m_star` runs on halfspace problems but family `diagonal_quadratic` generates objective problems",
+            line_of("name = \"output_perturbation_conceptual\" }"),
+        ),
     ]
 }
 

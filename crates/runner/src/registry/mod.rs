@@ -193,6 +193,10 @@ mod menart_families;
 mod menart_known;
 mod metric;
 mod quadratic;
+mod wang_baselines;
+mod wang_families;
+mod wang_mstar;
+mod wang_options;
 
 pub use common::run_output_perturbation_conceptual;
 pub use kind::{
@@ -206,6 +210,7 @@ const FAMILY_TABLES: &[&[FamilyDef]] = &[
     lowy::FAMILIES,
     bassily_families::FAMILIES,
     menart_families::FAMILIES,
+    wang_families::FAMILIES,
 ];
 const ALGORITHM_TABLES: &[&[AlgorithmDef]] = &[
     quadratic::ALGORITHMS,
@@ -215,6 +220,8 @@ const ALGORITHM_TABLES: &[&[AlgorithmDef]] = &[
     bassily_objp::ALGORITHMS,
     menart_known::ALGORITHMS,
     menart_adaptive::ALGORITHMS,
+    wang_mstar::ALGORITHMS,
+    wang_baselines::ALGORITHMS,
 ];
 
 /// Every registered problem family.
