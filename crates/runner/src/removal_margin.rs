@@ -248,7 +248,9 @@ fn default_output(dir: &str, file: &Path, ext: &str) -> PathBuf {
 
 /// Runs the subcommand: reads, computes, writes the CSV and the figure.
 pub fn run(args: &RemovalMarginArgs) -> Result<()> {
-    if !(args.max_percent > 0.0 && args.max_percent < 100.0) || !(args.svm_c > 0.0) {
+    let percent_ok = args.max_percent > 0.0 && args.max_percent < 100.0;
+    let c_ok = args.svm_c.is_finite() && args.svm_c > 0.0;
+    if !(percent_ok && c_ok) {
         bail!("--max-percent must be in (0, 100) and --svm-c positive");
     }
     let m = read_labelled(&args.file)?;
