@@ -31,10 +31,10 @@ use solvers::wang::{removal_margin_curve, RemovalOptions, RemovalPoint, SvmOptio
 pub struct RemovalMarginArgs {
     /// Labelled feature matrix: HDF5 (/features n x d, /labels ±1) or CSV (label,f0,f1,...).
     pub file: PathBuf,
-    /// Output CSV (default: results/removal-margin/<file stem>.csv).
+    /// Output CSV (default: `results/removal-margin/<file stem>.csv`).
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// Output SVG figure (default: figures/removal-margin/<file stem>.svg).
+    /// Output SVG figure (default: `figures/removal-margin/<file stem>.svg`).
     #[arg(long)]
     pub figure: Option<PathBuf>,
     /// Largest removed fraction in percent of n (digest §5: at least 1%).
