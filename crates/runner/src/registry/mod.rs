@@ -181,6 +181,9 @@ mod bassily_families;
 mod bassily_objp;
 mod bassily_sgd;
 mod common;
+mod gonzalez_families;
+mod gonzalez_saddle;
+mod gonzalez_sco;
 mod kind;
 mod lowy;
 mod lowy_baselines;
@@ -201,6 +204,7 @@ const FAMILY_TABLES: &[&[FamilyDef]] = &[
     quadratic::FAMILIES,
     lowy::FAMILIES,
     bassily_families::FAMILIES,
+    gonzalez_families::FAMILIES,
 ];
 const ALGORITHM_TABLES: &[&[AlgorithmDef]] = &[
     quadratic::ALGORITHMS,
@@ -208,6 +212,8 @@ const ALGORITHM_TABLES: &[&[AlgorithmDef]] = &[
     lowy_baselines::ALGORITHMS,
     bassily_sgd::ALGORITHMS,
     bassily_objp::ALGORITHMS,
+    gonzalez_saddle::ALGORITHMS,
+    gonzalez_sco::ALGORITHMS,
 ];
 
 /// Every registered problem family.
