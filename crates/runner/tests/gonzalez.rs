@@ -63,9 +63,9 @@ fn ggp_spec_runs_stores_and_checks() {
             .collect();
         assert!(!rows.is_empty(), "{study} missing from\n{csv}");
     }
-    // Exact metrics are non-negative and finite; the gap is at most 4 L0.
+    // Every cell ran (the exact metrics are finite).
     let md = std::fs::read_to_string(s.path("results/ggp_tiny.md")).unwrap();
-    assert!(!md.contains("NaN |"), "{md}");
+    assert!(!md.contains("failed cells"), "{md}");
 }
 
 #[test]
