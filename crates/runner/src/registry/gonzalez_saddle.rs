@@ -31,10 +31,8 @@ use solvers::gonzalez::rates::{
 use solvers::gonzalez::sgda::euclidean_dp_sgda;
 use solvers::gonzalez::{ReleaseCount, SaddleRelease};
 
-use super::{
-    choice, num, AlgorithmDef, CellOutput, Metric, ParamDef, ParamKind, PrivacyUnit, Run,
-    RunContext,
-};
+use super::gonzalez_options::{float_option, REGIME, RELEASE_COUNT};
+use super::{choice, num, AlgorithmDef, CellOutput, Metric, PrivacyUnit, Run, RunContext};
 
 /// The realised eps of a release (0 for non-private ones).
 fn spent(r: &SaddleRelease) -> f64 {
@@ -214,42 +212,6 @@ fn run_euclidean_dp_sgda(
     let theory = euclidean_sgda_rate(problem.constants().l0, n, p.eps, p.delta, dx + dy);
     baseline_output(ctx, problem, &r, [theory, f64::NAN, f64::NAN])
 }
-
-const fn float_option(
-    name: &'static str,
-    min_open: bool,
-    default: &'static str,
-    doc: &'static str,
-) -> ParamDef {
-    ParamDef {
-        name,
-        kind: ParamKind::Float {
-            min: 0.0,
-            max: f64::INFINITY,
-            min_open,
-        },
-        default: Some(default),
-        data_defining: false,
-        doc,
-    }
-}
-
-const RELEASE_COUNT: ParamDef = ParamDef {
-    name: "release_count",
-    kind: ParamKind::Choice(&["corrected", "paper"]),
-    default: Some("\"corrected\""),
-    data_defining: false,
-    doc: "privacy cap: \"corrected\" counts both players' releases (Alg 1: 2T(K+1); Alg 3: per-vertex constant 20); \
-          \"paper\" is the printed Prop 4.1 / Prop E.1 (T(K+1); 9), whose realised eps may exceed the target",
-};
-
-const REGIME: ParamDef = ParamDef {
-    name: "regime",
-    kind: ParamKind::Choice(&["quadratic", "second_order", "first_order"]),
-    default: Some("\"quadratic\""),
-    data_defining: false,
-    doc: "schedule: Thm 4.1 with L2 = 0 (K = 1), Thm 4.1 second-order (K = sqrt(T/l)), Thm 4.2 first-order (K = T/l)",
-};
 
 const GAP_METRICS: &[&str] = &["duality_gap", "realised_eps", "gradient_evaluations"];
 const BASELINE_DIAGNOSTICS: &[&str] = &["steps", "batch", "step_size", "realised_eps"];

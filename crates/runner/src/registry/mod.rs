@@ -182,6 +182,7 @@ mod bassily_objp;
 mod bassily_sgd;
 mod common;
 mod gonzalez_families;
+mod gonzalez_options;
 mod gonzalez_saddle;
 mod gonzalez_sco;
 mod kind;
