@@ -141,6 +141,15 @@ fn cases() -> Vec<(&'static str, String, &'static str, usize)> {
             line_of("tolerance = 0.3 }"),
         ),
         (
+            "saddle algorithm on an objective family (González et al.)",
+            replace(
+                "name = \"output_perturbation_conceptual\" }",
+                "name = \"ggp_alg1\" }",
+            ),
+            "runs on saddle problems but family `diagonal_quadratic` generates objective problems",
+            line_of("name = \"output_perturbation_conceptual\" }"),
+        ),
+        (
             "TOML syntax error",
             replace("seed = 7", "seed = = 7"),
             "",

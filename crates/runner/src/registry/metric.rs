@@ -1,6 +1,7 @@
 //! What a study measures, and how each metric is measured on a released point.
 
 use dpcore::halfspace::HalfspaceProblem;
+use dpcore::saddle::{QueryRelease, SaddleProblem, SimplexSco};
 use dpcore::{Objective, RunFailure};
 
 /// What a study measures.
@@ -86,6 +87,59 @@ impl Metric {
             Metric::GradientEvaluations => Ok(gradient_evaluations),
             other => Err(RunFailure::InvalidParameters(format!(
                 "{} is not a metric of a halfspace problem",
+                other.name()
+            ))),
+        }
+    }
+
+    /// The metric of a released pair `(x, y)` of a saddle game (exact
+    /// population duality gap), or of the run's cost.
+    pub fn measure_saddle(
+        self,
+        problem: &dyn SaddleProblem,
+        x: &[f64],
+        y: &[f64],
+        gradient_evaluations: f64,
+    ) -> Result<f64, RunFailure> {
+        match self {
+            Metric::DualityGap => Ok(problem.duality_gap(x, y)),
+            Metric::GradientEvaluations => Ok(gradient_evaluations),
+            other => Err(RunFailure::InvalidParameters(format!(
+                "{} is not a metric of a saddle problem",
+                other.name()
+            ))),
+        }
+    }
+
+    /// The metric of a released point `w` of a simplex SCO problem (exact
+    /// population excess risk), or of the run's cost.
+    pub fn measure_simplex_sco(
+        self,
+        problem: &dyn SimplexSco,
+        w: &[f64],
+        gradient_evaluations: f64,
+    ) -> Result<f64, RunFailure> {
+        match self {
+            Metric::ExcessPopulationRisk => Ok(problem.excess_risk(w)),
+            Metric::GradientEvaluations => Ok(gradient_evaluations),
+            other => Err(RunFailure::InvalidParameters(format!(
+                "{} is not a metric of a simplex SCO problem",
+                other.name()
+            ))),
+        }
+    }
+
+    /// The metric of a released histogram of a query-release problem
+    /// (`max_j |q_j(D) - <q_j, h>|`, exact).
+    pub fn measure_query_release(
+        self,
+        problem: &dyn QueryRelease,
+        histogram: &[f64],
+    ) -> Result<f64, RunFailure> {
+        match self {
+            Metric::MaxQueryError => Ok(problem.max_error(histogram)),
+            other => Err(RunFailure::InvalidParameters(format!(
+                "{} is not a metric of a query-release problem",
                 other.name()
             ))),
         }

@@ -181,6 +181,10 @@ mod bassily_families;
 mod bassily_objp;
 mod bassily_sgd;
 mod common;
+mod gonzalez_families;
+mod gonzalez_options;
+mod gonzalez_saddle;
+mod gonzalez_sco;
 mod kind;
 mod lowy;
 mod lowy_baselines;
@@ -211,6 +215,7 @@ const FAMILY_TABLES: &[&[FamilyDef]] = &[
     bassily_families::FAMILIES,
     menart_families::FAMILIES,
     wang_families::FAMILIES,
+    gonzalez_families::FAMILIES,
 ];
 const ALGORITHM_TABLES: &[&[AlgorithmDef]] = &[
     quadratic::ALGORITHMS,
@@ -222,6 +227,8 @@ const ALGORITHM_TABLES: &[&[AlgorithmDef]] = &[
     menart_adaptive::ALGORITHMS,
     wang_mstar::ALGORITHMS,
     wang_baselines::ALGORITHMS,
+    gonzalez_saddle::ALGORITHMS,
+    gonzalez_sco::ALGORITHMS,
 ];
 
 /// Every registered problem family.
