@@ -9,6 +9,7 @@ use std::fmt;
 
 pub mod halfspace;
 pub mod menart;
+pub mod prefetch;
 pub mod saddle;
 
 /// Privacy parameters of one run: `(eps, delta)`-DP, with `delta = 0` meaning pure `eps`-DP.
@@ -173,12 +174,18 @@ pub trait RecordEnvelope: Send + Sync {
     /// Value of the envelope of the full empirical objective at `w`,
     /// `(1/n) sum_i f_beta(w; x_i)`.
     fn envelope_value(&self, beta: f64, w: &[f64]) -> f64;
+    /// Hints that record `i` will be read soon ([`prefetch`]); never changes
+    /// a result. The default does nothing.
+    fn prefetch_record(&self, _i: usize) {}
 }
 
 /// The per-record oracle of an ERM objective `F(w) = (1/n) sum_i f(w, x_i)`.
 pub trait FiniteSum: Send + Sync {
     /// Gradient (or a subgradient) of `f(w, x_i)`, written into `out`.
     fn record_gradient(&self, i: usize, w: &[f64], out: &mut [f64]);
+    /// Hints that record `i` will be read soon ([`prefetch`]); never changes
+    /// a result. The default does nothing.
+    fn prefetch_record(&self, _i: usize) {}
 }
 
 /// Why a single run could not produce a usable result.

@@ -111,7 +111,7 @@ impl GlmDesign {
         R: Rng + ?Sized,
         F: FnMut(f64, &mut R) -> f64,
     {
-        let mut x = Vec::with_capacity(n * d);
+        let mut x = dpcore::prefetch::huge_page_vec(n * d);
         let mut y = Vec::with_capacity(n);
         for _ in 0..n {
             let xi = sample_feature(d, rng);
@@ -145,6 +145,12 @@ impl GlmDesign {
     /// Response `y_i`.
     pub fn response(&self, i: usize) -> f64 {
         self.y[i]
+    }
+
+    /// Hints that record `i` (features and response) will be read soon.
+    pub fn prefetch(&self, i: usize) {
+        dpcore::prefetch::prefetch_slice(self.features(i));
+        dpcore::prefetch::prefetch_slice(&self.y[i..=i]);
     }
 
     /// Iterator over `(x_i, y_i)`.

@@ -90,7 +90,7 @@ impl LinBall {
     ) -> Result<Self, RunFailure> {
         params.validate()?;
         let (n, d, r) = (params.n, params.d, params.r);
-        let mut data = Vec::with_capacity(n * d);
+        let mut data = dpcore::prefetch::huge_page_vec(n * d);
         for _ in 0..n {
             let mut z = sample_unit_sphere(d, rng);
             z.iter_mut().for_each(|v| *v *= 1.0 - r);
@@ -253,5 +253,9 @@ impl FiniteSum for LinBall {
         for (o, z) in out.iter_mut().zip(self.record(i)) {
             *o = -self.params.lipschitz * z;
         }
+    }
+
+    fn prefetch_record(&self, i: usize) {
+        dpcore::prefetch::prefetch_slice(self.record(i));
     }
 }

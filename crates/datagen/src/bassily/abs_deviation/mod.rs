@@ -65,7 +65,7 @@ impl AbsDeviation {
     ) -> Result<Self, RunFailure> {
         params.validate()?;
         let (n, d, tau) = (params.n, params.d, params.tau());
-        let mut atoms = Vec::with_capacity(n);
+        let mut atoms = dpcore::prefetch::huge_page_vec(n);
         let (mut plus, mut minus) = (vec![0.0; d], vec![0.0; d]);
         for _ in 0..n {
             let j = rng.random_range(0..d);
@@ -239,6 +239,10 @@ impl FiniteSum for AbsDeviation {
             out[j] = self.params.lipschitz * a.signum() * s;
         }
     }
+
+    fn prefetch_record(&self, i: usize) {
+        dpcore::prefetch::prefetch_slice(&self.atoms[i..=i]);
+    }
 }
 
 impl RecordEnvelope for AbsDeviation {
@@ -250,6 +254,10 @@ impl RecordEnvelope for AbsDeviation {
         let a = s * w[j] - self.tau;
         out.fill(0.0);
         out[j] = (beta * a).clamp(-l, l) * s;
+    }
+
+    fn prefetch_record(&self, i: usize) {
+        dpcore::prefetch::prefetch_slice(&self.atoms[i..=i]);
     }
 
     /// `(1/n) sum_j [A_j huber(w_j - tau) + B_j huber(-w_j - tau)]`, O(d).

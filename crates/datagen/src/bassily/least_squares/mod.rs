@@ -239,4 +239,8 @@ impl FiniteSum for LeastSquaresGlm {
         let r = dot(w, x) - self.data.response(i);
         out.iter_mut().zip(x).for_each(|(o, xj)| *o = r * xj);
     }
+
+    fn prefetch_record(&self, i: usize) {
+        self.data.prefetch(i);
+    }
 }

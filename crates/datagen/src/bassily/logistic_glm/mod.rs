@@ -258,4 +258,8 @@ impl FiniteSum for LogisticGlm {
         let c = -y * sigmoid(-y * dot(w, x));
         out.iter_mut().zip(x).for_each(|(o, xj)| *o = c * xj);
     }
+
+    fn prefetch_record(&self, i: usize) {
+        self.data.prefetch(i);
+    }
 }

@@ -49,6 +49,14 @@ pub struct NsgdRelease {
 /// A per-record gradient oracle `(i, w, out)`.
 type GradientSource<'a> = Box<dyn FnMut(usize, &[f64], &mut [f64]) + 'a>;
 
+/// How many batch positions ahead the loop hints the next record
+/// ([`dpcore::prefetch`]): enough to cover a DRAM miss behind a few cheap
+/// record gradients; results are unchanged. Measured on one run at
+/// n = 1e6, d = 16, eps = 0.125 (one thread, 2-core VM): AbsDeviation with the
+/// Moreau envelope 17 s -> 5.2 s; LinBall 18 s -> 15 s, and 6.9 s once its
+/// records sit on huge pages (`dpcore::prefetch::huge_page_vec`).
+const PREFETCH_DISTANCE: usize = 8;
+
 fn invalid(msg: String) -> RunFailure {
     RunFailure::InvalidParameters(msg)
 }
@@ -92,9 +100,13 @@ impl Nsgd {
         let missing = |what: &str| invalid(format!("{:?} needs {what}", self.variant));
         let mut per_record_cost = 1u64;
         let mut scratch = ProxScratch::new(d);
+        // The records the loop reads; `A_ProxGD` reads each many times per
+        // step, so hinting pays off only for the two direct oracles.
+        let mut prefetch: Box<dyn Fn(usize) + '_> = Box::new(|_| {});
         let mut source: GradientSource<'_> = match self.variant {
             NsgdVariant::Smooth => {
                 let records = problem.finite_sum().ok_or_else(|| missing("finite_sum"))?;
+                prefetch = Box::new(move |i| records.prefetch_record(i));
                 Box::new(move |i, w, out| records.record_gradient(i, w, out))
             }
             NsgdVariant::MoreauEnvelope => {
@@ -102,6 +114,7 @@ impl Nsgd {
                 let beta = plan
                     .envelope_smoothness
                     .ok_or_else(|| missing("beta_env"))?;
+                prefetch = Box::new(move |i| env.prefetch_record(i));
                 Box::new(move |i, w, out| env.record_envelope_gradient(i, beta, w, out))
             }
             NsgdVariant::ProxGd => {
@@ -128,7 +141,14 @@ impl Nsgd {
         for t in 1..=s.steps {
             poisson_batch_skipping(n, q, rng, &mut batch);
             mean.iter_mut().for_each(|v| *v = 0.0);
-            for &i in &batch {
+            batch
+                .iter()
+                .take(PREFETCH_DISTANCE)
+                .for_each(|&i| prefetch(i));
+            for (k, &i) in batch.iter().enumerate() {
+                if let Some(&ahead) = batch.get(k + PREFETCH_DISTANCE) {
+                    prefetch(ahead);
+                }
                 source(i, &w, &mut g);
                 // Clipping to norm C is the projection onto B(0, C).
                 project_ball(&mut g, plan.noise.clip);
