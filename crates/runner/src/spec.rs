@@ -266,6 +266,11 @@ pub struct ProfileSpec {
     /// Per-study grid overrides: `grids.<study>.<param> = axis`.
     #[serde(default)]
     pub grids: BTreeMap<String, BTreeMap<String, GridAxisSpec>>,
+    /// Per-study repetitions, overriding `repetitions` above for the named
+    /// studies (`study_repetitions.<study> = r`): a noisy study can get more
+    /// runs in a quick profile without slowing the others.
+    #[serde(default)]
+    pub study_repetitions: BTreeMap<String, usize>,
 }
 
 /// A spec read from disk, with its text kept for provenance and error locations.

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{run, runner, small_spec, stderr, Scratch};
+use common::{run, runner, runner_sub, small_spec, stderr, Scratch};
 
 /// (what, spec text, expected message fragment, expected line of the error or 0 when unknown).
 fn cases() -> Vec<(&'static str, String, &'static str, usize)> {
@@ -250,6 +250,33 @@ fn bad_input_is_rejected_precisely_and_leaves_results_untouched() {
         "{}",
         stderr(&out)
     );
+    // Per-study repetitions in a profile: an unknown study or fewer than 2
+    // runs is refused at its line; a valid one changes only that study.
+    let base = small_spec("badin", 3, 3, 1e4);
+    for (table, fragment) in [
+        ("nope = 4", "profile overrides unknown study `nope`"),
+        ("n_pure = 1", "repetitions = 1 is too small"),
+    ] {
+        let text = format!("{base}\n[profiles.quick.study_repetitions]\n{table}\n");
+        let line = text.lines().position(|l| l == table).unwrap() + 1;
+        let path = scratch.write("bad.toml", &text);
+        let out = run(runner(&scratch.0).arg(&path).args(["--profile", "quick"]));
+        assert_eq!(out.status.code(), Some(2), "{table}: {}", stderr(&out));
+        assert!(stderr(&out).contains(fragment), "{table}: {}", stderr(&out));
+        if table.starts_with("n_pure") {
+            let loc = format!("{}:{line}:", path.display());
+            assert!(stderr(&out).contains(&loc), "{table}: {}", stderr(&out));
+        }
+    }
+    let text = format!("{base}\n[profiles.quick.study_repetitions]\nn_pure = 5\n");
+    let path = scratch.write("reps.toml", &text);
+    let out = run(runner_sub(&scratch.0, "plan")
+        .arg(&path)
+        .args(["--profile", "quick"]));
+    let plan = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(plan.contains("3 grid points x 5 repetitions"), "{plan}");
+    assert!(plan.contains("6 grid points x 3 repetitions"), "{plan}");
     let out = run(runner(&scratch.0).arg(scratch.path("missing.toml")));
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("cannot read experiment file"));

@@ -180,10 +180,20 @@ pub fn resolve(loaded: &LoadedSpec, profile: Option<&str>) -> Result<Experiment,
                 "study names must be unique within an experiment",
             ));
         }
-        let (reps, reps_path) = match (s.repetitions, profile_spec.and_then(|p| p.repetitions)) {
-            (_, Some(r)) => (r, rep_path.clone()),
-            (Some(r), None) => (r, join(&base, &toml_path!["repetitions"])),
-            (None, None) => (repetitions, rep_path.clone()),
+        let per_study = profile_spec.and_then(|p| p.study_repetitions.get(&s.name).copied());
+        let profile_name = profile.unwrap_or_default();
+        let per_study_path = toml_path![
+            "profiles",
+            profile_name,
+            "study_repetitions",
+            s.name.as_str()
+        ];
+        let profile_reps = profile_spec.and_then(|p| p.repetitions);
+        let (reps, reps_path) = match (per_study, profile_reps, s.repetitions) {
+            (Some(r), _, _) => (r, per_study_path.to_vec()),
+            (None, Some(r), _) => (r, rep_path.clone()),
+            (None, None, Some(r)) => (r, join(&base, &toml_path!["repetitions"])),
+            (None, None, None) => (repetitions, rep_path.clone()),
         };
         if reps < 2 {
             return Err(loc.error(
@@ -195,7 +205,7 @@ pub fn resolve(loaded: &LoadedSpec, profile: Option<&str>) -> Result<Experiment,
         studies.push(study::resolve(&loc, s, &base, reps, profile, profile_spec)?);
     }
     if let Some(p) = profile_spec {
-        for study in p.grids.keys() {
+        for study in p.grids.keys().chain(p.study_repetitions.keys()) {
             if !seen.contains(study) {
                 return Err(loc.error(
                     &toml_path!["profiles", profile.unwrap_or_default()],
