@@ -66,6 +66,11 @@ pub trait HalfspaceProblem: Send + Sync {
     fn true_margin(&self) -> Option<f64>;
     /// The number `m` of planted outliers (0 for user data).
     fn outlier_count(&self) -> usize;
+    /// The indices of the planted inliers `S \ S_out`, when the family knows
+    /// them (the default: `None`, as for user data).
+    fn inlier_rows(&self) -> Option<Vec<usize>> {
+        None
+    }
     /// Empirical zero-one error `R~_S(w)` (ties are errors, digest P9).
     fn zero_one_error(&self, w: &[f64]) -> f64 {
         zero_one_error(self.features(), self.labels(), w)

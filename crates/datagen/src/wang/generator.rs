@@ -248,6 +248,9 @@ impl HalfspaceProblem for PlantedHalfspace {
     fn outlier_count(&self) -> usize {
         self.params.outliers
     }
+    fn inlier_rows(&self) -> Option<Vec<usize>> {
+        Some((0..self.outlier_indices().start).collect())
+    }
     fn population_error(&self, w: &[f64]) -> Option<PopulationError> {
         Some(self.population_error_of(w))
     }

@@ -199,6 +199,7 @@ mod metric;
 mod quadratic;
 mod wang_baselines;
 mod wang_families;
+mod wang_jl_margin;
 mod wang_mstar;
 mod wang_options;
 
@@ -227,6 +228,7 @@ const ALGORITHM_TABLES: &[&[AlgorithmDef]] = &[
     menart_adaptive::ALGORITHMS,
     wang_mstar::ALGORITHMS,
     wang_baselines::ALGORITHMS,
+    wang_jl_margin::ALGORITHMS,
     gonzalez_saddle::ALGORITHMS,
     gonzalez_sco::ALGORITHMS,
 ];
