@@ -15,19 +15,11 @@ use dpcore::RunFailure;
 use rand::RngExt;
 use rand_pcg::Pcg64;
 use solvers::wang::jl::jl_dimension;
+use solvers::wang::jlgd::clipped_projection;
 use solvers::wang::{exact_margin, margin_grid, JlMap, MarginOptions};
 
 use super::wang_options::JL_CONSTANT;
 use super::{num, AlgorithmDef, CellOutput, PrivacyUnit, Run, RunContext};
-
-fn clip_rows(z: &mut [f64], k: usize, radius: f64) {
-    for row in z.chunks_exact_mut(k) {
-        let norm = row.iter().map(|v| v * v).sum::<f64>().sqrt();
-        if norm > radius {
-            row.iter_mut().for_each(|v| *v *= radius / norm);
-        }
-    }
-}
 
 fn run_jl_margin(
     ctx: &RunContext,
@@ -54,8 +46,13 @@ fn run_jl_margin(
     );
     let map = JlMap::with_dimension(k_gamma, d, rng.random::<u64>());
     let k = map.output_dim();
-    let mut z = map.project_rows(problem.features());
-    clip_rows(&mut z, k, 2.0);
+    // Exactly the rows JLGD sees: clipped to b = 1, projected, clipped to 2b.
+    let (projected, scale) = clipped_projection(problem.features(), d, &map, 1.0, 2.0);
+    let z: Vec<f64> = projected
+        .chunks_exact(k)
+        .zip(&scale)
+        .flat_map(|(row, &s)| row.iter().map(move |v| v * s))
+        .collect();
     // A ratio compared with 1/3 and 1/2 needs no 1e-9 sandwich: stop at 1e-4
     // relative (the lower bound stays certified at any stopping point).
     let opts = MarginOptions {

@@ -55,6 +55,11 @@ pub struct AbsDeviation {
 }
 
 impl AbsDeviation {
+    /// Hints that atom `i` will be read soon (both record oracles read only it).
+    fn prefetch_atom(&self, i: usize) {
+        dpcore::prefetch::prefetch_slice(&self.atoms[i..=i]);
+    }
+
     /// Samples `j ~ Unif[d]`, then `s = +1` with probability `(1 + rho_j r)/2`.
     ///
     /// # Errors
@@ -241,7 +246,7 @@ impl FiniteSum for AbsDeviation {
     }
 
     fn prefetch_record(&self, i: usize) {
-        dpcore::prefetch::prefetch_slice(&self.atoms[i..=i]);
+        self.prefetch_atom(i);
     }
 }
 
@@ -257,7 +262,7 @@ impl RecordEnvelope for AbsDeviation {
     }
 
     fn prefetch_record(&self, i: usize) {
-        dpcore::prefetch::prefetch_slice(&self.atoms[i..=i]);
+        self.prefetch_atom(i);
     }
 
     /// `(1/n) sum_j [A_j huber(w_j - tau) + B_j huber(-w_j - tau)]`, O(d).
