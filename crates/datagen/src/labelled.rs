@@ -93,6 +93,42 @@ impl LabelledData {
         Ok(Self { d, x, y })
     }
 
+    /// Wraps records read from elsewhere (e.g. a file): `x` row-major `n x d`,
+    /// `y` the `n` labels. Rows must have `||x_i|| <= 1` (up to a relative
+    /// `1e-12` for rounding) so that the logistic family's analytic constants
+    /// hold, and labels must be exactly `±1`.
+    ///
+    /// # Errors
+    /// Empty input, mismatched lengths, non-finite features, a row of norm
+    /// above 1 or a label other than `±1` (the message names the first
+    /// offending record).
+    pub fn from_rows(d: usize, x: Vec<f64>, y: Vec<f64>) -> Result<Self, String> {
+        if d == 0 || y.is_empty() || x.len() != y.len() * d {
+            return Err(format!(
+                "expected n >= 1 rows of d >= 1 features, got {} features for {} labels and d = {d}",
+                x.len(),
+                y.len()
+            ));
+        }
+        for (i, (row, &label)) in x.chunks_exact(d).zip(&y).enumerate() {
+            let norm = norm2(row);
+            if !norm.is_finite() || norm > 1.0 + 1e-12 {
+                return Err(format!(
+                    "record {i}: ||x|| = {norm} (rows must be finite with norm <= 1; rescale them)"
+                ));
+            }
+            if label != 1.0 && label != -1.0 {
+                return Err(format!("record {i}: label {label} is not +1 or -1"));
+            }
+        }
+        Ok(Self { d, x, y })
+    }
+
+    /// Dimension `d`.
+    pub fn dim(&self) -> usize {
+        self.d
+    }
+
     /// Number of records.
     pub fn len(&self) -> usize {
         self.y.len()
@@ -114,7 +150,7 @@ impl LabelledData {
     }
 
     /// Iterator over `(x_i, y_i)`.
-    pub fn iter(&self) -> impl Iterator<Item = (&[f64], f64)> {
+    pub fn iter(&self) -> impl Iterator<Item = (&[f64], f64)> + Clone {
         self.x.chunks_exact(self.d).zip(self.y.iter().copied())
     }
 

@@ -10,7 +10,7 @@
 use crate::linalg::{add_outer_lower, average_lower_and_shift};
 use crate::newton::certify_minimizer;
 use crate::numerics::{
-    difference_and_sum, dot, sigmoid, softplus, softplus_diff, CompensatedSum, CompensatedVec,
+    compensated_glm_sum, difference_and_sum, dot, sigmoid, softplus, softplus_diff, CompensatedSum,
 };
 use dpcore::{FiniteSum, MinimizerSensitivity, Objective, ProblemConstants};
 use rand::Rng;
@@ -86,17 +86,44 @@ impl Logistic {
             params.features,
             rng,
         )?;
+        Self::certified(params, data)
+    }
+
+    /// The family's objective on given records (e.g. read from a file) with
+    /// regularization `mu`, and `w*` by the same certified damped Newton as
+    /// [`Logistic::generate`]. `params()` then holds `n`, `d` and `mu`; its
+    /// label-model fields keep their defaults and describe nothing about
+    /// `data`.
+    ///
+    /// # Errors
+    /// A non-finite or non-positive `mu`, or Newton failing
+    /// [`crate::newton::GROUND_TRUTH`].
+    pub fn from_data(data: LabelledData, mu: f64) -> Result<Self, String> {
+        let params = LogisticParams::new(data.len(), data.dim(), mu);
+        params.validate()?;
+        Self::certified(params, data)
+    }
+
+    /// The family on `data` with `w*` certified by [`Self::certify`].
+    fn certified(params: LogisticParams, data: LabelledData) -> Result<Self, String> {
         let mut me = Self {
             params,
             data,
             w_star: vec![0.0; params.d],
             grad_norm: f64::INFINITY,
         };
-        let sol = certify_minimizer(&me, vec![0.0; params.d], |w, h| me.hessian(w, h))
-            .map_err(|e| format!("logistic ground truth: {e}"))?;
-        me.w_star = sol.point;
-        me.grad_norm = sol.grad_norm;
+        me.certify()?;
         Ok(me)
+    }
+
+    /// Sets `w*` and its certificate by [`certify_minimizer`] from 0.
+    fn certify(&mut self) -> Result<(), String> {
+        let me = &*self;
+        let sol = certify_minimizer(me, vec![0.0; me.params.d], |w, h| me.hessian(w, h))
+            .map_err(|e| format!("logistic ground truth: {e}"))?;
+        self.w_star = sol.point;
+        self.grad_norm = sol.grad_norm;
+        Ok(())
     }
 
     /// `||grad F(w*)||` achieved by Newton: `||w* - w_exact|| <= this / mu`.
@@ -148,10 +175,7 @@ impl Objective for Logistic {
 
     /// `(1/n) sum_i -y_i sigmoid(-y_i w.x_i) x_i + mu w` (compensated), O(nd).
     fn gradient(&self, w: &[f64], out: &mut [f64]) {
-        let mut acc = CompensatedVec::zeros(self.params.d);
-        for (x, y) in self.data.iter() {
-            acc.add_scaled(-y * sigmoid(-y * dot(w, x)), x);
-        }
+        let acc = compensated_glm_sum(self.data.iter(), w, |u, y| -y * sigmoid(-y * u));
         let n = self.params.n as f64;
         for ((o, s), wj) in out.iter_mut().zip(acc.total()).zip(w) {
             *o = s / n + self.params.mu * wj;

@@ -201,3 +201,41 @@ fn compensated_sums_recover_small_terms() {
     symmetrize_lower(&mut h, 2);
     assert_eq!(h, vec![2.0, 6.0, 6.0, 18.0]);
 }
+
+/// `Logistic::from_data` on the records of a generated instance is the same
+/// objective with the same certified minimizer; `LabelledData::from_rows`
+/// refuses rows outside the unit ball and labels other than ±1.
+#[test]
+fn from_data_reproduces_the_generated_instance_and_checks_its_input() {
+    let f = instance(2_000, 4, 0.05, 21);
+    let (x, y): (Vec<f64>, Vec<f64>) = {
+        let mut x = Vec::new();
+        let mut y = Vec::new();
+        for (xi, yi) in f.data().iter() {
+            x.extend_from_slice(xi);
+            y.push(yi);
+        }
+        (x, y)
+    };
+    let data = LabelledData::from_rows(4, x.clone(), y.clone()).unwrap();
+    assert_eq!((data.len(), data.dim()), (2_000, 4));
+    let g = Logistic::from_data(data, 0.05).unwrap();
+    assert_eq!(g.minimizer(), f.minimizer());
+    assert_eq!(g.certified_gradient_norm(), f.certified_gradient_norm());
+    let w = [0.1, -0.2, 0.3, 0.0];
+    assert_eq!(g.value(&w), f.value(&w));
+    assert_eq!(g.excess_risk(&w), f.excess_risk(&w));
+
+    let mut far = x.clone();
+    far[4..8].copy_from_slice(&[1.0, 1.0, 0.0, 0.0]);
+    let err = LabelledData::from_rows(4, far, y.clone()).unwrap_err();
+    assert!(err.contains("record 1") && err.contains("norm"), "{err}");
+    let mut bad_label = y.clone();
+    bad_label[7] = 0.0;
+    let err = LabelledData::from_rows(4, x.clone(), bad_label).unwrap_err();
+    assert!(err.contains("record 7"), "{err}");
+    assert!(LabelledData::from_rows(4, x.clone(), y[..10].to_vec()).is_err());
+    assert!(LabelledData::from_rows(0, vec![], vec![]).is_err());
+    let data = LabelledData::from_rows(4, x, y).unwrap();
+    assert!(Logistic::from_data(data, 0.0).is_err());
+}

@@ -71,6 +71,8 @@ enum Command {
     Errata,
     /// Wang–Zhu–Wang removal-margin curve (Figures 2–3) of a labelled feature matrix (HDF5 or CSV).
     RemovalMargin(crate::removal_margin::RemovalMarginArgs),
+    /// Peer race (scripts/peers/race.py): time full-batch noisy GD or output perturbation on a logistic data file; prints JSON.
+    PeerRace(crate::peer_race::PeerRaceArgs),
 }
 
 #[derive(Debug, Args, Clone)]
@@ -166,6 +168,9 @@ pub fn main_with_args(args: impl IntoIterator<Item = OsString>) -> i32 {
                      `runner <spec> --shard i/N` (they resume), then merge again"
                 );
                 EXIT_BAD_INPUT
+            } else if let Some(bad) = e.downcast_ref::<crate::peer_race::PeerRaceInputError>() {
+                eprintln!("error: {bad}");
+                EXIT_BAD_INPUT
             } else if let Some(usage) = e.downcast_ref::<UsageError>() {
                 eprintln!("error: {}\n  hint: {}", usage.0, usage.1);
                 EXIT_BAD_INPUT
@@ -239,6 +244,10 @@ fn dispatch(cli: Cli) -> Result<i32> {
         }
         Some(Command::RemovalMargin(args)) => {
             crate::removal_margin::run(&args)?;
+            Ok(EXIT_OK)
+        }
+        Some(Command::PeerRace(args)) => {
+            crate::peer_race::run(&args)?;
             Ok(EXIT_OK)
         }
         Some(Command::Errata) => {

@@ -13,6 +13,7 @@ pub mod errata;
 pub mod execute;
 pub mod figures;
 pub mod paper_tables;
+pub mod peer_race;
 pub mod plan;
 pub mod plot;
 pub mod provenance;

@@ -4,6 +4,7 @@
 pub mod baselines;
 pub mod bassily;
 pub mod dp_sgd;
+pub mod full_batch_gd;
 pub mod gonzalez;
 pub mod inner;
 pub mod lowy_razaviyayn;

@@ -154,7 +154,7 @@ impl GlmDesign {
     }
 
     /// Iterator over `(x_i, y_i)`.
-    pub fn iter(&self) -> impl Iterator<Item = (&[f64], f64)> + '_ {
+    pub fn iter(&self) -> impl Iterator<Item = (&[f64], f64)> + Clone + '_ {
         self.x.chunks_exact(self.d).zip(self.y.iter().copied())
     }
 }

@@ -39,7 +39,7 @@ pub use params::LogisticGlmParams;
 use super::bregman::softplus_bregman;
 use super::glm::{feature_expectation, GlmDesign};
 use crate::linalg::{add_outer_lower, average_lower_and_shift};
-use crate::numerics::{dot, sigmoid, softplus, CompensatedSum, CompensatedVec};
+use crate::numerics::{compensated_glm_sum, dot, sigmoid, softplus, CompensatedSum};
 use ball_newton::{minimize_on_ball, SmoothConvex};
 use dpcore::{FiniteSum, MinimizerSensitivity, Objective, ProblemConstants, RunFailure};
 use params::FAMILY;
@@ -185,10 +185,7 @@ impl Objective for LogisticGlm {
 
     /// `(1/n) sum_i -y_i sigmoid(-y_i <w, x_i>) x_i` (compensated), O(nd).
     fn gradient(&self, w: &[f64], out: &mut [f64]) {
-        let mut acc = CompensatedVec::zeros(self.params.d);
-        for (x, y) in self.data.iter() {
-            acc.add_scaled(-y * sigmoid(-y * dot(w, x)), x);
-        }
+        let acc = compensated_glm_sum(self.data.iter(), w, |u, y| -y * sigmoid(-y * u));
         let n = self.params.n as f64;
         out.iter_mut()
             .zip(acc.total())
