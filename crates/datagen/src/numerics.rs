@@ -35,18 +35,8 @@ pub fn softplus(u: f64) -> f64 {
     u.max(0.0) + (-u.abs()).exp().ln_1p()
 }
 
-/// Stable logistic sigmoid `1 / (1 + e^{-u})`, never overflowing: with
-/// `e = e^{-|u|}`, `1/(1 + e)` for `u >= 0` and `e/(1 + e)` otherwise.
-///
-/// Both branches share the one `exp`, and the choice of numerator is a
-/// select rather than a jump: in a full-gradient pass the sign of `u` is
-/// data dependent, and a mispredicted branch cost more than the select.
-#[inline]
-pub fn sigmoid(u: f64) -> f64 {
-    let e = (-u.abs()).exp();
-    let numerator = if u >= 0.0 { 1.0 } else { e };
-    numerator / (1.0 + e)
-}
+/// The logistic sigmoid, shared with the solvers (`dpcore::numerics`).
+pub use dpcore::numerics::sigmoid;
 
 /// `softplus(a) - softplus(b)` given `delta = a - b` computed without
 /// cancellation: `log1p(sigmoid(b) expm1(delta))` (exact identity, since

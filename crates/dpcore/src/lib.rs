@@ -9,6 +9,7 @@ use std::fmt;
 
 pub mod halfspace;
 pub mod menart;
+pub mod numerics;
 pub mod prefetch;
 pub mod saddle;
 

@@ -272,13 +272,7 @@ fn race_on_pool(args: &PeerRaceArgs, m: &LabelledMatrix, threads: usize) -> Resu
                 let start = Instant::now();
                 let rows = LogisticRows::new(&m.features, &m.labels, m.d)?;
                 let run = gd.run_with_sigma(&rows, cal.sigma, &mut rng)?;
-                let seconds = start.elapsed().as_secs_f64();
-                report.runs.push(RaceRun {
-                    seed,
-                    seconds,
-                    excess_risk: reference.excess_risk(&run.w),
-                    w: run.w,
-                });
+                report.runs.push(finished(seed, start, run.w, &reference));
             }
         }
         PeerTask::Op => {
@@ -299,17 +293,25 @@ fn race_on_pool(args: &PeerRaceArgs, m: &LabelledMatrix, threads: usize) -> Resu
                 let problem = Logistic::from_data(data, args.mu)
                     .map_err(|e| anyhow::anyhow!("output perturbation solve: {e}"))?;
                 let release = mechanism.run(&problem, privacy, &mut rng)?;
-                let seconds = start.elapsed().as_secs_f64();
-                report.runs.push(RaceRun {
-                    seed,
-                    seconds,
-                    excess_risk: reference.excess_risk(&release.w),
-                    w: release.w,
-                });
+                report
+                    .runs
+                    .push(finished(seed, start, release.w, &reference));
             }
         }
     }
     Ok(report)
+}
+
+/// A repetition that started at `start` and released `w`: its time is
+/// taken first, so scoring `w` against the reference is not timed.
+fn finished(seed: u64, start: Instant, w: Vec<f64>, reference: &Logistic) -> RaceRun {
+    let seconds = start.elapsed().as_secs_f64();
+    RaceRun {
+        seed,
+        seconds,
+        excess_risk: reference.excess_risk(&w),
+        w,
+    }
 }
 
 fn num(v: f64) -> String {

@@ -40,6 +40,7 @@
 //! and they are added in block order, so the result does not depend on the
 //! number of threads.
 
+use dpcore::numerics::sigmoid;
 use dpcore::{PrivacyParams, RunFailure};
 use mechanisms::gdp::{gdp_epsilon, gdp_mu, Gdp};
 use mechanisms::noise::gaussian;
@@ -193,16 +194,6 @@ fn dot(a: &[f64], b: &[f64]) -> f64 {
         }
     }
     (s[0] + s[1]) + (s[2] + s[3]) + tail
-}
-
-/// The logistic function `1/(1 + e^{-u})`, without overflow.
-fn sigmoid(u: f64) -> f64 {
-    if u >= 0.0 {
-        1.0 / (1.0 + (-u).exp())
-    } else {
-        let e = u.exp();
-        e / (1.0 + e)
-    }
 }
 
 /// Configuration of full-batch noisy GD (module doc).
