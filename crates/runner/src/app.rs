@@ -16,8 +16,11 @@ use crate::plan::{describe, plan, Plan};
 use crate::provenance::Provenance;
 use crate::registry::{algorithms, families, ParamKind, PrivacyUnit};
 use crate::seeds::SeedBuilder;
-use crate::store::{read_file, CellRecord, ResultsStore, StoreError, FORMAT_VERSION};
-use crate::validate::{resolve, Experiment};
+use crate::store::{
+    check_same_spec, read_file, stored_segments, CellRecord, OpenMode, ResultsStore, SpecHashes,
+    StoreError, FORMAT_VERSION,
+};
+use crate::validate::{resolve, Experiment, Study};
 use crate::{figures, report, sbatch, shard, spec};
 
 /// Exit code: every check passed.
@@ -110,8 +113,14 @@ struct RunArgs {
     #[arg(long, default_value_t = 0)]
     threads: usize,
     /// Discard an existing results file instead of resuming it.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "reuse_unchanged")]
     fresh: bool,
+    /// When the spec changed since the results file was written, keep the
+    /// cells of every study whose computation is unchanged (a study whose
+    /// repetitions grew keeps its first ones) and recompute the rest; the
+    /// rows of changed studies are discarded.
+    #[arg(long)]
+    reuse_unchanged: bool,
     #[command(flatten)]
     finish: FinishArgs,
     /// Seconds between flushes of the results file (at least; longer when a
@@ -158,8 +167,9 @@ pub fn main_with_args(args: impl IntoIterator<Item = OsString>) -> i32 {
                 EXIT_BAD_INPUT
             } else if let Some(store_error) = e.downcast_ref::<StoreError>() {
                 eprintln!(
-                    "error: {store_error}\n  hint: the file was left untouched; rerun with --fresh to \
-                     discard it, or move it away to keep it"
+                    "error: {store_error}\n  hint: the file was left untouched; rerun with \
+                     --reuse-unchanged to keep the unchanged studies' cells and recompute the \
+                     rest, with --fresh to discard it, or move it away to keep it"
                 );
                 EXIT_BAD_INPUT
             } else if let Some(merge_error) = e.downcast_ref::<shard::MergeError>() {
@@ -292,25 +302,49 @@ pub fn spec_hash(e: &Experiment) -> String {
     b.push_u64(FORMAT_VERSION as u64).push_str(&e.name);
     b.push_str(e.profile.as_deref().unwrap_or("default"));
     for s in &e.studies {
-        b.push_str(&s.name)
-            .push_str(&s.metric)
-            .push_u64(s.repetitions as u64);
-        b.push_str(s.family.name).push_str(s.algorithm.name);
-        for (k, v) in s.problem.iter().chain(s.options.iter()) {
-            b.push_str(k).push_str(&format!("{v:?}"));
-        }
-        match s.algorithm.privacy_unit {
-            PrivacyUnit::EpsDelta => b.push_f64(s.eps).push_f64(s.delta),
-            PrivacyUnit::Zcdp => b.push_str("rho").push_f64(s.rho),
-        };
-        for a in &s.axes {
-            b.push_str(&a.name);
-            a.values.iter().for_each(|v| {
-                b.push_f64(*v);
-            });
-        }
+        push_study(&mut b, s, true);
     }
     format!("{:016x}", b.finish())
+}
+
+/// Identity of one study's cells, without its repetition count: a cell's
+/// seeds depend on its repetition index only, so the rows of a study with an
+/// equal hash are the same computation whatever the number of repetitions
+/// (what `--reuse-unchanged` relies on to keep them).
+pub fn study_hash(e: &Experiment, s: &Study) -> String {
+    let mut b = SeedBuilder::new(e.seed, "study");
+    b.push_u64(FORMAT_VERSION as u64).push_str(&e.name);
+    push_study(&mut b, s, false);
+    format!("{:016x}", b.finish())
+}
+
+/// The hashes [`ResultsStore::open`] compares with a stored file.
+pub fn spec_hashes(e: &Experiment) -> SpecHashes {
+    SpecHashes {
+        spec: spec_hash(e),
+        studies: e.studies.iter().map(|s| study_hash(e, s)).collect(),
+    }
+}
+
+fn push_study(b: &mut SeedBuilder, s: &Study, with_repetitions: bool) {
+    b.push_str(&s.name).push_str(&s.metric);
+    if with_repetitions {
+        b.push_u64(s.repetitions as u64);
+    }
+    b.push_str(s.family.name).push_str(s.algorithm.name);
+    for (k, v) in s.problem.iter().chain(s.options.iter()) {
+        b.push_str(k).push_str(&format!("{v:?}"));
+    }
+    match s.algorithm.privacy_unit {
+        PrivacyUnit::EpsDelta => b.push_f64(s.eps).push_f64(s.delta),
+        PrivacyUnit::Zcdp => b.push_str("rho").push_f64(s.rho),
+    };
+    for a in &s.axes {
+        b.push_str(&a.name);
+        a.values.iter().for_each(|v| {
+            b.push_f64(*v);
+        });
+    }
 }
 
 fn run(args: &RunArgs) -> Result<i32> {
@@ -345,14 +379,34 @@ fn run(args: &RunArgs) -> Result<i32> {
             .extra
             .push(("shard_count".into(), s.count.to_string()));
     }
+    let mode = if args.fresh {
+        OpenMode::Fresh
+    } else if args.reuse_unchanged {
+        OpenMode::ReuseUnchanged
+    } else {
+        OpenMode::Resume
+    };
     let mut store = ResultsStore::open(
         &path,
         &experiment,
         &p,
-        &spec_hash(&experiment),
+        &spec_hashes(&experiment),
         provenance,
-        args.fresh,
+        mode,
     )?;
+    if let (Some((kept, dropped)), false) = (&store.reuse, args.finish.quiet) {
+        eprintln!(
+            "spec changed: kept the cells of {} unchanged studies; recomputing {} changed or new \
+             studies{}",
+            kept.len(),
+            experiment.studies.len() - kept.len(),
+            if dropped.is_empty() {
+                String::new()
+            } else {
+                format!(" (stored rows discarded: {})", dropped.join(", "))
+            }
+        );
+    }
     if !args.finish.quiet {
         eprintln!(
             "{}: {} cells planned, {} already in {}",
@@ -472,6 +526,7 @@ fn merge(args: &MergeArgs) -> Result<i32> {
         })
         .collect();
     let (mut records, mut missing, mut started) = (Vec::new(), Vec::new(), Vec::new());
+    let mut segments = Vec::new();
     for i in 0..args.shards {
         let part = shard::part_path(&c.results_dir, &name, i, args.shards);
         if !part.exists() {
@@ -511,7 +566,13 @@ fn merge(args: &MergeArgs) -> Result<i32> {
             .into());
         }
         started.push(stored.started_at.clone());
-        records.extend(stored.records);
+        // The parts' run segments, in shard order; rows keep pointing at theirs.
+        let offset = segments.len();
+        segments.extend(stored_segments(&stored));
+        records.extend(stored.records.into_iter().map(|mut r| {
+            r.segment += offset;
+            r
+        }));
     }
     if !missing.is_empty() {
         let paths = missing
@@ -543,7 +604,15 @@ fn merge(args: &MergeArgs) -> Result<i32> {
     provenance
         .extra
         .push(("merged_from_shards".into(), args.shards.to_string()));
-    let mut store = ResultsStore::open(&path, &experiment, &p, &hash, provenance, true)?;
+    provenance.earlier_segments = segments;
+    let mut store = ResultsStore::open(
+        &path,
+        &experiment,
+        &p,
+        &spec_hashes(&experiment),
+        provenance,
+        OpenMode::Fresh,
+    )?;
     store.extend(records.iter().cloned());
     store.flush(&experiment, &p)?;
     if !args.finish.quiet {
@@ -618,15 +687,8 @@ impl Stored {
             )
             .into());
         }
+        check_same_spec(&path, &experiment, &spec_hashes(&experiment))?;
         let stored = read_file(&path, &experiment)?;
-        if stored.spec_hash != spec_hash(&experiment) {
-            return Err(StoreError::SpecChanged {
-                path: path.clone(),
-                stored: stored.spec_hash,
-                current: spec_hash(&experiment),
-            }
-            .into());
-        }
         let mut ctx = Self::from_records(experiment, p, &path, &stored.records)?;
         ctx.provenance_line = provenance_line(&stored.attributes);
         Ok(ctx)
@@ -671,14 +733,34 @@ impl Stored {
 
 fn provenance_line(attrs: &std::collections::BTreeMap<String, String>) -> String {
     let get = |k: &str| attrs.get(k).map_or("unknown", String::as_str);
-    format!(
+    let mut line = format!(
         "Commit `{}`, runs from {} to {}, {}, {}.",
         get("git_commit"),
         get("started_at"),
         get("finished_at"),
         get("rustc_version"),
         get("host")
-    )
+    );
+    let segments = crate::provenance::parse_segments(get("segments"));
+    let computing: Vec<String> = segments
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.cells > 0)
+        .map(|(i, s)| {
+            format!(
+                "{i}: {} cells at `{}` ({} to {})",
+                s.cells, s.commit, s.started_at, s.finished_at
+            )
+        })
+        .collect();
+    if computing.len() > 1 {
+        line.push_str(&format!(
+            " The rows were computed in {} run segments (`timing/segment`): {}.",
+            computing.len(),
+            computing.join("; ")
+        ));
+    }
+    line
 }
 
 /// The text of `runner list`.

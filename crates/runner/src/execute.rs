@@ -145,6 +145,7 @@ fn record(
             |o| o.diagnostics,
         ),
         wall_seconds,
+        segment: 0,
     }
 }
 
@@ -236,14 +237,14 @@ pub fn execute(
             batch.push(record);
             bar.inc(1);
             if last_flush.elapsed() >= interval {
-                store.extend(batch.drain(..));
+                store.add_computed(batch.drain(..));
                 let t = Instant::now();
                 store.flush(experiment, plan)?;
                 interval = flush_interval(options.flush_every, t.elapsed());
                 last_flush = Instant::now();
             }
         }
-        store.extend(batch.drain(..));
+        store.add_computed(batch.drain(..));
         store.flush(experiment, plan)?;
         workers
             .join()

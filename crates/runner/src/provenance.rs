@@ -1,5 +1,11 @@
 //! Provenance recorded in every results file: the spec, the harness version and
 //! git commit, rustc and dependency versions, host, and start and end times.
+//!
+//! A file filled by several invocations (an interrupted run resumed, possibly
+//! after a commit, or `--reuse-unchanged`) lists each one as a run segment
+//! (root attribute `segments`, one line each: index, start, end, commit, host,
+//! cells), and every row names the segment that computed it
+//! (`timing/segment`), so each number can be traced to the code that made it.
 
 use std::process::Command;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -21,6 +27,55 @@ pub struct Provenance {
     pub finished_at: String,
     /// Further attributes (e.g. `shard_index`, `shard_count`, `merged_from`).
     pub extra: Vec<(String, String)>,
+    /// The run segments before this one (read back from the file on resume).
+    pub earlier_segments: Vec<Segment>,
+    /// The git commit of the work tree when this invocation started.
+    pub commit: String,
+    /// When this invocation started.
+    pub segment_started_at: String,
+    /// Rows computed by this invocation (set by the store when it writes).
+    pub segment_cells: usize,
+}
+
+/// One invocation that added rows to a results file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Segment {
+    /// Start time (UTC, ISO 8601).
+    pub started_at: String,
+    /// Time of its last write.
+    pub finished_at: String,
+    /// Git commit of the work tree when it started (`-dirty` if modified).
+    pub commit: String,
+    /// Host description.
+    pub host: String,
+    /// Rows it computed that the file still holds when it wrote them.
+    pub cells: usize,
+}
+
+impl Segment {
+    fn line(&self, index: usize) -> String {
+        format!(
+            "{index}\t{}\t{}\t{}\t{}\t{}",
+            self.started_at, self.finished_at, self.commit, self.host, self.cells
+        )
+    }
+}
+
+/// Parses the `segments` attribute (lines from [`Provenance::attributes`]);
+/// malformed lines are skipped.
+pub fn parse_segments(text: &str) -> Vec<Segment> {
+    text.lines()
+        .filter_map(|line| {
+            let f: Vec<&str> = line.split('\t').collect();
+            (f.len() == 6).then(|| Segment {
+                started_at: f[1].to_string(),
+                finished_at: f[2].to_string(),
+                commit: f[3].to_string(),
+                host: f[4].to_string(),
+                cells: f[5].parse().unwrap_or(0),
+            })
+        })
+        .collect()
 }
 
 impl Provenance {
@@ -33,9 +88,32 @@ impl Provenance {
             profile: profile.unwrap_or("default").to_string(),
             master_seed,
             started_at: now.clone(),
-            finished_at: now,
+            finished_at: now.clone(),
             extra: Vec::new(),
+            earlier_segments: Vec::new(),
+            commit: git_commit(),
+            segment_started_at: now,
+            segment_cells: 0,
         }
+    }
+
+    /// Index of this invocation's segment (the value of `timing/segment` of
+    /// the rows it computes).
+    pub fn segment_index(&self) -> usize {
+        self.earlier_segments.len()
+    }
+
+    /// Every segment, this invocation's last.
+    pub fn segments(&self) -> Vec<Segment> {
+        let mut all = self.earlier_segments.clone();
+        all.push(Segment {
+            started_at: self.segment_started_at.clone(),
+            finished_at: self.finished_at.clone(),
+            commit: self.commit.clone(),
+            host: host(),
+            cells: self.segment_cells,
+        });
+        all
     }
 
     /// Marks the file as written now.
@@ -51,7 +129,7 @@ impl Provenance {
             ("profile".into(), self.profile.clone()),
             ("master_seed".into(), self.master_seed.to_string()),
             ("harness_version".into(), env!("CARGO_PKG_VERSION").into()),
-            ("git_commit".into(), git_commit()),
+            ("git_commit".into(), self.commit.clone()),
             ("rustc_version".into(), env!("HARNESS_RUSTC_VERSION").into()),
             (
                 "dependency_versions".into(),
@@ -60,6 +138,15 @@ impl Provenance {
             ("host".into(), host()),
             ("started_at".into(), self.started_at.clone()),
             ("finished_at".into(), self.finished_at.clone()),
+            (
+                "segments".into(),
+                self.segments()
+                    .iter()
+                    .enumerate()
+                    .map(|(i, s)| s.line(i))
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+            ),
         ];
         attrs.extend(self.extra.iter().cloned());
         attrs
@@ -143,7 +230,26 @@ pub fn format_utc(secs: u64) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::format_utc;
+    use super::{format_utc, parse_segments, Provenance};
+
+    #[test]
+    fn segments_round_trip_through_the_attribute() {
+        let mut p = Provenance::new("x", "x.toml", None, 1);
+        p.segment_cells = 7;
+        let first = p.segments();
+        let text = p
+            .attributes()
+            .into_iter()
+            .find(|(k, _)| k == "segments")
+            .unwrap()
+            .1;
+        assert_eq!(parse_segments(&text), first);
+        let mut q = Provenance::new("x", "x.toml", None, 1);
+        q.earlier_segments = parse_segments(&text);
+        assert_eq!(q.segment_index(), 1);
+        assert_eq!(q.segments().len(), 2);
+        assert_eq!(q.segments()[0].cells, 7);
+    }
 
     #[test]
     fn utc_formatting_matches_known_instants() {

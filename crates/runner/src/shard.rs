@@ -268,6 +268,7 @@ mod tests {
             reference: f64::NAN,
             diagnostics: vec![],
             wall_seconds: 0.0,
+            segment: 0,
         };
         let mut records: Vec<CellRecord> = shards.iter().flatten().map(record).collect();
         assert!(check_complete(&p, 3, &records).is_ok());

@@ -6,7 +6,8 @@
 //!
 //! ```text
 //! /                          attrs: provenance (see provenance.rs), spec_hash, format_version
-//! /studies/<study>/          attrs: family, algorithm, metric, swept, repetitions
+//! /studies/<study>/          attrs: family, algorithm, metric, swept, repetitions,
+//!                                   study_hash (the study's cells without their count)
 //!     cell/grid_point        u64   index of the grid point
 //!     cell/repetition        u64
 //!     seeds/data             u64   seed of the data stream
@@ -19,7 +20,8 @@
 //!     diagnostics/<name>     f64   algorithm diagnostics
 //!     status/ok              u8    1 = success, 0 = failed
 //!     status/error           vlen utf-8 string, empty on success
-//!     timing/wall_seconds    f64   the only column that may differ between runs
+//!     timing/wall_seconds    f64   the only columns that may differ between runs
+//!     timing/segment         u64   the run segment that computed the row (provenance.rs)
 //! ```
 //!
 //! Crash safety: the single writer keeps every finished row in memory and, per
@@ -38,8 +40,8 @@ use anyhow::{bail, Context, Result};
 use hdf5_pure::{AttrValue, File, FileBuilder};
 
 use crate::plan::Plan;
-use crate::provenance::Provenance;
-use crate::validate::Experiment;
+use crate::provenance::{parse_segments, Provenance, Segment};
+use crate::validate::{Experiment, Study};
 
 /// Version of the on-disk layout.
 pub const FORMAT_VERSION: i64 = 1;
@@ -71,6 +73,8 @@ pub struct CellRecord {
     pub diagnostics: Vec<f64>,
     /// Wall-clock seconds spent in the cell.
     pub wall_seconds: f64,
+    /// Index of the run segment that computed it (root attribute `segments`).
+    pub segment: usize,
 }
 
 impl CellRecord {
@@ -83,13 +87,39 @@ impl CellRecord {
 /// Key of a cell: (study, point, repetition).
 pub type CellKey = (usize, usize, usize);
 
+/// The hashes that identify an experiment's computation: the whole spec, and
+/// each study's cells (in study order; see `app::study_hash`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SpecHashes {
+    /// Hash of the whole spec (profile and repetitions included).
+    pub spec: String,
+    /// Hash of each study's cells, repetition count excluded.
+    pub studies: Vec<String>,
+}
+
+/// How [`ResultsStore::open`] treats an existing file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OpenMode {
+    /// Resume a file of the same spec; refuse one of a different spec.
+    Resume,
+    /// Start empty, whatever the file holds.
+    Fresh,
+    /// Like `Resume`, but for a file of a different spec keep the rows of
+    /// every study whose hash is unchanged (repetitions beyond the new count
+    /// dropped) and drop the rest.
+    ReuseUnchanged,
+}
+
 /// The results file of one experiment and the rows it holds.
 pub struct ResultsStore {
     path: PathBuf,
-    spec_hash: String,
+    hashes: SpecHashes,
     provenance: Provenance,
     /// Finished rows by key.
     pub records: BTreeMap<CellKey, CellRecord>,
+    /// With [`OpenMode::ReuseUnchanged`] on a changed spec: the names of the
+    /// studies whose rows were kept, and of those whose stored rows were dropped.
+    pub reuse: Option<(Vec<String>, Vec<String>)>,
 }
 
 impl ResultsStore {
@@ -99,32 +129,49 @@ impl ResultsStore {
     }
 
     /// Opens `path` for `experiment`: reads existing rows if the file was written
-    /// by the same spec; refuses a different spec unless `fresh` (then starts empty).
+    /// by the same spec; for a different spec, refuses ([`OpenMode::Resume`]),
+    /// keeps the unchanged studies' rows ([`OpenMode::ReuseUnchanged`]) or
+    /// starts empty ([`OpenMode::Fresh`]).
     /// Nothing is written until [`ResultsStore::flush`].
     pub fn open(
         path: &Path,
         experiment: &Experiment,
         plan: &Plan,
-        spec_hash: &str,
+        hashes: &SpecHashes,
         provenance: Provenance,
-        fresh: bool,
+        mode: OpenMode,
     ) -> Result<Self, StoreError> {
         let mut store = Self {
             path: path.to_path_buf(),
-            spec_hash: spec_hash.to_string(),
+            hashes: hashes.clone(),
             provenance,
             records: BTreeMap::new(),
+            reuse: None,
         };
-        if fresh || !path.exists() {
+        if mode == OpenMode::Fresh || !path.exists() {
             return Ok(store);
         }
-        let existing = read_file(path, experiment).map_err(StoreError::Unreadable)?;
-        if existing.spec_hash != spec_hash {
-            return Err(StoreError::SpecChanged {
-                path: path.to_path_buf(),
-                stored: existing.spec_hash,
-                current: spec_hash.to_string(),
-            });
+        let stored = read_study_hashes(path).map_err(StoreError::Unreadable)?;
+        let unchanged = stored.unchanged(experiment, hashes);
+        let same_spec = stored.spec == hashes.spec;
+        if !same_spec && mode == OpenMode::Resume {
+            return Err(stored.spec_changed(path, experiment, hashes));
+        }
+        let keep = |s: usize| same_spec || unchanged[s];
+        let existing = read_file_where(path, experiment, &keep).map_err(StoreError::Unreadable)?;
+        if !same_spec {
+            let (kept, dropped): (Vec<_>, Vec<_>) = experiment
+                .studies
+                .iter()
+                .enumerate()
+                .partition(|(s, _)| unchanged[*s]);
+            let names =
+                |v: Vec<(usize, &Study)>| v.into_iter().map(|(_, s)| s.name.clone()).collect();
+            let dropped = dropped
+                .into_iter()
+                .filter(|(_, s)| stored.studies.contains_key(&s.name))
+                .collect();
+            store.reuse = Some((names(kept), names(dropped)));
         }
         let planned: BTreeMap<CellKey, (u64, u64)> = plan
             .cells
@@ -136,8 +183,12 @@ impl ResultsStore {
                 )
             })
             .collect();
+        let segments = stored_segments(&existing);
         for r in existing.records {
             let key = (r.study, r.point, r.repetition);
+            if !same_spec && r.repetition >= experiment.studies[r.study].repetitions {
+                continue;
+            }
             if planned.get(&key) != Some(&(r.data_seed, r.noise_seed)) {
                 return Err(StoreError::Unreadable(anyhow::anyhow!(
                     "cell {key:?} in {} does not match the plan (seeds differ)",
@@ -147,7 +198,17 @@ impl ResultsStore {
             store.records.insert(key, r);
         }
         store.provenance.started_at = existing.started_at;
+        store.provenance.earlier_segments = segments;
         Ok(store)
+    }
+
+    /// Adds rows computed by this invocation (stamped with its segment).
+    pub fn add_computed(&mut self, rows: impl IntoIterator<Item = CellRecord>) {
+        let segment = self.provenance.segment_index();
+        self.extend(rows.into_iter().map(|mut r| {
+            r.segment = segment;
+            r
+        }));
     }
 
     /// Adds finished rows (a later row for the same key replaces the earlier one).
@@ -160,6 +221,12 @@ impl ResultsStore {
     /// Writes the complete file atomically (temp file, fsync, rename).
     pub fn flush(&mut self, experiment: &Experiment, plan: &Plan) -> Result<()> {
         self.provenance.touch();
+        let segment = self.provenance.segment_index();
+        self.provenance.segment_cells = self
+            .records
+            .values()
+            .filter(|r| r.segment == segment)
+            .count();
         let bytes = build_file(self, experiment, plan)?;
         let tmp = self.path.with_extension("h5.tmp");
         if let Some(dir) = self.path.parent() {
@@ -187,7 +254,8 @@ impl ResultsStore {
 pub enum StoreError {
     /// The file was produced by another spec.
     #[error(
-        "{} was produced by a different spec (stored hash {stored}, current {current})",
+        "{} was produced by a different spec (stored hash {stored}, current {current}); \
+         {unchanged} of its {studies} studies are unchanged",
         path.display()
     )]
     SpecChanged {
@@ -197,6 +265,10 @@ pub enum StoreError {
         stored: String,
         /// Hash of the current spec.
         current: String,
+        /// How many of the current studies have an unchanged stored hash.
+        unchanged: usize,
+        /// How many studies the current spec has.
+        studies: usize,
     },
     /// The file exists but cannot be read as results of this experiment.
     #[error("existing results file cannot be resumed: {0:#}")]
@@ -206,7 +278,7 @@ pub enum StoreError {
 fn build_file(store: &ResultsStore, experiment: &Experiment, plan: &Plan) -> Result<Vec<u8>> {
     let mut fb = FileBuilder::new();
     fb.set_attr("format_version", AttrValue::I64(FORMAT_VERSION));
-    fb.set_attr("spec_hash", AttrValue::String(store.spec_hash.clone()));
+    fb.set_attr("spec_hash", AttrValue::String(store.hashes.spec.clone()));
     for (k, v) in store.provenance.attributes() {
         fb.set_attr(&k, AttrValue::String(v));
     }
@@ -225,6 +297,10 @@ fn build_file(store: &ResultsStore, experiment: &Experiment, plan: &Plan) -> Res
         let swept: Vec<String> = study.axes.iter().map(|a| a.name.clone()).collect();
         g.set_attr("swept", AttrValue::String(swept.join(",")));
         g.set_attr("repetitions", AttrValue::I64(study.repetitions as i64));
+        g.set_attr(
+            "study_hash",
+            AttrValue::String(store.hashes.studies[s].clone()),
+        );
         g.set_attr("rows", AttrValue::I64(rows.len() as i64));
 
         let u64col =
@@ -298,6 +374,9 @@ fn build_file(store: &ResultsStore, experiment: &Experiment, plan: &Plan) -> Res
         timing
             .create_dataset("wall_seconds")
             .with_f64_data(&f64col(&|r| r.wall_seconds));
+        timing
+            .create_dataset("segment")
+            .with_u64_data(&u64col(&|r| r.segment as u64));
         g.add_group(timing.finish());
 
         studies.add_group(g.finish());
@@ -325,8 +404,102 @@ fn attr_string(v: &AttrValue) -> String {
         .unwrap_or_else(|| format!("{v:?}"))
 }
 
+/// The run segments of a stored file; a file written before segments existed
+/// counts as one segment described by its root attributes.
+pub fn stored_segments(stored: &StoredResults) -> Vec<Segment> {
+    match stored.attributes.get("segments") {
+        Some(text) => parse_segments(text),
+        None => {
+            let get = |k: &str| stored.attributes.get(k).cloned().unwrap_or_default();
+            vec![Segment {
+                started_at: get("started_at"),
+                finished_at: get("finished_at"),
+                commit: get("git_commit"),
+                host: get("host"),
+                cells: stored.records.len(),
+            }]
+        }
+    }
+}
+
+/// The spec hash of a results file and the hash of each study group that has one.
+struct StoredHashes {
+    spec: String,
+    studies: BTreeMap<String, String>,
+}
+
+impl StoredHashes {
+    /// For each study of `experiment`: whether the file holds it with an equal hash.
+    fn unchanged(&self, experiment: &Experiment, hashes: &SpecHashes) -> Vec<bool> {
+        experiment
+            .studies
+            .iter()
+            .zip(&hashes.studies)
+            .map(|(s, h)| self.studies.get(&s.name) == Some(h))
+            .collect()
+    }
+
+    fn spec_changed(self, path: &Path, experiment: &Experiment, hashes: &SpecHashes) -> StoreError {
+        let unchanged = self.unchanged(experiment, hashes);
+        StoreError::SpecChanged {
+            path: path.to_path_buf(),
+            stored: self.spec,
+            current: hashes.spec.clone(),
+            unchanged: unchanged.iter().filter(|u| **u).count(),
+            studies: unchanged.len(),
+        }
+    }
+}
+
+/// `Ok` if `path` was written by the spec with `hashes`, else
+/// [`StoreError::SpecChanged`] (or `Unreadable`).
+pub fn check_same_spec(
+    path: &Path,
+    experiment: &Experiment,
+    hashes: &SpecHashes,
+) -> Result<(), StoreError> {
+    let stored = read_study_hashes(path).map_err(StoreError::Unreadable)?;
+    if stored.spec == hashes.spec {
+        Ok(())
+    } else {
+        Err(stored.spec_changed(path, experiment, hashes))
+    }
+}
+
+fn read_study_hashes(path: &Path) -> Result<StoredHashes> {
+    let file = File::open(path).with_context(|| format!("opening {}", path.display()))?;
+    let spec = file
+        .root()
+        .attrs()?
+        .get("spec_hash")
+        .map(attr_string)
+        .with_context(|| {
+            format!(
+                "{} is not a results file of this harness (no spec_hash)",
+                path.display()
+            )
+        })?;
+    let mut studies = BTreeMap::new();
+    for name in file.group("studies")?.groups()? {
+        let group = file.group(&format!("studies/{name}"))?;
+        if let Some(h) = group.attrs()?.get("study_hash") {
+            studies.insert(name, attr_string(h));
+        }
+    }
+    Ok(StoredHashes { spec, studies })
+}
+
 /// Reads every row of the studies of `experiment` from `path`.
 pub fn read_file(path: &Path, experiment: &Experiment) -> Result<StoredResults> {
+    read_file_where(path, experiment, &|_| true)
+}
+
+/// Reads the rows of the studies of `experiment` (by index) that `keep` accepts.
+fn read_file_where(
+    path: &Path,
+    experiment: &Experiment,
+    keep: &dyn Fn(usize) -> bool,
+) -> Result<StoredResults> {
     let file = File::open(path).with_context(|| format!("opening {}", path.display()))?;
     let attrs = file.root().attrs()?;
     let attributes: BTreeMap<String, String> = attrs
@@ -342,7 +515,7 @@ pub fn read_file(path: &Path, experiment: &Experiment) -> Result<StoredResults> 
     let mut records = Vec::new();
     let groups = file.group("studies")?.groups()?;
     for (s, study) in experiment.studies.iter().enumerate() {
-        if !groups.contains(&study.name) {
+        if !groups.contains(&study.name) || !keep(s) {
             continue;
         }
         let base = format!("studies/{}", study.name);
@@ -360,6 +533,10 @@ pub fn read_file(path: &Path, experiment: &Experiment) -> Result<StoredResults> 
             .unwrap_or_else(|_| vec![f64::NAN; bound.len()]);
         let errors = ds("status/error")?.read_string()?;
         let wall = ds("timing/wall_seconds")?.read_f64()?;
+        // Files written before run segments existed: every row is segment 0.
+        let segment = ds("timing/segment")
+            .and_then(|d| d.read_u64())
+            .unwrap_or_else(|_| vec![0; wall.len()]);
         let diags: Vec<Vec<f64>> = study
             .algorithm
             .diagnostics
@@ -380,6 +557,7 @@ pub fn read_file(path: &Path, experiment: &Experiment) -> Result<StoredResults> 
                 reference: reference[i],
                 diagnostics: diags.iter().map(|c| c[i]).collect(),
                 wall_seconds: wall[i],
+                segment: segment[i] as usize,
             });
         }
     }
