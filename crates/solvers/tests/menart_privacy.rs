@@ -12,6 +12,7 @@ use dpcore::menart::KlObjective;
 use rand::SeedableRng;
 use rand_pcg::Pcg64;
 use solvers::menart::adaptive::{AdaptiveNoisyGd, StationarySelection};
+use solvers::menart::dp_gd::DpGd;
 use solvers::menart::proximal::{InnerSteps, ProximalPoint};
 use solvers::menart::spider::{KlSpider, SpiderConstants, SpiderInputs};
 use solvers::menart::Calibration;
@@ -59,11 +60,7 @@ fn spider_recommended_never_exceeds_rho_and_counts_releases_exactly() {
                 )
                 .unwrap();
             assert!(!run.trivial, "config {i}");
-            assert!(
-                run.rho_spent <= rho * (1.0 + 1e-12),
-                "config {i}: {}",
-                run.rho_spent
-            );
+            assert!(run.rho_spent <= *rho, "config {i}: {}", run.rho_spent);
             // Exact count: K full gradients plus at most M'_k differences per round.
             let inputs = SpiderInputs::from_problem(problem.as_ref(), *rho, 0.1).unwrap();
             let s = spider.schedule(inputs).unwrap().unwrap();
@@ -119,11 +116,7 @@ fn adaptive_gd_never_exceeds_rho_even_with_negative_norm_estimates() {
                 .run(&problem, rho, 0.1, &mut Pcg64::seed_from_u64(100 + seed))
                 .unwrap();
             negatives += rec.negative_norm_estimates;
-            assert!(
-                rec.run.rho_spent <= rho * (1.0 + 1e-12),
-                "{}",
-                rec.run.rho_spent / rho
-            );
+            assert!(rec.run.rho_spent <= rho, "{}", rec.run.rho_spent / rho);
             let lit = AdaptiveNoisyGd {
                 calibration: Calibration::PaperLiteral,
             }
@@ -150,7 +143,7 @@ fn adaptive_gd_spend_is_within_rho_across_regimes() {
             .run(&problem, 1.0, 0.1, &mut Pcg64::seed_from_u64(9))
             .unwrap();
         assert!(
-            run.run.rho_spent <= 1.0 + 1e-12,
+            run.run.rho_spent <= 1.0,
             "d = {d}, x = {x}: {}",
             run.run.rho_spent
         );
@@ -171,12 +164,44 @@ fn stationary_selection_total_is_within_rho() {
         let out = StationarySelection::default()
             .run(&problem, 1e4, 0.1, &mut Pcg64::seed_from_u64(seed))
             .unwrap();
-        assert!(
-            out.run.rho_spent <= 1e4 * (1.0 + 1e-12),
-            "{}",
-            out.run.rho_spent
-        );
+        assert!(out.run.rho_spent <= 1e4, "{}", out.run.rho_spent);
         assert!(out.selected.unwrap() < out.queries);
+    }
+}
+
+/// DP-GD (E4 baseline) spends exactly rho over T releases, and the mean of
+/// ||grad F(w_R)|| over 40 fixed seeds is below its expectation bound (a
+/// deterministic check; the bound holds in expectation, so with these seeds
+/// it either holds or exposes a wrong step, noise or output rule).
+#[test]
+fn dp_gd_spends_rho_and_meets_its_gradient_norm_bound() {
+    use dpcore::Objective;
+    let mut params = GemanMcClureParams::new(300, 8);
+    params.start_distance = 0.5 * 8f64.sqrt();
+    let problem = GemanMcClure::new(params, &mut Pcg64::seed_from_u64(12));
+    let k = problem.kl_constants();
+    for rho in [1.0, 100.0] {
+        let (mut sum, runs) = (0.0, 40);
+        let mut steps = 0;
+        for seed in 0..runs {
+            let out = DpGd
+                .run(&problem, rho, &mut Pcg64::seed_from_u64(seed))
+                .unwrap();
+            let spent = out.run.rho_spent;
+            assert!((spent / rho - 1.0).abs() < 1e-8 && spent <= rho, "{spent}");
+            assert_eq!(out.run.releases, out.steps);
+            assert!(out.output_index < out.steps);
+            let mut g = vec![0.0; 8];
+            problem.gradient(&out.run.w, &mut g);
+            sum += g.iter().map(|v| v * v).sum::<f64>().sqrt();
+            steps = out.steps;
+        }
+        let bound = DpGd::norm_bound(300, 8, rho, k.lipschitz, k.smoothness, k.initial_gap, steps);
+        assert!(
+            sum / runs as f64 <= bound,
+            "rho {rho}: mean {} > bound {bound}",
+            sum / runs as f64
+        );
     }
 }
 
@@ -239,5 +264,5 @@ fn clipping_bounds_the_spend_when_the_constants_are_too_small() {
         .run_with(&problem, inputs, &mut Pcg64::seed_from_u64(17))
         .unwrap();
     assert!(run.clipped_records > 0);
-    assert!(run.rho_spent <= 1.0 + 1e-12);
+    assert!(run.rho_spent <= 1.0);
 }

@@ -1,6 +1,6 @@
 //! The parameter-free algorithms of Menart et al. as registry entries:
 //! Algorithm 3 (adaptive noisy GD, Theorems 3–4) and the Theorem 5
-//! stationary-point selection.
+//! stationary-point selection, with E4's DP-GD baseline (\[WYX17\]).
 //!
 //! Curves (digest §3.6):
 //! - Algorithm 3, `excess_empirical_risk`: theory = `A1 + A2 + A3` of
@@ -12,12 +12,16 @@
 //!   Algorithm 3's budget `2 rho/3` (recommended split). No bound: D.6's
 //!   constants are derived for the paper's noise scales, not the `sqrt 2`
 //!   recalibration.
+//! - DP-GD, `gradient_norm`: bound = theory = `sqrt(2 L1 F0/T + 2 d T L0^2/x^2)`
+//!   at the realised `T` ([`DpGd::norm_bound`], a bound on the mean when `L0`
+//!   and `L1` are true constants, as on F-H).
 
 use dpcore::menart::KlObjective;
 use dpcore::RunFailure;
 use rand_pcg::Pcg64;
 use solvers::menart::adaptive::{AdaptiveNoisyGd, StationarySelection};
 use solvers::menart::bounds::{self, TheoryInputs};
+use solvers::menart::dp_gd::DpGd;
 
 use super::menart_common::{beta, calibration, output, theory_inputs, Curves, BETA, CALIBRATION};
 use super::{AlgorithmDef, CellOutput, PrivacyUnit, Run, RunContext};
@@ -98,6 +102,42 @@ fn run_selection(
     output(ctx, problem, &out.run, Curves::NONE, norm, &extra)
 }
 
+/// E4's DP-GD baseline (random iterate, \[WYX17\] step count).
+fn run_dp_gd(
+    ctx: &RunContext,
+    problem: &dyn KlObjective,
+    rng: &mut Pcg64,
+) -> Result<CellOutput, RunFailure> {
+    let out = DpGd.run(problem, ctx.rho, rng)?;
+    let k = problem.kl_constants();
+    let (n, d) = (problem.num_records(), problem.dim());
+    let bound = DpGd::norm_bound(
+        n,
+        d,
+        ctx.rho,
+        k.lipschitz,
+        k.smoothness,
+        k.initial_gap,
+        out.steps,
+    );
+    let norm = Curves {
+        theory: bound,
+        bound,
+        reference: f64::NAN,
+    };
+    let extra = [out.steps as f64, out.output_index as f64];
+    output(ctx, problem, &out.run, Curves::NONE, norm, &extra)
+}
+
+/// Metrics of the stationarity entries (Theorem 5 and DP-GD): the gradient
+/// norm first.
+const STATIONARITY_METRICS: &[&str] = &[
+    "gradient_norm",
+    "excess_empirical_risk",
+    "gradient_evaluations",
+    "realised_rho",
+];
+
 /// Algorithms of this module.
 pub(super) const ALGORITHMS: &[AlgorithmDef] = &[
     AlgorithmDef {
@@ -148,12 +188,7 @@ pub(super) const ALGORITHMS: &[AlgorithmDef] = &[
         delta_max: 1.0,
         needs_delta: false,
         privacy_unit: PrivacyUnit::Zcdp,
-        metrics: &[
-            "gradient_norm",
-            "excess_empirical_risk",
-            "gradient_evaluations",
-            "realised_rho",
-        ],
+        metrics: STATIONARITY_METRICS,
         diagnostics: &[
             "rho_spent",
             "eps_at_delta_1e-6",
@@ -172,5 +207,31 @@ pub(super) const ALGORITHMS: &[AlgorithmDef] = &[
         theory_name: "Thm 5 explicit D.6 expression with realised T",
         reference_name: "",
         run: Run::KlObjective(run_selection),
+    },
+    AlgorithmDef {
+        name: "kl_dp_gd",
+        doc: "E4 baseline ([WYX17] DP-GD for stationarity): T = round(n sqrt(rho) sqrt(L1 F0/d)/L0) clipped noisy \
+              full-batch steps of size 1/L1, sigma = (2 L0/n) sqrt(T/(2 rho)) (spend exactly rho), output a \
+              uniformly random iterate. Metric ||grad F(w_R)||; bound = theory = sqrt(2 L1 F0/T + 2 d T L0^2/x^2)",
+        options: &[],
+        delta_max: 1.0,
+        needs_delta: false,
+        privacy_unit: PrivacyUnit::Zcdp,
+        metrics: STATIONARITY_METRICS,
+        diagnostics: &[
+            "rho_spent",
+            "eps_at_delta_1e-6",
+            "gradient_evaluations",
+            "iterations",
+            "releases",
+            "clipped_records",
+            "trivial",
+            "steps",
+            "output_index",
+        ],
+        bound_name: "sqrt(2 L1 F0/T + 2 d T L0^2/x^2) (E||grad F(w_R)|| bound)",
+        theory_name: "same as the bound",
+        reference_name: "",
+        run: Run::KlObjective(run_dp_gd),
     },
 ];

@@ -8,6 +8,7 @@
 //!   Algorithm 4 (noisy projected GD, Theorem 9) as subroutine;
 //! * [`adaptive`]: Algorithm 3 (adaptive noisy GD, Theorems 3–4) and the
 //!   Theorem 5 exponential-mechanism selection;
+//! * [`dp_gd`]: the DP-GD stationarity baseline of experiment E4 (\[WYX17\]);
 //! * [`bounds`]: every theorem's expression (with its logs), for the theory
 //!   curves and slope comparisons of digest §6.0.
 //!
@@ -25,6 +26,7 @@
 
 pub mod adaptive;
 pub mod bounds;
+pub mod dp_gd;
 mod ledger;
 pub mod proximal;
 pub mod spider;
@@ -67,6 +69,13 @@ pub struct MenartRun {
     /// log bracket of `K` or `T` is not positive, digest P10).
     pub trivial: bool,
 }
+
+/// Relative inflation of a noise scale whose releases are sized to spend the
+/// budget exactly: floating-point rounding of `sigma` and of the ledger's sum
+/// (at most ~1e-10 relative over 1e6 releases) must not push the realised
+/// spend above `rho`, so such a `sigma` is multiplied by `1 + 1e-9` (its
+/// releases then cost `rho (1 - 2e-9)`; the effect on utility is nil).
+pub(crate) const SIGMA_ROUNDING_MARGIN: f64 = 1.0 + 1e-9;
 
 /// Adds `N(0, sigma^2 I)` to `v` in place (no allocation).
 pub(crate) fn add_gaussian<R: Rng + ?Sized>(v: &mut [f64], sigma: f64, rng: &mut R) {

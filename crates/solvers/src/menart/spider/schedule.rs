@@ -1,7 +1,7 @@
 //! The derived constants of Algorithm 1 (digest §2.1, lines 2–4, and the
 //! cheat-sheet §2.6), as a deterministic function of the public inputs.
 
-use super::super::{check_positive, Calibration};
+use super::super::{check_positive, Calibration, SIGMA_ROUNDING_MARGIN};
 use super::SpiderConstants;
 use dpcore::menart::KlObjective;
 use dpcore::RunFailure;
@@ -103,7 +103,9 @@ pub struct SpiderSchedule {
     pub beta_prime: f64,
     /// `Phi_floor = min((c_f gamma L0 sqrt(K d log(1/beta'))/x)^k, F0)`.
     pub floor: f64,
-    /// Round-start noise `sigma_hat` (recommended `2 L0 sqrt(K)/x`, paper `L0 sqrt(K)/x`).
+    /// Round-start noise `sigma_hat` (recommended `2 L0 sqrt(K)/x` times the
+    /// rounding margin `1 + 1e-9`, so `K` of them spend `<= rho/2` in floating
+    /// point too; paper `L0 sqrt(K)/x`).
     pub sigma_hat: f64,
 }
 
@@ -149,7 +151,7 @@ impl SpiderSchedule {
             .powf(kappa)
             .min(f0);
         let sigma_hat = match calibration {
-            Calibration::Recommended => 2.0 * l0 * kf.sqrt() / x,
+            Calibration::Recommended => SIGMA_ROUNDING_MARGIN * 2.0 * l0 * kf.sqrt() / x,
             Calibration::PaperLiteral => l0 * kf.sqrt() / x,
         };
         Ok(Some(Self {
@@ -205,7 +207,8 @@ impl SpiderSchedule {
     }
 
     /// Difference noise `sigma_k`: recommended
-    /// `Phi_k^(1/k)/(2 gamma n) sqrt(M'_k K / rho)`, paper
+    /// `Phi_k^(1/k)/(2 gamma n) sqrt(M'_k K / rho)` times the rounding margin
+    /// `1 + 1e-9`, paper
     /// `Phi_k^(1/k) sqrt(T_k K)/(gamma n sqrt(rho))`.
     pub fn sigma_difference(&self, k: u64) -> f64 {
         let i = &self.inputs;
@@ -213,7 +216,7 @@ impl SpiderSchedule {
         let kf = self.rounds as f64;
         match self.calibration {
             Calibration::Recommended => {
-                phi / (2.0 * i.gamma * i.n as f64)
+                SIGMA_ROUNDING_MARGIN * phi / (2.0 * i.gamma * i.n as f64)
                     * (self.difference_releases(k) as f64 * kf / i.rho).sqrt()
             }
             Calibration::PaperLiteral => {
