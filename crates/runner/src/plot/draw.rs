@@ -72,9 +72,11 @@ pub(super) fn draw<DB: DrawingBackend>(
     for p in prep {
         let style = p.color.mix(BOUND_ALPHA).stroke_width(2);
         let (dash, gap) = REFERENCE_DASH;
-        for seg in &p.reference {
+        // The y range covers markers, bounds and theory, not the reference:
+        // its points outside the range are left out rather than drawn along an axis.
+        for seg in clip_to_range(&p.reference, (y_lo, 10f64.powf(plan.y.1))) {
             chart
-                .draw_series(DashedLineSeries::new(seg.iter().copied(), dash, gap, style))
+                .draw_series(DashedLineSeries::new(seg.into_iter(), dash, gap, style))
                 .map_err(perr)?;
         }
     }
@@ -241,4 +243,26 @@ fn legend_stroke<DB: DrawingBackend>(
         None => root.draw(&PathElement::new(points, style)),
     }
     .map_err(perr)
+}
+
+/// The runs of consecutive points of `segments` whose y lies in `range`
+/// (inclusive); a run of one point is dropped.
+pub(super) fn clip_to_range(
+    segments: &[Vec<(f64, f64)>],
+    range: (f64, f64),
+) -> Vec<Vec<(f64, f64)>> {
+    let mut out = Vec::new();
+    for seg in segments {
+        let mut run = Vec::new();
+        for &(x, y) in seg {
+            if y >= range.0 && y <= range.1 {
+                run.push((x, y));
+            } else if !run.is_empty() {
+                out.push(std::mem::take(&mut run));
+            }
+        }
+        out.push(run);
+    }
+    out.retain(|r| r.len() > 1);
+    out
 }

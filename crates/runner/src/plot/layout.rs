@@ -56,9 +56,24 @@ pub(super) fn chart_builder<'a, 'b, DB: DrawingBackend>(
         .x_label_area_size(X_LABEL_AREA)
         .y_label_area_size(frame.y_area);
     if !title.trim().is_empty() {
-        b.caption(title, (FONT, TITLE_PX));
+        b.caption(title, (FONT, title_px(title, frame)));
     }
     b
+}
+
+/// The largest title font size, from [`TITLE_PX`] down to [`MIN_TITLE_PX`],
+/// at which `title` fits above the plot (plotters centres the caption
+/// between the margins, so a longer title would be cut at both ends).
+pub(super) fn title_px(title: &str, frame: &Frame) -> u32 {
+    let available = frame.width.saturating_sub(frame.right_margin + MARGIN);
+    (MIN_TITLE_PX..=TITLE_PX)
+        .rev()
+        .find(|&px| {
+            FontDesc::new(FontFamily::Name(FONT), f64::from(px), FontStyle::Normal)
+                .box_size(title)
+                .map_or(true, |(w, _)| w <= available)
+        })
+        .unwrap_or(MIN_TITLE_PX)
 }
 
 /// Canvas size and the parts of the chart layout that do not depend on the data ranges.

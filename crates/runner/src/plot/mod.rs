@@ -56,6 +56,8 @@ const WIDTH: u32 = 1200;
 const HEIGHT: u32 = 800;
 const MARGIN: u32 = 18;
 const TITLE_PX: u32 = 28;
+/// Smallest title font size [`layout::title_px`] shrinks a long title to.
+const MIN_TITLE_PX: u32 = 14;
 const AXIS_DESC_PX: u32 = 24;
 const TICK_PX: u32 = 20;
 const LEGEND_PX: u32 = 19;

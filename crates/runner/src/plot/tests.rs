@@ -142,3 +142,35 @@ fn formatting() {
     let t = log_ticks(1e-6, 1e6, 8);
     assert!(t.major.len() <= 8 && t.scientific);
 }
+
+#[test]
+fn a_long_title_shrinks_to_fit_and_a_short_one_keeps_its_size() {
+    ensure_font().unwrap();
+    let frame = Frame {
+        width: WIDTH,
+        height: HEIGHT,
+        right_margin: MARGIN,
+        y_area: 80,
+    };
+    assert_eq!(title_px("Excess risk vs n", &frame), TITLE_PX);
+    let long = "F-C power regression (p = 3, kappa = 1.5, gamma ~ sqrt(d)), Algorithm 1 \
+                (c_f = c_K = 4), n = 4096, x = 1e7: excess vs d";
+    let px = title_px(long, &frame);
+    assert!(px < TITLE_PX && px >= MIN_TITLE_PX, "{px}");
+    let font = FontDesc::new(FontFamily::Name(FONT), f64::from(px), FontStyle::Normal);
+    let (w, _) = font.box_size(long).unwrap();
+    assert!(w <= WIDTH - 2 * MARGIN, "{w}");
+}
+
+#[test]
+fn reference_points_outside_the_y_range_are_left_out() {
+    let seg = vec![
+        (1.0, 1e-9),
+        (2.0, 1e-3),
+        (3.0, 1e-2),
+        (4.0, 1e-9),
+        (5.0, 1e-2),
+    ];
+    let runs = draw::clip_to_range(&[seg], (1e-4, 1.0));
+    assert_eq!(runs, vec![vec![(2.0, 1e-3), (3.0, 1e-2)]]);
+}
