@@ -76,7 +76,7 @@ pub(super) fn draw<DB: DrawingBackend>(
         // its points outside the range are left out rather than drawn along an axis.
         for seg in clip_to_range(&p.reference, (y_lo, 10f64.powf(plan.y.1))) {
             chart
-                .draw_series(DashedLineSeries::new(seg.into_iter(), dash, gap, style))
+                .draw_series(DashedLineSeries::new(seg, dash, gap, style))
                 .map_err(perr)?;
         }
     }

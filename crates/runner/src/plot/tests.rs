@@ -156,7 +156,7 @@ fn a_long_title_shrinks_to_fit_and_a_short_one_keeps_its_size() {
     let long = "F-C power regression (p = 3, kappa = 1.5, gamma ~ sqrt(d)), Algorithm 1 \
                 (c_f = c_K = 4), n = 4096, x = 1e7: excess vs d";
     let px = title_px(long, &frame);
-    assert!(px < TITLE_PX && px >= MIN_TITLE_PX, "{px}");
+    assert!((MIN_TITLE_PX..TITLE_PX).contains(&px), "{px}");
     let font = FontDesc::new(FontFamily::Name(FONT), f64::from(px), FontStyle::Normal);
     let (w, _) = font.box_size(long).unwrap();
     assert!(w <= WIDTH - 2 * MARGIN, "{w}");

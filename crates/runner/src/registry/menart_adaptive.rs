@@ -23,7 +23,9 @@ use solvers::menart::adaptive::{AdaptiveNoisyGd, StationarySelection};
 use solvers::menart::bounds::{self, TheoryInputs};
 use solvers::menart::dp_gd::DpGd;
 
-use super::menart_common::{beta, calibration, output, theory_inputs, Curves, BETA, CALIBRATION};
+use super::menart_common::{
+    beta, calibration, kl_diagnostics, output, theory_inputs, Curves, BETA, CALIBRATION,
+};
 use super::{AlgorithmDef, CellOutput, PrivacyUnit, Run, RunContext};
 
 /// `1.0` for true, `0.0` for false.
@@ -156,14 +158,7 @@ pub(super) const ALGORITHMS: &[AlgorithmDef] = &[
             "gradient_evaluations",
             "realised_rho",
         ],
-        diagnostics: &[
-            "rho_spent",
-            "eps_at_delta_1e-6",
-            "gradient_evaluations",
-            "iterations",
-            "releases",
-            "clipped_records",
-            "trivial",
+        diagnostics: kl_diagnostics![
             "queries",
             "min_gradient_norm",
             "negative_norm_estimates",
@@ -189,14 +184,7 @@ pub(super) const ALGORITHMS: &[AlgorithmDef] = &[
         needs_delta: false,
         privacy_unit: PrivacyUnit::Zcdp,
         metrics: STATIONARITY_METRICS,
-        diagnostics: &[
-            "rho_spent",
-            "eps_at_delta_1e-6",
-            "gradient_evaluations",
-            "iterations",
-            "releases",
-            "clipped_records",
-            "trivial",
+        diagnostics: kl_diagnostics![
             "queries",
             "min_gradient_norm",
             "negative_norm_estimates",
@@ -218,14 +206,7 @@ pub(super) const ALGORITHMS: &[AlgorithmDef] = &[
         needs_delta: false,
         privacy_unit: PrivacyUnit::Zcdp,
         metrics: STATIONARITY_METRICS,
-        diagnostics: &[
-            "rho_spent",
-            "eps_at_delta_1e-6",
-            "gradient_evaluations",
-            "iterations",
-            "releases",
-            "clipped_records",
-            "trivial",
+        diagnostics: kl_diagnostics![
             "steps",
             "output_index",
         ],

@@ -56,6 +56,24 @@ pub const BASE_DIAGNOSTICS: [&str; 7] = [
     "trivial",
 ];
 
+/// `&'static [&str]` of [`BASE_DIAGNOSTICS`] followed by the given names: the
+/// `diagnostics` of a Menart et al. registry entry.
+macro_rules! kl_diagnostics {
+    ($($extra:literal),* $(,)?) => {
+        &[
+            "rho_spent",
+            "eps_at_delta_1e-6",
+            "gradient_evaluations",
+            "iterations",
+            "releases",
+            "clipped_records",
+            "trivial",
+            $($extra),*
+        ]
+    };
+}
+pub(super) use kl_diagnostics;
+
 /// Reads the `calibration` option.
 pub fn calibration(options: &Values) -> Calibration {
     match choice(options, "calibration") {
@@ -163,4 +181,17 @@ pub fn output(
         reference: curves.reference,
         diagnostics,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn kl_diagnostics_start_with_the_base_diagnostics() {
+        let names: &[&str] = kl_diagnostics!["extra"];
+        assert_eq!(
+            &names[..super::BASE_DIAGNOSTICS.len()],
+            super::BASE_DIAGNOSTICS
+        );
+        assert_eq!(names.last(), Some(&"extra"));
+    }
 }

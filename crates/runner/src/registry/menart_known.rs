@@ -18,7 +18,9 @@ use solvers::menart::bounds::{self, TheoryInputs};
 use solvers::menart::proximal::{InnerSteps, ProximalPoint};
 use solvers::menart::spider::{KlSpider, SpiderConstants, SpiderInputs};
 
-use super::menart_common::{beta, calibration, output, theory_inputs, Curves, BETA, CALIBRATION};
+use super::menart_common::{
+    beta, calibration, kl_diagnostics, output, theory_inputs, Curves, BETA, CALIBRATION,
+};
 use super::{
     choice, num, AlgorithmDef, CellOutput, ParamDef, ParamKind, PrivacyUnit, Run, RunContext,
 };
@@ -154,14 +156,7 @@ pub(super) const ALGORITHMS: &[AlgorithmDef] = &[
         needs_delta: false,
         privacy_unit: PrivacyUnit::Zcdp,
         metrics: METRICS,
-        diagnostics: &[
-            "rho_spent",
-            "eps_at_delta_1e-6",
-            "gradient_evaluations",
-            "iterations",
-            "releases",
-            "clipped_records",
-            "trivial",
+        diagnostics: kl_diagnostics![
             "rounds",
             "phi_k",
             "excess_above_phi_k",
@@ -200,14 +195,7 @@ pub(super) const ALGORITHMS: &[AlgorithmDef] = &[
         needs_delta: false,
         privacy_unit: PrivacyUnit::Zcdp,
         metrics: METRICS,
-        diagnostics: &[
-            "rho_spent",
-            "eps_at_delta_1e-6",
-            "gradient_evaluations",
-            "iterations",
-            "releases",
-            "clipped_records",
-            "trivial",
+        diagnostics: kl_diagnostics![
             "rounds",
             "inner_steps",
             "prox_weight",
