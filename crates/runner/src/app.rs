@@ -436,8 +436,9 @@ fn run(args: &RunArgs) -> Result<i32> {
     }
     if !args.finish.quiet {
         eprintln!(
-            "ran {} cells ({} failed) in {:.1} s; {} resumed from the results file",
-            summary.ran, summary.failed, summary.seconds, summary.resumed
+            "ran {} cells ({} failed) on {} generated data sets in {:.1} s; {} resumed from \
+             the results file",
+            summary.ran, summary.failed, summary.datasets, summary.seconds, summary.resumed
         );
     }
     if summary.interrupted {

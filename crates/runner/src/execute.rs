@@ -48,6 +48,9 @@ pub struct ExecSummary {
     pub ran: usize,
     /// Cells run now that failed.
     pub failed: usize,
+    /// Data sets generated for the cells run now: one per (study, data seed)
+    /// group, shared by reference by every cell of the group.
+    pub datasets: usize,
     /// Wall time.
     pub seconds: f64,
     /// Whether the run stopped early on SIGINT/SIGTERM (finished cells are saved).
@@ -201,6 +204,7 @@ pub fn execute(
         return Ok(summary);
     }
     let groups = data_groups(&pending);
+    summary.datasets = groups.len();
     let bar = progress_bar(pending.len() as u64, options.progress);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.threads)
