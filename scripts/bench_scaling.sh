@@ -17,7 +17,7 @@ for threads in 1 2; do
   for run in $(seq 1 "$runs"); do
     /usr/bin/time -f '%e %M' -o "$scratch/time" "$bin" experiments/table1.toml --fresh \
       --no-check --threads "$threads" --results-dir "$scratch/r" --figures-dir "$scratch/f" \
-      2> "$scratch/log"
+      > /dev/null 2> "$scratch/log"
     read -r wall rss < "$scratch/time"
     sets=$(grep -o 'ran [0-9]* cells ([0-9]* failed) on [0-9]* generated data sets' "$scratch/log" \
       | awk '{print $2 " / " $7}')

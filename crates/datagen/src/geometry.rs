@@ -11,11 +11,28 @@ use rand_distr::{Distribution, StandardNormal};
 /// If `d == 0`.
 pub fn sample_unit_sphere<R: Rng + ?Sized>(d: usize, rng: &mut R) -> Vec<f64> {
     assert!(d >= 1, "sample_unit_sphere: d must be >= 1");
+    let mut out = vec![0.0; d];
+    fill_unit_sphere(&mut out, rng);
+    out
+}
+
+/// [`sample_unit_sphere`] written into `out` (`d = out.len()`), without
+/// allocating: the same draws and the same arithmetic, so the same point.
+///
+/// # Panics
+/// If `out` is empty.
+pub fn fill_unit_sphere<R: Rng + ?Sized>(out: &mut [f64], rng: &mut R) {
+    assert!(!out.is_empty(), "fill_unit_sphere: d must be >= 1");
     loop {
-        let g: Vec<f64> = (0..d).map(|_| StandardNormal.sample(rng)).collect();
-        let norm = g.iter().map(|x| x * x).sum::<f64>().sqrt();
+        for x in out.iter_mut() {
+            *x = StandardNormal.sample(rng);
+        }
+        let norm = out.iter().map(|x| x * x).sum::<f64>().sqrt();
         if norm > 0.0 && norm.is_finite() {
-            return g.into_iter().map(|x| x / norm).collect();
+            for x in out.iter_mut() {
+                *x /= norm;
+            }
+            return;
         }
     }
 }
@@ -31,17 +48,75 @@ pub fn sample_unit_sphere<R: Rng + ?Sized>(d: usize, rng: &mut R) -> Vec<f64> {
 /// # Panics
 /// If `d == 0`.
 pub fn sample_unit_ball<R: Rng + ?Sized>(d: usize, rng: &mut R) -> Vec<f64> {
-    let mut x = sample_unit_sphere(d, rng);
+    assert!(d >= 1, "sample_unit_ball: d must be >= 1");
+    let mut out = vec![0.0; d];
+    fill_unit_ball(&mut out, rng);
+    out
+}
+
+/// [`sample_unit_ball`] written into `out` (`d = out.len()`), without
+/// allocating: the same draws and the same arithmetic, so the same point.
+///
+/// # Panics
+/// If `out` is empty.
+pub fn fill_unit_ball<R: Rng + ?Sized>(out: &mut [f64], rng: &mut R) {
+    fill_unit_sphere(out, rng);
     let u: f64 = rng.random();
-    let r = u.powf(1.0 / d as f64);
-    for v in &mut x {
+    let r = u.powf(1.0 / out.len() as f64);
+    for v in out.iter_mut() {
         *v *= r;
     }
-    let norm = x.iter().map(|v| v * v).sum::<f64>().sqrt();
+    let norm = out.iter().map(|v| v * v).sum::<f64>().sqrt();
     if norm > 1.0 {
-        for v in &mut x {
+        for v in out.iter_mut() {
             *v /= norm;
         }
     }
-    x
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fill_unit_ball;
+    use rand::{Rng, RngExt, SeedableRng};
+    use rand_distr::{Distribution, StandardNormal};
+    use rand_pcg::Pcg64;
+
+    /// The allocating form the samplers had before `fill_unit_ball` (a
+    /// fresh vector per draw), kept here as the reference.
+    fn reference_ball<R: Rng + ?Sized>(d: usize, rng: &mut R) -> Vec<f64> {
+        let sphere = loop {
+            let g: Vec<f64> = (0..d).map(|_| StandardNormal.sample(rng)).collect();
+            let norm = g.iter().map(|x| x * x).sum::<f64>().sqrt();
+            if norm > 0.0 && norm.is_finite() {
+                break g.into_iter().map(|x| x / norm).collect::<Vec<f64>>();
+            }
+        };
+        let u: f64 = rng.random();
+        let r = u.powf(1.0 / d as f64);
+        let mut x: Vec<f64> = sphere.into_iter().map(|v| v * r).collect();
+        let norm = x.iter().map(|v| v * v).sum::<f64>().sqrt();
+        if norm > 1.0 {
+            x.iter_mut().for_each(|v| *v /= norm);
+        }
+        x
+    }
+
+    /// The in-place sampler draws the same points bit for bit (and leaves the
+    /// stream in the same state), so data sets do not change with it.
+    #[test]
+    fn fill_unit_ball_matches_the_allocating_form_bit_for_bit() {
+        for d in [1, 3, 10, 64] {
+            let (mut a, mut b) = (Pcg64::seed_from_u64(5), Pcg64::seed_from_u64(5));
+            let mut out = vec![0.0; d];
+            for _ in 0..200 {
+                fill_unit_ball(&mut out, &mut b);
+                let expected = reference_ball(d, &mut a);
+                let same = expected
+                    .iter()
+                    .zip(&out)
+                    .all(|(x, y)| x.to_bits() == y.to_bits());
+                assert!(same, "d = {d}");
+            }
+        }
+    }
 }

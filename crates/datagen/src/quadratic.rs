@@ -7,7 +7,7 @@
 //! minimizer `w* = x_bar` (the sample mean) and
 //! `F(w) - F(w*) = 1/2 (w - x_bar)^T H (w - x_bar)` exactly.
 
-use crate::geometry::sample_unit_ball;
+use crate::geometry::fill_unit_ball;
 use crate::numerics::column_means;
 use dpcore::{FiniteSum, MinimizerSensitivity, Objective, ProblemConstants};
 use rand::Rng;
@@ -79,7 +79,7 @@ pub struct DiagonalQuadratic {
 
 impl DiagonalQuadratic {
     /// Samples `n` points uniformly in the unit ball of `R^d`
-    /// ([`sample_unit_ball`]) and computes `w* = x_bar` once, with compensated
+    /// ([`crate::geometry::sample_unit_ball`]) and computes `w* = x_bar` once, with compensated
     /// (Neumaier) summation so the ground truth carries no accumulated rounding.
     ///
     /// # Panics
@@ -89,9 +89,11 @@ impl DiagonalQuadratic {
             panic!("invalid DiagonalQuadraticParams: {e}");
         }
         let (n, d) = (params.n, params.d);
-        let mut data = Vec::with_capacity(n * d);
+        let mut data = dpcore::prefetch::huge_page_vec(n * d);
+        let mut record = vec![0.0; d];
         for _ in 0..n {
-            data.extend(sample_unit_ball(d, rng));
+            fill_unit_ball(&mut record, rng);
+            data.extend_from_slice(&record);
         }
         let mean = column_means(&data, d);
         Self {
