@@ -45,17 +45,6 @@ pub const BETA: ParamDef = ParamDef {
     doc: "failure probability beta of the theorem (digest §6.0: 0.1)",
 };
 
-/// Diagnostics every Menart et al. entry stores first.
-pub const BASE_DIAGNOSTICS: [&str; 7] = [
-    "rho_spent",
-    "eps_at_delta_1e-6",
-    "gradient_evaluations",
-    "iterations",
-    "releases",
-    "clipped_records",
-    "trivial",
-];
-
 /// `&'static [&str]` of [`BASE_DIAGNOSTICS`] followed by the given names: the
 /// `diagnostics` of a Menart et al. registry entry.
 macro_rules! kl_diagnostics {
@@ -73,6 +62,9 @@ macro_rules! kl_diagnostics {
     };
 }
 pub(super) use kl_diagnostics;
+
+/// Diagnostics every Menart et al. entry stores first.
+pub const BASE_DIAGNOSTICS: &[&str] = kl_diagnostics![];
 
 /// Reads the `calibration` option.
 pub fn calibration(options: &Values) -> Calibration {
