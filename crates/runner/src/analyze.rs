@@ -69,6 +69,8 @@ pub struct SlopeResult {
     pub theory_slope: f64,
     /// Tolerance.
     pub tolerance: f64,
+    /// Which deviations fail.
+    pub side: crate::spec::SlopeSide,
     /// Fit window.
     pub window: (f64, f64),
     /// Slope of the exact theory curve itself on the same points (NaN if unknown).
@@ -285,13 +287,14 @@ fn analyze_study(
                         at,
                         theory_slope: check.slope,
                         tolerance: check.tolerance,
+                        side: check.side,
                         window: check.window,
                         theory_curve_slope: theory_fit.map_or(f64::NAN, |f| f.slope),
                         fitted,
                         intercept: fit.map_or(f64::NAN, |f| f.intercept),
                         ci_half_width: fit.map_or(f64::NAN, |f| f.ci_half_width),
                         points: xs.len(),
-                        pass: (fitted - check.slope).abs() <= check.tolerance,
+                        pass: check.side.admits(fitted, check.slope, check.tolerance),
                     }
                 })
         })

@@ -128,14 +128,13 @@ pub fn check(
         for s in &a.slopes {
             if !s.pass {
                 outcome.problems.push(format!(
-                    "{}: slope in {} at [{}] is {:+.3} ± {:.3}, expected {:+.3} ± {}",
+                    "{}: slope in {} at [{}] is {:+.3} ± {:.3}, expected {}",
                     study.name,
                     s.param,
                     describe_values(&s.at),
                     s.fitted,
                     s.ci_half_width,
-                    s.theory_slope,
-                    s.tolerance
+                    s.side.describe(s.theory_slope, s.tolerance)
                 ));
             }
         }

@@ -242,8 +242,11 @@ pub fn describe(experiment: &Experiment, plan: &Plan) -> String {
         for c in &study.slopes {
             let _ = writeln!(
                 out,
-                "    expect slope in {}: {:+} ± {} on [{}, {}]",
-                c.param, c.slope, c.tolerance, c.window.0, c.window.1
+                "    expect slope in {}: {} on [{}, {}]",
+                c.param,
+                c.side.describe(c.slope, c.tolerance),
+                c.window.0,
+                c.window.1
             );
         }
     }

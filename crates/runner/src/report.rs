@@ -97,12 +97,11 @@ pub fn verdict_table(experiment: &Experiment, analyses: &[StudyAnalysis]) -> Str
         for s in &a.slopes {
             let _ = writeln!(
                 out,
-                "| {} | {} | {} | {:+.3} ± {} | {} | {:+.3} ± {:.3} | [{}, {}] | {} | {ratio} | {theory} | {} |",
+                "| {} | {} | {} | {} | {} | {:+.3} ± {:.3} | [{}, {}] | {} | {ratio} | {theory} | {} |",
                 study.name,
                 s.param,
                 describe_values(&s.at),
-                s.theory_slope,
-                s.tolerance,
+                s.side.describe(s.theory_slope, s.tolerance),
                 if s.theory_curve_slope.is_finite() { format!("{:+.3}", s.theory_curve_slope) } else { "–".into() },
                 s.fitted,
                 s.ci_half_width,

@@ -254,6 +254,50 @@ pub struct SlopeExpectation {
     /// Fit window `[lo, hi]` in parameter units (inclusive); whole grid when absent.
     #[serde(default)]
     pub fit: Option<[f64; 2]>,
+    /// Which deviations fail: both sides (the default, `|fitted - slope| <= tolerance`),
+    /// or one side only, for a bound that is an upper envelope.
+    #[serde(default)]
+    pub side: SlopeSide,
+}
+
+/// Which side of the theory slope a fitted slope may not cross.
+///
+/// A theorem that gives an upper bound on the error only says the error falls
+/// at least as fast as the bound: a fitted slope of -1.4 against a bound's
+/// -1 is no violation. `at_most` checks exactly that (`fitted <= slope +
+/// tolerance`); `at_least` is its mirror for a quantity that must grow at least
+/// at a rate (`fitted >= slope - tolerance`).
+#[derive(Debug, Clone, Copy, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum SlopeSide {
+    /// `|fitted - slope| <= tolerance`: the rate is claimed to be sharp.
+    #[default]
+    Both,
+    /// `fitted <= slope + tolerance`: no shallower than an upper envelope.
+    AtMost,
+    /// `fitted >= slope - tolerance`: no slower growth than the claimed one.
+    AtLeast,
+}
+
+impl SlopeSide {
+    /// Whether `fitted` satisfies the expectation `slope` with `tolerance`.
+    /// A NaN fit never passes.
+    pub fn admits(self, fitted: f64, slope: f64, tolerance: f64) -> bool {
+        match self {
+            SlopeSide::Both => (fitted - slope).abs() <= tolerance,
+            SlopeSide::AtMost => fitted <= slope + tolerance,
+            SlopeSide::AtLeast => fitted >= slope - tolerance,
+        }
+    }
+
+    /// The expectation in words, e.g. `+0.000 ± 0.15` or `<= -0.900 + 0.2`.
+    pub fn describe(self, slope: f64, tolerance: f64) -> String {
+        match self {
+            SlopeSide::Both => format!("{slope:+.3} ± {tolerance}"),
+            SlopeSide::AtMost => format!("<= {slope:+.3} + {tolerance}"),
+            SlopeSide::AtLeast => format!(">= {slope:+.3} - {tolerance}"),
+        }
+    }
 }
 
 /// A named profile.
@@ -335,5 +379,41 @@ fn hint_for_parse_error(message: &str) -> String {
             .into()
     } else {
         "check the TOML syntax and value types against the annotated example in README.md".into()
+    }
+}
+
+#[cfg(test)]
+mod slope_side_tests {
+    use super::SlopeSide;
+
+    #[test]
+    fn one_sided_expectations_fail_only_on_their_side() {
+        // An upper envelope with slope -1: steeper fits pass, shallower ones fail.
+        assert!(SlopeSide::AtMost.admits(-3.0, -1.0, 0.2));
+        assert!(SlopeSide::AtMost.admits(-0.85, -1.0, 0.2));
+        assert!(!SlopeSide::AtMost.admits(-0.7, -1.0, 0.2));
+        // Growth of at least +0.5.
+        assert!(SlopeSide::AtLeast.admits(2.0, 0.5, 0.1));
+        assert!(!SlopeSide::AtLeast.admits(0.3, 0.5, 0.1));
+        // Two-sided: both directions fail.
+        assert!(!SlopeSide::Both.admits(-3.0, -1.0, 0.2));
+        assert!(!SlopeSide::Both.admits(-0.7, -1.0, 0.2));
+        assert!(SlopeSide::Both.admits(-1.1, -1.0, 0.2));
+        for side in [SlopeSide::Both, SlopeSide::AtMost, SlopeSide::AtLeast] {
+            assert!(!side.admits(f64::NAN, -1.0, 0.2), "{side:?} admits NaN");
+        }
+    }
+
+    #[test]
+    fn side_parses_from_toml_and_defaults_to_both() {
+        let e: super::SlopeExpectation =
+            toml::from_str("slope = -1.0\ntolerance = 0.2\nside = \"at_most\"").unwrap();
+        assert_eq!(e.side, SlopeSide::AtMost);
+        let e: super::SlopeExpectation = toml::from_str("slope = -1.0\ntolerance = 0.2").unwrap();
+        assert_eq!(e.side, SlopeSide::Both);
+        assert!(toml::from_str::<super::SlopeExpectation>(
+            "slope = -1.0\ntolerance = 0.2\nside = \"below\""
+        )
+        .is_err());
     }
 }

@@ -141,7 +141,11 @@ fn build_two_cluster(v: &Values, rng: &mut Pcg64) -> Result<Box<dyn HalfspacePro
     generate(v, Family::TwoCluster, rng)
 }
 
-const METRICS: &[&str] = &["zero_one_error", "population_zero_one_error"];
+const METRICS: &[&str] = &[
+    "zero_one_error",
+    "excess_zero_one_error",
+    "population_zero_one_error",
+];
 
 pub(super) const FAMILIES: &[FamilyDef] = &[
     FamilyDef {

@@ -51,6 +51,8 @@ pub struct SlopeCheck {
     pub slope: f64,
     /// Allowed absolute deviation.
     pub tolerance: f64,
+    /// Which deviations fail.
+    pub side: crate::spec::SlopeSide,
     /// Inclusive fit window.
     pub window: (f64, f64),
 }

@@ -90,6 +90,7 @@ fn resolve_slope(
         param: param.to_string(),
         slope: exp.slope,
         tolerance: exp.tolerance,
+        side: exp.side,
         window: (window[0], window[1]),
     })
 }
