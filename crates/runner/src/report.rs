@@ -108,7 +108,13 @@ pub fn verdict_table(experiment: &Experiment, analyses: &[StudyAnalysis]) -> Str
                 sig(s.window.0),
                 sig(s.window.1),
                 s.points,
-                if s.pass && a.pass() { "pass" } else { "**FAIL**" },
+                if s.side == crate::spec::SlopeSide::Reported {
+                    "reported"
+                } else if s.pass && a.pass() {
+                    "pass"
+                } else {
+                    "**FAIL**"
+                },
             );
         }
     }

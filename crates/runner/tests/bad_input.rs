@@ -291,3 +291,49 @@ fn bad_input_is_rejected_precisely_and_leaves_results_untouched() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert_ne!(std::fs::read(&results).unwrap(), before);
 }
+
+/// A quick profile whose grid is too short for the default's slope window is
+/// rejected at the window; `[profiles.quick.expect]` replaces the study's
+/// expectations in that profile only, and an override of an unknown study is
+/// rejected.
+#[test]
+fn profile_expectations_replace_the_study_expect() {
+    let s = Scratch::new("profile-expect");
+    let short = "\n[profiles.quick.grids]\nn_pure = { n = [1000, 2000] }\n";
+    let plan = |text: &str, profile: Option<&str>| {
+        let path = s.write("pe.toml", text);
+        let mut cmd = runner_sub(&s.0, "plan");
+        cmd.arg(&path);
+        if let Some(p) = profile {
+            cmd.args(["--profile", p]);
+        }
+        run(&mut cmd)
+    };
+    let base = small_spec("pe", 3, 3, 1e4);
+    let out = plan(&format!("{base}{short}"), Some("quick"));
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("contains 2 grid values"),
+        "{}",
+        stderr(&out)
+    );
+
+    let overridden =
+        format!("{base}{short}\n[profiles.quick.expect]\nn_pure = {{ below_bound = true }}\n");
+    let out = plan(&overridden, Some("quick"));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("expect slope"));
+    // The default profile keeps the study's own slope.
+    let out = plan(&overridden, None);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("expect slope in n"));
+
+    let unknown = format!("{base}\n[profiles.quick.expect]\nnope = {{ below_bound = true }}\n");
+    let out = plan(&unknown, Some("quick"));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("unknown study `nope`"),
+        "{}",
+        stderr(&out)
+    );
+}

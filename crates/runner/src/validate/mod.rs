@@ -207,7 +207,12 @@ pub fn resolve(loaded: &LoadedSpec, profile: Option<&str>) -> Result<Experiment,
         studies.push(study::resolve(&loc, s, &base, reps, profile, profile_spec)?);
     }
     if let Some(p) = profile_spec {
-        for study in p.grids.keys().chain(p.study_repetitions.keys()) {
+        for study in p
+            .grids
+            .keys()
+            .chain(p.study_repetitions.keys())
+            .chain(p.expect.keys())
+        {
             if !seen.contains(study) {
                 return Err(loc.error(
                     &toml_path!["profiles", profile.unwrap_or_default()],

@@ -5,22 +5,22 @@ use std::collections::BTreeSet;
 
 use super::{join, Axis, SlopeCheck};
 use crate::diagnostics::{PathSeg, SpecError, SpecLocator};
-use crate::spec::{OneOrMany, SlopeExpectation, StudySpec};
+use crate::spec::{ExpectSpec, OneOrMany, SlopeExpectation};
 use crate::toml_path;
 
-/// Every slope expectation of study `s`, in the order written (parameters by
-/// name); `swept` names the `axes`.
+/// Every slope expectation of a study's `expect` (written at `expect_path`),
+/// in the order written (parameters by name); `swept` names the `axes`.
 pub(super) fn resolve_slopes(
     loc: &SpecLocator,
-    s: &StudySpec,
-    base: &[PathSeg],
+    expect: &ExpectSpec,
+    expect_path: &[PathSeg],
     axes: &[Axis],
     swept: &BTreeSet<&str>,
 ) -> Result<Vec<SlopeCheck>, SpecError> {
     let mut slopes = Vec::new();
-    for (param, expectations) in &s.expect.slopes {
+    for (param, expectations) in &expect.slopes {
         for (j, exp) in expectations.as_slice().iter().enumerate() {
-            let mut path = join(base, &toml_path!["expect", "slopes", param]);
+            let mut path = join(expect_path, &toml_path!["slopes", param]);
             if matches!(expectations, OneOrMany::Many(_)) {
                 path.push(PathSeg::Index(j));
             }
@@ -45,7 +45,9 @@ fn resolve_slope(
             format!("swept parameters: {swept:?}"),
         ));
     };
-    if !(exp.tolerance.is_finite() && exp.tolerance > 0.0 && exp.slope.is_finite()) {
+    let reported = exp.side == crate::spec::SlopeSide::Reported;
+    let tolerance_ok = exp.tolerance.is_finite() && (exp.tolerance > 0.0 || reported);
+    if !(tolerance_ok && exp.slope.is_finite()) {
         return Err(loc.error(
             path,
             format!(

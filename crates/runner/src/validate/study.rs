@@ -120,7 +120,16 @@ pub(super) fn resolve(
             ));
         }
     }
-    let slopes = slopes::resolve_slopes(loc, s, base, &axes, &swept)?;
+    // A profile may replace the study's expectations (a quick grid too short
+    // for the default's slope windows).
+    let (expect, expect_path) = match profile_spec.and_then(|p| p.expect.get(&s.name)) {
+        Some(e) => (
+            e,
+            toml_path!["profiles", profile.unwrap_or_default(), "expect", &s.name].to_vec(),
+        ),
+        None => (&s.expect, join(base, &toml_path!["expect"])),
+    };
+    let slopes = slopes::resolve_slopes(loc, expect, &expect_path, &axes, &swept)?;
     if let Some(axis) = &s.worst_case_over {
         let at = join(base, &toml_path!["worst_case_over"]);
         if !swept.contains(axis.as_str()) {
@@ -157,10 +166,10 @@ pub(super) fn resolve(
         delta: s.privacy.delta,
         rho,
         axes,
-        below_bound: s.expect.below_bound,
-        match_theory: s.expect.match_theory,
+        below_bound: expect.below_bound,
+        match_theory: expect.match_theory,
         slopes,
-        above_reference: s.expect.above_reference.map(|[a, b]| (a, b)),
+        above_reference: expect.above_reference.map(|[a, b]| (a, b)),
         figure: s.figure.clone(),
         label: s.label.clone().unwrap_or_else(|| s.name.clone()),
         paper: s.paper.clone(),
