@@ -36,7 +36,7 @@ fn vertex(d: usize, i: usize) -> Vec<f64> {
 
 fn lazy(m: &MeanMatrix) -> LazyDense {
     match m {
-        MeanMatrix::Lazy(l) => *l,
+        MeanMatrix::Lazy(l) => l.clone(),
         other => panic!("not lazy: {other:?}"),
     }
 }
@@ -190,6 +190,66 @@ fn lazy_mat_vecs_and_gap_match_a_materialised_copy() {
         m.add_tmul(1.0, xp, &mut tl);
         stored.add_tmul(1.0, xp, &mut ts);
         assert!(tl.iter().zip(&ts).all(|(p, q)| (p - q).abs() <= 1e-12));
+    }
+}
+
+#[test]
+fn cached_entries_give_the_uncached_results_bit_for_bit() {
+    let mut rng = Pcg64::seed_from_u64(15);
+    let corner = PlantedCross {
+        row: 0,
+        col: 52,
+        margin: 0.7,
+    };
+    for m in [
+        LazyDense::new(45, 51, 4, 0.6, None),
+        LazyDense::new(37, 53, 99, 0.8, Some(corner)),
+        LazyDense::new(
+            64,
+            64,
+            8,
+            0.5,
+            Some(PlantedCross {
+                row: 40,
+                col: 17,
+                margin: 0.5,
+            }),
+        ),
+        LazyDense::new(3, 2, 1, 0.5, None),
+    ] {
+        let c = m.clone().cached();
+        assert!(c.is_cached() && !m.is_cached());
+        assert_eq!(c, m);
+        let (dx, dy) = m.dims();
+        for i in 0..dx {
+            for j in 0..dy {
+                assert_eq!(c.entry(i, j).to_bits(), m.entry(i, j).to_bits());
+            }
+        }
+        let (m, c) = (MeanMatrix::Lazy(m), MeanMatrix::Lazy(c));
+        for (x, y) in [
+            (random_simplex(dx, &mut rng), random_simplex(dy, &mut rng)),
+            (
+                sparse_simplex(dx, 2, &mut rng),
+                sparse_simplex(dy, 1, &mut rng),
+            ),
+            (vertex(dx, 0), random_simplex(dy, &mut rng)),
+        ] {
+            let (mut om, mut oc) = (vec![0.25; dx], vec![0.25; dx]);
+            m.add_mul(-1.5, SimplexPoint::Dense(&y), &mut om);
+            c.add_mul(-1.5, SimplexPoint::Dense(&y), &mut oc);
+            assert_eq!(om, oc);
+            let (mut tm, mut tc) = (vec![0.25; dy], vec![0.25; dy]);
+            m.add_tmul(0.5, SimplexPoint::Dense(&x), &mut tm);
+            c.add_tmul(0.5, SimplexPoint::Dense(&x), &mut tc);
+            assert_eq!(tm, tc);
+            let gm = SimplexGame::sample(m.clone(), GameNoise::None, None, None, 2, &mut rng);
+            let gc = SimplexGame::sample(c.clone(), GameNoise::None, None, None, 2, &mut rng);
+            assert_eq!(
+                gm.duality_gap(&x, &y).to_bits(),
+                gc.duality_gap(&x, &y).to_bits()
+            );
+        }
     }
 }
 

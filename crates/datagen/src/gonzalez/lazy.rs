@@ -1,4 +1,4 @@
-//! A dense mean matrix whose entries are never stored (digest §6.3 G1-i and
+//! A dense mean matrix whose entries need not be stored (digest §6.3 G1-i and
 //! G1-ii up to `d = 2^16`): entry `(i, j)` is a pure function of
 //! `(seed, i, j)` through the counter-based hash of [`super::counter`],
 //!
@@ -8,11 +8,23 @@
 //!
 //! with an optional planted cross ([`PlantedCross`]: row `i*` equal to
 //! `-margin`, column `j*` equal to `+margin`, `A_bar[i*][j*] = 0`). Storage
-//! is `O(1)`; a mat-vec streams the rows it needs, one mixer call per entry
+//! is `O(1)` (uncached); a mat-vec streams the rows it needs, one mixer call per entry
 //! (the row's partial key [`key2`] is computed once per row), so the exact
 //! gap costs `O(d^2)` hash evaluations and no `d^2` memory. Entries are the
 //! same whatever the access order, so every mat-vec agrees with
 //! [`LazyDense::entry`] up to the rounding of the summation order.
+//!
+//! For small `d`, [`LazyDense::cached`] stores the same entries once
+//! (`d_x d_y` values): the mat-vecs over dense points then read them instead
+//! of hashing (memory is faster than the hash when the matrix fits the
+//! caches, e.g. for algorithms that multiply by dense iterates at every
+//! step), in the same summation order, so a cached matrix gives bit for bit
+//! the results of the uncached one. Products with points of small support
+//! (the Maurey points) always hash: a gather from a large stored matrix
+//! misses the caches.
+
+use std::fmt;
+use std::sync::Arc;
 
 use dpcore::saddle::SimplexPoint;
 
@@ -20,14 +32,51 @@ use super::counter::{key2, uniform_keyed};
 use super::matrix::PlantedCross;
 
 /// Lazily generated dense `d_x x d_y` matrix (module docs).
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Clone)]
 pub struct LazyDense {
     rows: usize,
     cols: usize,
     seed: u64,
     rho: f64,
     cross: Option<PlantedCross>,
+    /// The entries, row-major, once [`LazyDense::cached`] stored them.
+    cache: Option<Arc<[f64]>>,
 }
+
+impl fmt::Debug for LazyDense {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("LazyDense")
+            .field("rows", &self.rows)
+            .field("cols", &self.cols)
+            .field("seed", &self.seed)
+            .field("rho", &self.rho)
+            .field("cross", &self.cross)
+            .field("cached", &self.cache.is_some())
+            .finish()
+    }
+}
+
+/// Equal when the entries are: the cache is a function of the other fields.
+impl PartialEq for LazyDense {
+    fn eq(&self, other: &Self) -> bool {
+        (self.rows, self.cols, self.seed, self.rho, self.cross)
+            == (other.rows, other.cols, other.seed, other.rho, other.cross)
+    }
+}
+
+/// The four quarters of `v` and the remainder (the row split of the
+/// column sums).
+fn quarters<T>(v: &[T]) -> [&[T]; 5] {
+    let q = v.len() / 4;
+    let (a, r) = v.split_at(q);
+    let (b, r) = r.split_at(q);
+    let (c, r) = r.split_at(q);
+    let (d, tail) = r.split_at(q);
+    [a, b, c, d, tail]
+}
+
+/// Columns per block of the cached column sums (4 KiB of each row).
+const COLUMN_BLOCK: usize = 512;
 
 /// Below this fraction of nonzero coordinates, a dense point is multiplied
 /// through its support (the released points of Alg. 1 are averages of at
@@ -60,7 +109,28 @@ impl LazyDense {
             seed,
             rho,
             cross,
+            cache: None,
         }
+    }
+
+    /// The same matrix with its `d_x d_y` entries stored (module docs):
+    /// faster mat-vecs over dense points, the same results bit for bit.
+    pub fn cached(mut self) -> Self {
+        let mut data = Vec::with_capacity(self.rows * self.cols);
+        for i in 0..self.rows {
+            let key = self.row_key(i);
+            data.extend((0..self.cols).map(|j| match self.cross {
+                Some(c) if i == c.row || j == c.col => self.entry(i, j),
+                _ => self.value(key, j),
+            }));
+        }
+        self.cache = Some(data.into());
+        self
+    }
+
+    /// Whether the entries are stored ([`LazyDense::cached`]).
+    pub fn is_cached(&self) -> bool {
+        self.cache.is_some()
     }
 
     /// `(d_x, d_y)`.
@@ -114,22 +184,43 @@ impl LazyDense {
         self.value(self.row_key(i), j)
     }
 
-    /// `sum_{j in range} A_bar[i][j] y_j` over an off-cross stretch of the
-    /// row of partial key `key` (four accumulators, so the sum is not
-    /// latency-bound).
-    fn dot_stretch(&self, key: u64, start: usize, y: &[f64]) -> f64 {
+    /// `sum_{j in start..start + y.len()} A_bar[i][j] y_j` over an
+    /// off-cross stretch of row `i` (partial key `key`), from the cache if
+    /// any.
+    ///
+    /// Four accumulators (`j mod 4` within the stretch), so the sum is not
+    /// latency-bound; the hashed and the cached loops have the same order,
+    /// hence the same rounding. (Written out: through a shared closure the
+    /// compiler packs the hashes into 2-lane vectors, emulating the 64-bit
+    /// multiplies, twice as slow as scalar code.)
+    fn dot_stretch(&self, i: usize, key: u64, start: usize, y: &[f64]) -> f64 {
         let (mut a0, mut a1, mut a2, mut a3) = (0.0, 0.0, 0.0, 0.0);
         let chunks = y.chunks_exact(4);
         let tail = chunks.remainder();
-        let mut j = start;
-        for yc in chunks {
-            a0 += self.value(key, j) * yc[0];
-            a1 += self.value(key, j + 1) * yc[1];
-            a2 += self.value(key, j + 2) * yc[2];
-            a3 += self.value(key, j + 3) * yc[3];
-            j += 4;
-        }
-        let rest: f64 = (j..).zip(tail).map(|(j, &p)| self.value(key, j) * p).sum();
+        let rest: f64 = match &self.cache {
+            Some(cache) => {
+                let row = &cache[i * self.cols + start..][..y.len()];
+                for (yc, ec) in chunks.zip(row.chunks_exact(4)) {
+                    a0 += ec[0] * yc[0];
+                    a1 += ec[1] * yc[1];
+                    a2 += ec[2] * yc[2];
+                    a3 += ec[3] * yc[3];
+                }
+                let row_tail = &row[y.len() - tail.len()..];
+                row_tail.iter().zip(tail).map(|(&e, &p)| e * p).sum()
+            }
+            None => {
+                let mut j = start;
+                for yc in chunks {
+                    a0 += self.value(key, j) * yc[0];
+                    a1 += self.value(key, j + 1) * yc[1];
+                    a2 += self.value(key, j + 2) * yc[2];
+                    a3 += self.value(key, j + 3) * yc[3];
+                    j += 4;
+                }
+                (j..).zip(tail).map(|(j, &p)| self.value(key, j) * p).sum()
+            }
+        };
         (a0 + a1) + (a2 + a3) + rest
     }
 
@@ -144,11 +235,11 @@ impl LazyDense {
             }
             Some(c) => {
                 let key = self.row_key(i);
-                self.dot_stretch(key, 0, &y[..c.col])
+                self.dot_stretch(i, key, 0, &y[..c.col])
                     + c.margin * y[c.col]
-                    + self.dot_stretch(key, c.col + 1, &y[c.col + 1..])
+                    + self.dot_stretch(i, key, c.col + 1, &y[c.col + 1..])
             }
-            None => self.dot_stretch(self.row_key(i), 0, y),
+            None => self.dot_stretch(i, self.row_key(i), 0, y),
         }
     }
 
@@ -216,21 +307,14 @@ impl LazyDense {
     }
 
     /// `sum_k A_bar[i_k][j] w_k` over off-cross rows given by their partial
-    /// keys. Four scalar accumulators over the four quarters of the rows:
-    /// packing four consecutive keys into vectors makes the compiler emulate
-    /// 64-bit multiplies, slower than scalar ones.
+    /// keys. Four scalar accumulators over the four quarters of the rows
+    /// (packing four consecutive keys into vectors makes the compiler
+    /// emulate 64-bit multiplies, slower than scalar ones).
     fn column_dot(&self, keys: &[u64], weights: &[f64], j: usize) -> f64 {
-        let q = keys.len() / 4;
-        let (k0, k) = keys.split_at(q);
-        let (k1, k) = k.split_at(q);
-        let (k2, k) = k.split_at(q);
-        let (k3, kt) = k.split_at(q);
-        let (w0, w) = weights.split_at(q);
-        let (w1, w) = w.split_at(q);
-        let (w2, w) = w.split_at(q);
-        let (w3, wt) = w.split_at(q);
+        let [k0, k1, k2, k3, kt] = quarters(keys);
+        let [w0, w1, w2, w3, wt] = quarters(weights);
         let (mut a0, mut a1, mut a2, mut a3) = (0.0, 0.0, 0.0, 0.0);
-        for r in 0..q {
+        for r in 0..k0.len() {
             a0 += self.value(k0[r], j) * w0[r];
             a1 += self.value(k1[r], j) * w1[r];
             a2 += self.value(k2[r], j) * w2[r];
@@ -238,6 +322,46 @@ impl LazyDense {
         }
         let rest: f64 = kt.iter().zip(wt).map(|(&k, &w)| self.value(k, j) * w).sum();
         (a0 + a1) + (a2 + a3) + rest
+    }
+
+    /// [`Self::column_dot`] of the columns `j0..j0 + sums.len()` from the
+    /// cache, in the same order (so the same rounding), a block of columns
+    /// at a time so that the rows are read contiguously.
+    fn column_block_cached(
+        &self,
+        cache: &[f64],
+        rows: &[usize],
+        weights: &[f64],
+        j0: usize,
+        sums: &mut [f64],
+    ) {
+        let [r0, r1, r2, r3, rt] = quarters(rows);
+        let [w0, w1, w2, w3, wt] = quarters(weights);
+        let b = sums.len();
+        let mut acc = [[0.0f64; COLUMN_BLOCK]; 4];
+        for r in 0..r0.len() {
+            let lanes = [
+                (r0[r], w0[r]),
+                (r1[r], w1[r]),
+                (r2[r], w2[r]),
+                (r3[r], w3[r]),
+            ];
+            for (a, &(i, w)) in acc.iter_mut().zip(&lanes) {
+                let row = &cache[i * self.cols + j0..][..b];
+                for (a, &e) in a.iter_mut().zip(row) {
+                    *a += e * w;
+                }
+            }
+        }
+        for (t, s) in sums.iter_mut().enumerate() {
+            let j = j0 + t;
+            let rest: f64 = rt
+                .iter()
+                .zip(wt)
+                .map(|(&i, &w)| cache[i * self.cols + j] * w)
+                .sum();
+            *s = (acc[0][t] + acc[1][t]) + (acc[2][t] + acc[3][t]) + rest;
+        }
     }
 
     /// `out += weight * A_bar^T x`. Costs `d_y |supp x|` entries: row by row
@@ -276,23 +400,41 @@ impl LazyDense {
     }
 
     fn add_tmul_by_columns(&self, weight: f64, x: SimplexPoint<'_>, out: &mut [f64]) {
-        let (mut keys, mut weights) = (Vec::new(), Vec::new());
+        let (mut rows, mut weights) = (Vec::new(), Vec::new());
         let mut cross_row_weight = 0.0;
         x.for_each(|i, p| match self.cross {
             _ if p == 0.0 => {}
             Some(c) if i == c.row => cross_row_weight = p,
             _ => {
-                keys.push(self.row_key(i));
+                rows.push(i);
                 weights.push(p);
             }
         });
-        for (j, o) in out.iter_mut().enumerate() {
-            let v = match self.cross {
-                Some(c) if j == c.col => c.margin * weights.iter().sum::<f64>(),
-                Some(c) => self.column_dot(&keys, &weights, j) - c.margin * cross_row_weight,
-                None => self.column_dot(&keys, &weights, j),
-            };
-            *o += weight * v;
+        // Column j's value from its off-cross sum (unused for the cross
+        // column, whose entries are all +-margin or 0).
+        let finish = |j: usize, dot: f64| match self.cross {
+            Some(c) if j == c.col => c.margin * weights.iter().sum::<f64>(),
+            Some(c) => dot - c.margin * cross_row_weight,
+            None => dot,
+        };
+        match &self.cache {
+            Some(cache) => {
+                let mut sums = [0.0; COLUMN_BLOCK];
+                for (block, outs) in out.chunks_mut(COLUMN_BLOCK).enumerate() {
+                    let j0 = block * COLUMN_BLOCK;
+                    let sums = &mut sums[..outs.len()];
+                    self.column_block_cached(cache, &rows, &weights, j0, sums);
+                    for (t, (o, &dot)) in outs.iter_mut().zip(sums.iter()).enumerate() {
+                        *o += weight * finish(j0 + t, dot);
+                    }
+                }
+            }
+            None => {
+                let keys: Vec<u64> = rows.iter().map(|&i| self.row_key(i)).collect();
+                for (j, o) in out.iter_mut().enumerate() {
+                    *o += weight * finish(j, self.column_dot(&keys, &weights, j));
+                }
+            }
         }
     }
 }

@@ -79,6 +79,16 @@ impl MeanMatrix {
         MeanMatrix::Dense { rows, cols, data }
     }
 
+    /// The same matrix with a lazy matrix's entries stored
+    /// ([`LazyDense::cached`]: faster mat-vecs over dense points, the same
+    /// results bit for bit); other kinds are returned unchanged.
+    pub fn with_cached_entries(self) -> MeanMatrix {
+        match self {
+            MeanMatrix::Lazy(m) => MeanMatrix::Lazy(m.cached()),
+            other => other,
+        }
+    }
+
     /// `(d_x, d_y)`.
     pub fn dims(&self) -> (usize, usize) {
         match self {
