@@ -1,10 +1,11 @@
 //! Constructors of the mean matrices of digest §6.3 G1 i–iv: dense
-//! i.i.d., dense with a planted pure saddle, low rank with a planted cross
-//! (up to `d = 2^20`) and the separable sanity game.
+//! i.i.d. and dense with a planted pure saddle (stored, or generated lazily
+//! up to `d = 2^16`), low rank with a planted cross (up to `d = 2^20`) and
+//! the separable sanity game.
 
 use rand::{Rng, RngExt};
 
-use super::matrix::{MeanMatrix, PlantedCross, RankOneTerm, MAX_RANK};
+use super::matrix::{LazyDense, MeanMatrix, PlantedCross, RankOneTerm, MAX_RANK};
 
 fn uniform_vec<R: Rng + ?Sized>(len: usize, rho: f64, rng: &mut R) -> Vec<f64> {
     (0..len).map(|_| rng.random_range(-rho..=rho)).collect()
@@ -39,6 +40,32 @@ impl MeanMatrix {
         }
         data[r * cols + c] = 0.0;
         MeanMatrix::Dense { rows, cols, data }
+    }
+
+    /// G1-i generated lazily ([`LazyDense`]): i.i.d. `U[-rho, rho]` entries
+    /// keyed by a seed drawn from `rng`; no `d^2` storage.
+    pub fn lazy_uniform<R: Rng + ?Sized>(rows: usize, cols: usize, rho: f64, rng: &mut R) -> Self {
+        MeanMatrix::Lazy(LazyDense::new(rows, cols, rng.random(), rho, None))
+    }
+
+    /// G1-ii generated lazily ([`LazyDense`]): i.i.d. `U[-rho, rho]` entries
+    /// keyed by a seed drawn from `rng`, then a planted cross at a uniformly
+    /// drawn `(i*, j*)` with margin `margin` (row `i*` is `-margin`, column
+    /// `j*` is `+margin`, `A_bar[i*][j*] = 0`); no `d^2` storage.
+    pub fn lazy_planted<R: Rng + ?Sized>(
+        rows: usize,
+        cols: usize,
+        rho: f64,
+        margin: f64,
+        rng: &mut R,
+    ) -> Self {
+        let seed = rng.random();
+        let cross = PlantedCross {
+            row: rng.random_range(0..rows),
+            col: rng.random_range(0..cols),
+            margin,
+        };
+        MeanMatrix::Lazy(LazyDense::new(rows, cols, seed, rho, Some(cross)))
     }
 
     /// G1-iii: `rho sum_{k<rank} u_k v_k^T / rank` with `u_k, v_k` i.i.d.

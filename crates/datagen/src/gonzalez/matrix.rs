@@ -1,5 +1,7 @@
 //! The mean payoff matrix `A_bar = E[A(z)]` of the bilinear games (digest
-//! §6.3 G1 i-iv): dense (stored row-major, up to `d ~ 2^14`) or low rank
+//! §6.3 G1 i-iv): dense and stored row-major (small `d`), dense and
+//! generated lazily from a counter-based hash of `(seed, i, j)`
+//! ([`LazyDense`]: no `d^2` storage, up to `d = 2^16`), or low rank
 //! `rho sum_k c_k u_k v_k^T` with an optional planted "cross" (up to
 //! `d = 2^20`, mat-vecs in `O(r (d_x + d_y))`).
 //!
@@ -9,6 +11,8 @@
 //! `min_i A_bar[i][c] = 0`, whatever the other entries.
 
 use dpcore::saddle::SimplexPoint;
+
+pub use super::lazy::LazyDense;
 
 /// Largest rank of a [`MeanMatrix::LowRank`] (its inner products are kept in
 /// a stack array).
@@ -48,6 +52,8 @@ pub enum MeanMatrix {
         /// Entries, row-major.
         data: Vec<f64>,
     },
+    /// Dense, entries generated on demand from `(seed, i, j)` (no storage).
+    Lazy(LazyDense),
     /// `sum_k c_k u_k v_k^T`, with row and column of `cross` overwritten.
     LowRank {
         /// `d_x`.
@@ -62,19 +68,43 @@ pub enum MeanMatrix {
 }
 
 impl MeanMatrix {
+    /// A stored copy with the same entries ([`MeanMatrix::Dense`], `d_x d_y`
+    /// values: small matrices only, e.g. to check a lazy matrix's mat-vecs).
+    pub fn materialise(&self) -> MeanMatrix {
+        let (rows, cols) = self.dims();
+        let mut data = Vec::with_capacity(rows * cols);
+        for i in 0..rows {
+            data.extend((0..cols).map(|j| self.entry(i, j)));
+        }
+        MeanMatrix::Dense { rows, cols, data }
+    }
+
+    /// The same matrix with a lazy matrix's entries stored
+    /// ([`LazyDense::cached`]: faster mat-vecs over dense points, the same
+    /// results bit for bit); other kinds are returned unchanged.
+    pub fn with_cached_entries(self) -> MeanMatrix {
+        match self {
+            MeanMatrix::Lazy(m) => MeanMatrix::Lazy(m.cached()),
+            other => other,
+        }
+    }
+
     /// `(d_x, d_y)`.
     pub fn dims(&self) -> (usize, usize) {
         match self {
             MeanMatrix::Dense { rows, cols, .. } | MeanMatrix::LowRank { rows, cols, .. } => {
                 (*rows, *cols)
             }
+            MeanMatrix::Lazy(m) => m.dims(),
         }
     }
 
-    /// A bound on `max_ij |A_bar[i][j]|` (exact for dense matrices).
+    /// A guaranteed bound on `max_ij |A_bar[i][j]|`: exact for stored dense
+    /// matrices, `rho` (or `max(rho, margin)`) for lazy ones without a scan.
     pub fn max_abs_bound(&self) -> f64 {
         match self {
             MeanMatrix::Dense { data, .. } => data.iter().fold(0.0, |m, a| m.max(a.abs())),
+            MeanMatrix::Lazy(m) => m.max_abs_bound(),
             MeanMatrix::LowRank { terms, cross, .. } => {
                 let low: f64 = terms
                     .iter()
@@ -93,6 +123,7 @@ impl MeanMatrix {
     pub fn entry(&self, i: usize, j: usize) -> f64 {
         match self {
             MeanMatrix::Dense { cols, data, .. } => data[i * cols + j],
+            MeanMatrix::Lazy(m) => m.entry(i, j),
             MeanMatrix::LowRank { terms, cross, .. } => {
                 if let Some(c) = cross {
                     if i == c.row {
@@ -122,6 +153,7 @@ impl MeanMatrix {
                     }
                 }
             },
+            MeanMatrix::Lazy(m) => m.add_mul(weight, y, out),
             MeanMatrix::LowRank { terms, cross, .. } => {
                 let mut s = [0.0; MAX_RANK];
                 for (sk, t) in s.iter_mut().zip(terms) {
@@ -164,6 +196,7 @@ impl MeanMatrix {
                         .for_each(|(o, a)| *o += weight * p * a);
                 }
             }),
+            MeanMatrix::Lazy(m) => m.add_tmul(weight, x, out),
             MeanMatrix::LowRank { terms, cross, .. } => {
                 let mut s = [0.0; MAX_RANK];
                 for (sk, t) in s.iter_mut().zip(terms) {

@@ -2,16 +2,17 @@
 //! saddle points over simplices (digest §6.3,
 //! `../shared/papers/digests/gonzalez-guzman-paquette-dp-saddle.md`).
 //!
-//! - [`game::SimplexGame`]: bilinear games G1 (dense, planted pure saddle,
-//!   low rank with a planted cross up to `d = 2^20`, separable sanity game)
+//! - [`game::SimplexGame`]: bilinear games G1 (dense i.i.d. and planted pure
+//!   saddle, stored or generated lazily up to `d = 2^16`, low rank with a
+//!   planted cross up to `d = 2^20`, separable sanity game)
 //!   and their smooth non-bilinear variants G2 (quadratic, log-cosh, Huber
 //!   separable terms), implementing [`dpcore::saddle::SaddleProblem`] with
 //!   the exact population gap (max over vertices or water-filling);
 //! - [`sco`]: the DP-SCO instances G4 ([`dpcore::saddle::SimplexSco`]);
 //! - [`queries`]: the synthetic-data instance G5
 //!   ([`dpcore::saddle::QueryRelease`]);
-//! - [`matrix`], [`instances`], [`noise`], [`separable`], [`counter`]: the building
-//!   blocks.
+//! - [`matrix`], [`lazy`], [`instances`], [`noise`], [`separable`],
+//!   [`counter`]: the building blocks.
 //!
 //! Every constant is derived from the family's definition (digest §6.3), and
 //! `||grad f(., z)||_inf <= L0` holds at every point of the simplices for
@@ -20,6 +21,7 @@
 pub mod counter;
 pub mod game;
 pub mod instances;
+pub mod lazy;
 pub mod matrix;
 pub mod noise;
 pub mod queries;
