@@ -287,7 +287,7 @@ pub enum SlopeSide {
 
 impl SlopeSide {
     /// Whether `fitted` satisfies the expectation `slope` with `tolerance`.
-    /// A NaN fit never passes.
+    /// A NaN fit never passes, except a reported one (which never fails).
     pub fn admits(self, fitted: f64, slope: f64, tolerance: f64) -> bool {
         match self {
             SlopeSide::Both => (fitted - slope).abs() <= tolerance,
