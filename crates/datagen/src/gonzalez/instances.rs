@@ -11,6 +11,14 @@ fn uniform_vec<R: Rng + ?Sized>(len: usize, rho: f64, rng: &mut R) -> Vec<f64> {
     (0..len).map(|_| rng.random_range(-rho..=rho)).collect()
 }
 
+/// A planted cross at a uniformly drawn `(i*, j*)` (row first, then column)
+/// with margin `margin`: the one draw every planted instance shares.
+fn draw_cross<R: Rng + ?Sized>(rows: usize, cols: usize, margin: f64, rng: &mut R) -> PlantedCross {
+    let row = rng.random_range(0..rows);
+    let col = rng.random_range(0..cols);
+    PlantedCross { row, col, margin }
+}
+
 impl MeanMatrix {
     /// G1-i: i.i.d. `U[-rho, rho]` entries.
     pub fn dense_uniform<R: Rng + ?Sized>(rows: usize, cols: usize, rho: f64, rng: &mut R) -> Self {
@@ -31,7 +39,7 @@ impl MeanMatrix {
         rng: &mut R,
     ) -> Self {
         let mut data = uniform_vec(rows * cols, rho, rng);
-        let (r, c) = (rng.random_range(0..rows), rng.random_range(0..cols));
+        let PlantedCross { row: r, col: c, .. } = draw_cross(rows, cols, margin, rng);
         for j in 0..cols {
             data[r * cols + j] = -margin;
         }
@@ -60,11 +68,7 @@ impl MeanMatrix {
         rng: &mut R,
     ) -> Self {
         let seed = rng.random();
-        let cross = PlantedCross {
-            row: rng.random_range(0..rows),
-            col: rng.random_range(0..cols),
-            margin,
-        };
+        let cross = draw_cross(rows, cols, margin, rng);
         MeanMatrix::Lazy(LazyDense::new(rows, cols, seed, rho, Some(cross)))
     }
 
@@ -93,11 +97,7 @@ impl MeanMatrix {
                 v: uniform_vec(cols, 1.0, rng),
             })
             .collect();
-        let cross = PlantedCross {
-            row: rng.random_range(0..rows),
-            col: rng.random_range(0..cols),
-            margin,
-        };
+        let cross = draw_cross(rows, cols, margin, rng);
         MeanMatrix::LowRank {
             rows,
             cols,
