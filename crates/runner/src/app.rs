@@ -724,11 +724,19 @@ impl Stored {
             &self.source.display().to_string(),
             &self.provenance_line,
         )?;
-        report::write_csv(
-            &stem.with_extension("csv"),
-            &self.experiment,
-            &self.analyses,
-        )
+        let rows = crate::headline::headline_rows(&self.experiment, &self.analyses);
+        if rows.is_empty() {
+            return report::write_csv(
+                &stem.with_extension("csv"),
+                &self.experiment,
+                &self.analyses,
+            );
+        }
+        crate::headline::write_headline_csv(&stem.with_extension("csv"), &rows)?;
+        let points = c
+            .results_dir
+            .join(format!("{}-points.csv", self.experiment.output_name()));
+        report::write_csv(&points, &self.experiment, &self.analyses)
     }
 }
 

@@ -25,7 +25,7 @@ pub fn theory_scale(means: &[f64], theory: &[f64]) -> Option<f64> {
 
 /// The series of one study along `axis`: one per combination of the other
 /// swept values, labelled by them (prefixed by `prefix` when not empty).
-fn study_series(a: &StudyAnalysis, axis: &str, prefix: &str) -> Vec<PlotSeries> {
+pub(crate) fn study_series(a: &StudyAnalysis, axis: &str, prefix: &str) -> Vec<PlotSeries> {
     fit_groups(&a.points, axis)
         .into_iter()
         .map(|(at, members)| {
@@ -86,7 +86,9 @@ fn common_name<'a>(names: impl Iterator<Item = &'a str>, fallback: &str) -> Stri
 
 /// Renders every figure of the experiment into `dir`: one per study and swept
 /// parameter, and one per combined figure (studies sharing `figure = "..."`,
-/// drawn along their first swept parameter); returns the files written.
+/// drawn along their first swept parameter), plus the headline overview
+/// (`overview.png`, see [`crate::headline`]) when studies declare headline
+/// rows; returns the files written.
 pub fn render_all(
     experiment: &Experiment,
     analyses: &[StudyAnalysis],
@@ -146,5 +148,6 @@ pub fn render_all(
         };
         written.extend(render(&figure, &dir.join(name))?);
     }
+    written.extend(crate::headline::render_overview(experiment, analyses, dir)?);
     Ok(written)
 }

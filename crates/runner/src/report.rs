@@ -139,6 +139,15 @@ pub fn write_markdown(
         let _ = writeln!(md, "{}\n", experiment.description);
     }
     let _ = writeln!(md, "Source: `{source}`. {provenance}\n");
+    let headline =
+        crate::headline::headline_markdown(&crate::headline::headline_rows(experiment, analyses));
+    if !headline.is_empty() {
+        md.push_str("## Headline table\n\nOne row per fitted exponent: the log-log slope of the measured mean against the swept variable inside the fit window (95% CI, Student t), the exponent the theorem predicts (as checked: `± tolerance`, or one-sided `<=`), the largest ratio of a measured mean to the theorem's bound over the study's points, and the verdict (every expectation of the study holds). `figures/");
+        md.push_str(&experiment.output_name());
+        md.push_str("/overview.png` draws one panel per row.\n\n");
+        md.push_str(&headline);
+        md.push('\n');
+    }
     md.push_str("## Verdicts\n\n");
     md.push_str(&verdict_table(experiment, analyses));
     let _ = writeln!(

@@ -70,6 +70,11 @@ pub struct StudySpec {
     /// paper-table report).
     #[serde(default)]
     pub paper: Option<PaperRefSpec>,
+    /// The headline-table row this study provides (`headline = { paper,
+    /// theorem }`): the report then opens with one row per fitted slope of
+    /// such studies, and `figures/<name>/overview.png` draws one panel each.
+    #[serde(default)]
+    pub headline: Option<HeadlineSpec>,
     /// A swept parameter to take the worst case over: for every value of the
     /// other swept parameters only the grid point with the largest mean is
     /// kept, and slopes, figures and the baseline use those maxima (e.g. the
@@ -91,6 +96,16 @@ pub struct PaperRefSpec {
     pub result: String,
     /// The claimed rate as printed in the table, e.g. `"O(L²/μ · d/(εn))"`.
     pub claimed: String,
+}
+
+/// Where a headline-table row comes from.
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct HeadlineSpec {
+    /// The paper, e.g. `"Lowy–Razaviyayn (2021)"`.
+    pub paper: String,
+    /// The result whose rate the row measures, e.g. `"Prop 2.4 / Cor 2.2"`.
+    pub theorem: String,
 }
 
 /// A named component (problem family or algorithm) with free-form parameters,

@@ -9,6 +9,7 @@ pub(super) fn draw<DB: DrawingBackend>(
     plan: &Plan,
 ) -> Result<()> {
     root.fill(&WHITE).map_err(perr)?;
+    let base = root.get_base_pixel();
     let (x_axis, x_ticks) = axis(plan.x, MAX_X_LABELS);
     let (y_axis, y_ticks) = axis(plan.y, MAX_Y_LABELS);
     let y_lo = 10f64.powf(plan.y.0);
@@ -60,8 +61,11 @@ pub(super) fn draw<DB: DrawingBackend>(
         let style = p.color.mix(BOUND_ALPHA).stroke_width(2);
         for seg in &p.bound {
             if let [only] = seg[..] {
-                root.draw(&PathElement::new(stub(chart.backend_coord(&only)), style))
-                    .map_err(perr)?;
+                root.draw(&PathElement::new(
+                    stub(relative(chart.backend_coord(&only), base)),
+                    style,
+                ))
+                .map_err(perr)?;
             } else {
                 chart
                     .draw_series(LineSeries::new(seg.iter().copied(), style))
@@ -86,7 +90,7 @@ pub(super) fn draw<DB: DrawingBackend>(
         for seg in &p.theory {
             if let [only] = seg[..] {
                 root.draw(&DashedPathElement::new(
-                    stub(chart.backend_coord(&only)),
+                    stub(relative(chart.backend_coord(&only), base)),
                     dash,
                     gap,
                     style,
@@ -113,16 +117,23 @@ pub(super) fn draw<DB: DrawingBackend>(
     // Measured means with CI bars, in pixel space (for the dodge).
     for (p, dodge) in prep.iter().zip(&plan.dodge) {
         for m in &p.markers {
-            let (cx, cy) = chart.backend_coord(&(m.x, m.mean));
+            let (cx, cy) = relative(chart.backend_coord(&(m.x, m.mean)), base);
             let cx = cx + dodge.round() as i32;
-            let top = chart.backend_coord(&(m.x, m.high)).1;
-            let bot = chart.backend_coord(&(m.x, m.low.unwrap_or(y_lo))).1;
+            let top = relative(chart.backend_coord(&(m.x, m.high)), base).1;
+            let bot = relative(chart.backend_coord(&(m.x, m.low.unwrap_or(y_lo))), base).1;
             draw_measured(root, (cx, cy), (top, bot), m.low.is_some(), p.color)?;
         }
     }
 
     draw_legend(root, plan)?;
     Ok(())
+}
+
+/// A backend pixel relative to an area whose top-left corner is the backend
+/// pixel `base` (the chart reports backend pixels, which differ from the
+/// drawing area's own when it is a panel of a grid).
+fn relative((x, y): (i32, i32), base: (i32, i32)) -> (i32, i32) {
+    (x - base.0, y - base.1)
 }
 
 pub(super) fn draw_legend<DB: DrawingBackend>(

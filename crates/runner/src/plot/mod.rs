@@ -203,6 +203,77 @@ pub fn render(figure: &Figure, stem: &Path) -> Result<Vec<PathBuf>> {
     Ok(vec![png, svg])
 }
 
+/// Writes `<stem>.png` and `<stem>.svg` with every figure as one panel of a
+/// grid `columns` wide (rows as needed), each laid out exactly as [`render`]
+/// would draw it alone; returns both paths. Fails on an empty list.
+pub fn render_panels(figures: &[Figure], columns: usize, stem: &Path) -> Result<Vec<PathBuf>> {
+    ensure_font()?;
+    if figures.is_empty() || columns == 0 {
+        return Err(anyhow!(
+            "a panel grid needs at least one figure and one column"
+        ));
+    }
+    if let Some(parent) = stem.parent() {
+        if !parent.as_os_str().is_empty() {
+            std::fs::create_dir_all(parent)
+                .with_context(|| format!("creating directory {}", parent.display()))?;
+        }
+    }
+    let panels = figures
+        .iter()
+        .map(|f| {
+            let prepared = prepare(f);
+            plan_layout(f, &prepared).map(|plan| (f, prepared, plan))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let cell_w = panels
+        .iter()
+        .map(|p| p.2.frame.width)
+        .max()
+        .unwrap_or(WIDTH);
+    let cell_h = panels
+        .iter()
+        .map(|p| p.2.frame.height)
+        .max()
+        .unwrap_or(HEIGHT);
+    let columns = columns.min(figures.len());
+    let rows = figures.len().div_ceil(columns);
+    let size = (cell_w * columns as u32, cell_h * rows as u32);
+    let png = with_suffix(stem, "png");
+    let svg = with_suffix(stem, "svg");
+    fn draw_grid<DB: DrawingBackend>(
+        root: &DrawingArea<DB, Shift>,
+        panels: &[(&Figure, Vec<Prepared>, Plan)],
+        columns: usize,
+    ) -> Result<()> {
+        root.fill(&WHITE).map_err(perr)?;
+        let rows = panels.len().div_ceil(columns);
+        let cells = root.split_evenly((rows, columns));
+        for ((fig, prepared, plan), cell_area) in panels.iter().zip(&cells) {
+            let area = cell_area
+                .clone()
+                .shrink((0, 0), (plan.frame.width, plan.frame.height));
+            draw(&area, fig, prepared, plan)?;
+        }
+        Ok(())
+    }
+    {
+        let root = BitMapBackend::new(&png, size).into_drawing_area();
+        draw_grid(&root, &panels, columns)?;
+        root.present()
+            .map_err(perr)
+            .with_context(|| format!("writing {}", png.display()))?;
+    }
+    {
+        let root = SVGBackend::new(&svg, size).into_drawing_area();
+        draw_grid(&root, &panels, columns)?;
+        root.present()
+            .map_err(perr)
+            .with_context(|| format!("writing {}", svg.display()))?;
+    }
+    Ok(vec![png, svg])
+}
+
 /// Registers the bundled font with plotters exactly once per process.
 fn ensure_font() -> Result<()> {
     static REGISTERED: OnceLock<bool> = OnceLock::new();

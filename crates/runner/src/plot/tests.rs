@@ -174,3 +174,53 @@ fn reference_points_outside_the_y_range_are_left_out() {
     let runs = draw::clip_to_range(&[seg], (1e-4, 1.0));
     assert_eq!(runs, vec![vec![(2.0, 1e-3), (3.0, 1e-2)]]);
 }
+
+/// Centres `(cx, cy)` of every `<circle>` of an SVG (markers and legend icons).
+fn circle_centres(svg: &str) -> Vec<(f64, f64)> {
+    let attr = |tag: &str, name: &str| -> Option<f64> {
+        let start = tag.find(&format!(" {name}=\""))? + name.len() + 3;
+        let end = start + tag[start..].find('"')?;
+        tag[start..end].parse().ok()
+    };
+    svg.split("<circle")
+        .skip(1)
+        .filter_map(|t| Some((attr(t, "cx")?, attr(t, "cy")?)))
+        .collect()
+}
+
+#[test]
+fn panels_draw_each_figure_inside_its_own_cell() {
+    let one = figure(vec![series("a", 0.5, 1.0, &grid(5))]);
+    let alone = render(&one, &out_dir().join("panel_alone")).unwrap();
+    let single = circle_centres(&std::fs::read_to_string(&alone[1]).unwrap());
+    let paths = render_panels(
+        &[one.clone(), one.clone(), one.clone()],
+        2,
+        &out_dir().join("panels"),
+    )
+    .unwrap();
+    check(&paths);
+    let svg = std::fs::read_to_string(&paths[1]).unwrap();
+    let all = circle_centres(&svg);
+    assert_eq!(
+        all.len(),
+        3 * single.len(),
+        "every panel draws every marker"
+    );
+    // Panel k (column k % 2, row k / 2) must hold exactly the lone figure's
+    // circles shifted by its cell's corner.
+    for k in 0..3 {
+        let (dx, dy) = (
+            (k % 2) as f64 * WIDTH as f64,
+            (k / 2) as f64 * HEIGHT as f64,
+        );
+        for &(x, y) in &single {
+            assert!(
+                all.iter()
+                    .any(|&(ax, ay)| (ax - x - dx).abs() < 0.5 && (ay - y - dy).abs() < 0.5),
+                "panel {k} lacks the circle at ({x}, {y}) shifted by ({dx}, {dy})"
+            );
+        }
+    }
+    assert!(render_panels(&[], 2, &out_dir().join("none")).is_err());
+}

@@ -16,6 +16,24 @@ pub const SENSITIVITY: ParamDef = ParamDef {
     doc: "minimizer sensitivity used for the noise: instance-tight bound or the paper's 2L/(mu n)",
 };
 
+/// The `noise_multiplier` option of the conceptual output perturbation:
+/// scales the calibrated noise by a factor `>= 1`, so the privacy guarantee
+/// still holds while the accuracy degrades. The reported theory curve and
+/// bound stay those of the calibrated mechanism, so the over-noised variant
+/// is what a regression looks like to `check` (used by the test that table 1
+/// catches a broken algorithm, and for sensitivity analyses).
+pub const NOISE_MULTIPLIER: ParamDef = ParamDef {
+    name: "noise_multiplier",
+    kind: ParamKind::Float {
+        min: 1.0,
+        max: 1e6,
+        min_open: false,
+    },
+    default: Some("1.0"),
+    data_defining: false,
+    doc: "factor >= 1 on the calibrated noise (still private, less accurate; theory and bound stay the calibrated ones)",
+};
+
 /// Reads the `sensitivity` option.
 pub fn sensitivity_choice(options: &Values) -> SensitivityChoice {
     match choice(options, "sensitivity") {
@@ -37,7 +55,22 @@ pub fn run_output_perturbation_conceptual(
         sensitivity: sensitivity_choice(ctx.options),
     };
     let privacy = ctx.privacy;
-    let release = algorithm.run(problem, privacy, rng)?;
+    let mut release = algorithm.run(problem, privacy, rng)?;
+    let multiplier = ctx
+        .options
+        .get("noise_multiplier")
+        .map_or(1.0, |v| match v {
+            super::Value::Num(x) => *x,
+            _ => 1.0,
+        });
+    if multiplier != 1.0 {
+        // w = w* + z  ->  w* + m z: the same draw, scaled.
+        for (w, m) in release.w.iter_mut().zip(problem.minimizer()) {
+            *w = m + multiplier * (*w - m);
+        }
+        release.noise_scale *= multiplier;
+        release.noise_norm_sq *= multiplier * multiplier;
+    }
     let metric = ctx.metric.measure(problem, &release.w, 0.0)?;
     let noise_term = algorithm
         .exact_expected_excess(problem, privacy)

@@ -5,7 +5,7 @@ use datagen::quadratic::{DiagonalQuadratic, DiagonalQuadraticParams};
 use dpcore::{Objective, RunFailure};
 use rand_pcg::Pcg64;
 
-use super::common::{run_output_perturbation_conceptual, SENSITIVITY};
+use super::common::{run_output_perturbation_conceptual, NOISE_MULTIPLIER, SENSITIVITY};
 use super::{num, AlgorithmDef, Build, FamilyDef, ParamDef, ParamKind, PrivacyUnit, Run, Values};
 
 const DIAGONAL_QUADRATIC_PARAMS: &[ParamDef] = &[
@@ -61,7 +61,7 @@ fn build_diagonal_quadratic(
     Ok(Box::new(DiagonalQuadratic::generate(params, rng)))
 }
 
-const OUTPUT_PERTURBATION_OPTIONS: &[ParamDef] = &[SENSITIVITY];
+const OUTPUT_PERTURBATION_OPTIONS: &[ParamDef] = &[SENSITIVITY, NOISE_MULTIPLIER];
 
 /// Every registered problem family.
 pub(super) const FAMILIES: &[FamilyDef] = &[FamilyDef {

@@ -100,6 +100,8 @@ pub struct Study {
     pub label: String,
     /// The paper-table row it reproduces.
     pub paper: Option<crate::spec::PaperRefSpec>,
+    /// The headline-table row it provides.
+    pub headline: Option<crate::spec::HeadlineSpec>,
     /// Swept parameter the analysis takes the worst case over, if any.
     pub worst_case_over: Option<String>,
 }

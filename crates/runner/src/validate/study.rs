@@ -173,6 +173,7 @@ pub(super) fn resolve(
         figure: s.figure.clone(),
         label: s.label.clone().unwrap_or_else(|| s.name.clone()),
         paper: s.paper.clone(),
+        headline: s.headline.clone(),
         worst_case_over: s.worst_case_over.clone(),
     })
 }

@@ -1,0 +1,220 @@
+//! The headline table (table 1): one row per fitted slope of every study that
+//! declares `headline = { paper, theorem }`, written at the top of the
+//! Markdown report, as `results/<name>.csv` (the per-point summary then goes
+//! to `results/<name>-points.csv`), and drawn as one panel per row in
+//! `figures/<name>/overview.png` and `.svg`.
+
+use std::fmt::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use polars::prelude::*;
+
+use crate::analyze::StudyAnalysis;
+use crate::figures::study_series;
+use crate::plot::{render_panels, Figure};
+use crate::report::{describe_values, sig};
+use crate::spec::SlopeSide;
+use crate::validate::{Experiment, Study};
+
+/// Columns of the overview figure's panel grid.
+const OVERVIEW_COLUMNS: usize = 3;
+
+/// One row of the headline table.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HeadlineRow {
+    /// Index of the study in the experiment.
+    pub study_index: usize,
+    /// Index of the slope in the study's analysis.
+    pub slope_index: usize,
+    /// The paper.
+    pub paper: String,
+    /// The theorem or result.
+    pub theorem: String,
+    /// Registered algorithm name.
+    pub algorithm: String,
+    /// Registered problem family.
+    pub family: String,
+    /// Privacy notion with its fixed parameters, e.g. `(eps, delta)-DP, delta = 1e-6`.
+    pub privacy: String,
+    /// Swept variable (with the fixed values of other swept variables, if any).
+    pub swept: String,
+    /// Theory exponent as the check reads it, e.g. `-2.000 ± 0.15` or `<= -0.500 + 0.1`.
+    pub theory: String,
+    /// Declared theory exponent.
+    pub theory_slope: f64,
+    /// Fitted exponent.
+    pub fitted: f64,
+    /// Its 95% CI half-width.
+    pub ci_half_width: f64,
+    /// Fit window.
+    pub window: (f64, f64),
+    /// Largest mean/bound ratio of the study (NaN without a bound).
+    pub bound_ratio: f64,
+    /// `pass`, `FAIL` or `reported`.
+    pub verdict: String,
+}
+
+/// The privacy notion of a study in words.
+pub fn privacy_notion(study: &Study) -> String {
+    let swept = |name: &str| study.axes.iter().any(|a| a.name == name);
+    if study.rho > 0.0 || swept("rho") {
+        return "rho-zCDP".into();
+    }
+    let eps = if swept("eps") {
+        "eps swept".to_string()
+    } else {
+        format!("eps = {}", sig(study.eps))
+    };
+    if study.delta > 0.0 {
+        format!("(eps, delta)-DP, {eps}, delta = {}", sig(study.delta))
+    } else {
+        format!("pure eps-DP, {eps}")
+    }
+}
+
+/// The rows of every study with a `headline`, in study order, one per slope.
+pub fn headline_rows(experiment: &Experiment, analyses: &[StudyAnalysis]) -> Vec<HeadlineRow> {
+    let mut rows = Vec::new();
+    for (i, (study, a)) in experiment.studies.iter().zip(analyses).enumerate() {
+        let Some(h) = &study.headline else { continue };
+        for (j, s) in a.slopes.iter().enumerate() {
+            let verdict = if s.side == SlopeSide::Reported {
+                "reported"
+            } else if s.pass && a.pass() {
+                "pass"
+            } else {
+                "FAIL"
+            };
+            let swept = if s.at.is_empty() {
+                s.param.clone()
+            } else {
+                format!("{} at {}", s.param, describe_values(&s.at))
+            };
+            rows.push(HeadlineRow {
+                study_index: i,
+                slope_index: j,
+                paper: h.paper.clone(),
+                theorem: h.theorem.clone(),
+                algorithm: study.algorithm.name.to_string(),
+                family: study.family.name.to_string(),
+                privacy: privacy_notion(study),
+                swept,
+                theory: s.side.describe(s.theory_slope, s.tolerance),
+                theory_slope: s.theory_slope,
+                fitted: s.fitted,
+                ci_half_width: s.ci_half_width,
+                window: s.window,
+                bound_ratio: if a.bound_check.is_some() {
+                    a.max_bound_ratio
+                } else {
+                    f64::NAN
+                },
+                verdict: verdict.into(),
+            });
+        }
+    }
+    rows
+}
+
+/// The headline table in Markdown (empty when there are no rows).
+pub fn headline_markdown(rows: &[HeadlineRow]) -> String {
+    if rows.is_empty() {
+        return String::new();
+    }
+    let mut out = String::new();
+    out.push_str("| paper | theorem | algorithm | family | privacy | swept | theory exponent | fitted ± 95% CI | fit window | max measured/bound | verdict |\n");
+    out.push_str("|---|---|---|---|---|---|---|---|---|---|---|\n");
+    for r in rows {
+        let verdict = if r.verdict == "FAIL" {
+            "**FAIL**".to_string()
+        } else {
+            r.verdict.clone()
+        };
+        let _ = writeln!(
+            out,
+            "| {} | {} | `{}` | `{}` | {} | {} | {} | {:+.3} ± {:.3} | [{}, {}] | {} | {} |",
+            r.paper,
+            r.theorem,
+            r.algorithm,
+            r.family,
+            r.privacy,
+            r.swept,
+            r.theory,
+            r.fitted,
+            r.ci_half_width,
+            sig(r.window.0),
+            sig(r.window.1),
+            if r.bound_ratio.is_finite() {
+                sig(r.bound_ratio)
+            } else {
+                "–".into()
+            },
+            verdict,
+        );
+    }
+    out
+}
+
+/// Writes the headline table as CSV.
+pub fn write_headline_csv(path: &Path, rows: &[HeadlineRow]) -> Result<()> {
+    let text = |f: fn(&HeadlineRow) -> String| rows.iter().map(f).collect::<Vec<_>>();
+    let num = |f: fn(&HeadlineRow) -> f64| rows.iter().map(f).collect::<Vec<_>>();
+    let columns = vec![
+        Column::new("paper".into(), text(|r| r.paper.clone())),
+        Column::new("theorem".into(), text(|r| r.theorem.clone())),
+        Column::new("algorithm".into(), text(|r| r.algorithm.clone())),
+        Column::new("family".into(), text(|r| r.family.clone())),
+        Column::new("privacy".into(), text(|r| r.privacy.clone())),
+        Column::new("swept".into(), text(|r| r.swept.clone())),
+        Column::new("theory".into(), text(|r| r.theory.clone())),
+        Column::new("theory_slope".into(), num(|r| r.theory_slope)),
+        Column::new("fitted".into(), num(|r| r.fitted)),
+        Column::new("ci_half_width".into(), num(|r| r.ci_half_width)),
+        Column::new("window_low".into(), num(|r| r.window.0)),
+        Column::new("window_high".into(), num(|r| r.window.1)),
+        Column::new("max_bound_ratio".into(), num(|r| r.bound_ratio)),
+        Column::new("verdict".into(), text(|r| r.verdict.clone())),
+    ];
+    let mut df = DataFrame::new_infer_height(columns)?;
+    let mut file =
+        std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?;
+    CsvWriter::new(&mut file).finish(&mut df)?;
+    Ok(())
+}
+
+/// Draws `overview.png` and `.svg` in `dir`: one panel per headline row
+/// (the study's measured means with CI bars, its theory curve and bound, and
+/// the row's fitted line); returns the files written (none without rows).
+pub fn render_overview(
+    experiment: &Experiment,
+    analyses: &[StudyAnalysis],
+    dir: &Path,
+) -> Result<Vec<PathBuf>> {
+    let rows = headline_rows(experiment, analyses);
+    if rows.is_empty() {
+        return Ok(Vec::new());
+    }
+    let figures: Vec<Figure> = rows
+        .iter()
+        .map(|r| {
+            let study = &experiment.studies[r.study_index];
+            let slope = &analyses[r.study_index].slopes[r.slope_index];
+            let mut series = study_series(&analyses[r.study_index], &slope.param, "");
+            series.retain(|s| s.fits.iter().any(|f| f.window == slope.window) || s.fits.is_empty());
+            for s in &mut series {
+                s.fits.retain(|f| f.window == slope.window);
+            }
+            Figure {
+                title: format!("{}: {} ({})", r.paper, r.theorem, r.swept),
+                x_label: slope.param.clone(),
+                y_label: study.metric.replace('_', " "),
+                series,
+                bound_label: study.algorithm.bound_name.into(),
+                theory_label: study.algorithm.theory_name.into(),
+                reference_label: study.algorithm.reference_name.into(),
+            }
+        })
+        .collect();
+    render_panels(&figures, OVERVIEW_COLUMNS, &dir.join("overview"))
+}

@@ -1,0 +1,94 @@
+//! Table 1's regression check catches a deliberately broken algorithm: the
+//! output-perturbation rows of `experiments/table1.toml` (quick profile, the
+//! profile CI runs) are run as committed and with the mechanism's noise
+//! scaled by 2 (`noise_multiplier = 2`: still private, error x4, slopes
+//! unchanged), and both are checked against the committed baseline
+//! `experiments/baselines/table1-quick.csv`. The calibrated run must pass;
+//! the broken one must fail the baseline comparison (and the exact-theory
+//! match) on every grid point while every slope still passes, which is why
+//! the baseline is needed at all.
+//!
+//! False-alarm rate of the passing half: the baseline comparison's
+//! family-wise rate is 0.001 and the theory match's 0.01 per study; the seeds
+//! are the spec's, so the outcome is deterministic.
+
+use std::path::{Path, PathBuf};
+
+use runner::analyze::analyze;
+use runner::check::{check, read_baseline};
+use runner::execute::{data_groups, run_group};
+use runner::plan::plan;
+use runner::registry::Value;
+use runner::spec::load;
+use runner::store::CellRecord;
+use runner::validate::{resolve, Experiment};
+
+fn repo_file(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(rel)
+}
+
+/// The quick profile of table 1, reduced to its output-perturbation studies.
+fn output_perturbation_rows() -> Experiment {
+    let loaded = load(&repo_file("experiments/table1.toml")).expect("table1.toml parses");
+    let mut e = resolve(&loaded, Some("quick")).expect("table1.toml resolves");
+    e.studies
+        .retain(|s| s.algorithm.name == "output_perturbation_conceptual");
+    assert!(
+        e.studies.len() >= 2,
+        "table 1 lost its output-perturbation rows"
+    );
+    e
+}
+
+fn run_all(e: &Experiment) -> Vec<CellRecord> {
+    let p = plan(e);
+    data_groups(&p.cells)
+        .iter()
+        .flat_map(|g| run_group(&e.studies[g[0].study], &p.points[g[0].study], g))
+        .collect()
+}
+
+#[test]
+fn noise_scaled_by_two_fails_the_committed_table1_baseline() {
+    let baseline = read_baseline(&repo_file("experiments/baselines/table1-quick.csv"))
+        .expect("the committed quick baseline of table 1 reads");
+
+    let good = output_perturbation_rows();
+    let analyses = analyze(&good, &plan(&good), &run_all(&good)).unwrap();
+    let outcome = check(&good, &analyses, Some(&baseline));
+    assert!(
+        outcome.pass(),
+        "the committed algorithm must pass against the committed baseline:\n{}",
+        outcome.render()
+    );
+    let compared: usize = analyses.iter().map(|a| a.points.len()).sum();
+    assert!(
+        outcome
+            .notes
+            .iter()
+            .any(|n| n.contains(&format!("{compared} grid points compared"))),
+        "every grid point must have a baseline row: {:?}",
+        outcome.notes
+    );
+
+    let mut broken = output_perturbation_rows();
+    for s in &mut broken.studies {
+        s.options.insert("noise_multiplier".into(), Value::Num(2.0));
+    }
+    let analyses = analyze(&broken, &plan(&broken), &run_all(&broken)).unwrap();
+    assert!(
+        analyses.iter().all(|a| a.slopes.iter().all(|s| s.pass)),
+        "a constant factor on the error keeps every slope: only the baseline and the exact theory can see it"
+    );
+    let outcome = check(&broken, &analyses, Some(&baseline));
+    assert!(!outcome.pass());
+    let text = outcome.render();
+    let worse = text.matches("worse than the baseline").count();
+    assert_eq!(
+        worse, compared,
+        "every grid point must be flagged as worse:\n{text}"
+    );
+    assert!(text.contains("misses the exact expectation"), "{text}");
+}
