@@ -2,11 +2,13 @@
 //! slopes unchanged) fails the theory match and the baseline comparison; a
 //! changed rate fails the slope check. The unbroken run passes all three.
 
+mod common;
+
+use common::run_in_process;
 use std::path::Path;
 
 use runner::analyze::analyze;
 use runner::check::{check, read_baseline, write_baseline};
-use runner::execute::{data_groups, run_group};
 use runner::plan::plan;
 use runner::spec::{parse, LoadedSpec};
 use runner::store::CellRecord;
@@ -38,19 +40,11 @@ fn experiment() -> Experiment {
     resolve(&loaded, None).expect("resolves")
 }
 
-fn run_all(e: &Experiment) -> Vec<CellRecord> {
-    let p = plan(e);
-    data_groups(&p.cells)
-        .iter()
-        .flat_map(|g| run_group(&e.studies[g[0].study], &p.points[g[0].study], g))
-        .collect()
-}
-
 #[test]
 fn broken_algorithms_are_caught() {
     let e = experiment();
     let p = plan(&e);
-    let good = run_all(&e);
+    let good = run_in_process(&e);
     let analyses = analyze(&e, &p, &good).unwrap();
     let dir = std::env::temp_dir().join(format!("regress-{}", std::process::id()));
     let baseline_path = dir.join("regress.csv");

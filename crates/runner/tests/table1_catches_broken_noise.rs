@@ -12,15 +12,16 @@
 //! family-wise rate is 0.001 and the theory match's 0.01 per study; the seeds
 //! are the spec's, so the outcome is deterministic.
 
+mod common;
+
+use common::run_in_process;
 use std::path::{Path, PathBuf};
 
 use runner::analyze::analyze;
 use runner::check::{check, read_baseline};
-use runner::execute::{data_groups, run_group};
 use runner::plan::plan;
 use runner::registry::Value;
 use runner::spec::load;
-use runner::store::CellRecord;
 use runner::validate::{resolve, Experiment};
 
 fn repo_file(rel: &str) -> PathBuf {
@@ -42,21 +43,13 @@ fn output_perturbation_rows() -> Experiment {
     e
 }
 
-fn run_all(e: &Experiment) -> Vec<CellRecord> {
-    let p = plan(e);
-    data_groups(&p.cells)
-        .iter()
-        .flat_map(|g| run_group(&e.studies[g[0].study], &p.points[g[0].study], g))
-        .collect()
-}
-
 #[test]
 fn noise_scaled_by_two_fails_the_committed_table1_baseline() {
     let baseline = read_baseline(&repo_file("experiments/baselines/table1-quick.csv"))
         .expect("the committed quick baseline of table 1 reads");
 
     let good = output_perturbation_rows();
-    let analyses = analyze(&good, &plan(&good), &run_all(&good)).unwrap();
+    let analyses = analyze(&good, &plan(&good), &run_in_process(&good)).unwrap();
     let outcome = check(&good, &analyses, Some(&baseline));
     assert!(
         outcome.pass(),
@@ -77,7 +70,7 @@ fn noise_scaled_by_two_fails_the_committed_table1_baseline() {
     for s in &mut broken.studies {
         s.options.insert("noise_multiplier".into(), Value::Num(2.0));
     }
-    let analyses = analyze(&broken, &plan(&broken), &run_all(&broken)).unwrap();
+    let analyses = analyze(&broken, &plan(&broken), &run_in_process(&broken)).unwrap();
     assert!(
         analyses.iter().all(|a| a.slopes.iter().all(|s| s.pass)),
         "a constant factor on the error keeps every slope: only the baseline and the exact theory can see it"

@@ -5,6 +5,16 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+/// Runs every cell of `e` in this process (no results file): the records
+/// `analyze` and `check` take.
+pub fn run_in_process(e: &runner::validate::Experiment) -> Vec<runner::store::CellRecord> {
+    let p = runner::plan::plan(e);
+    runner::execute::data_groups(&p.cells)
+        .iter()
+        .flat_map(|g| runner::execute::run_group(&e.studies[g[0].study], &p.points[g[0].study], g))
+        .collect()
+}
+
 /// A scratch directory removed on drop.
 pub struct Scratch(pub PathBuf);
 
