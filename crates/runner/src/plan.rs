@@ -183,7 +183,9 @@ pub fn noise_seed(master: u64, study: &Study, point: &GridPoint, rep: usize) -> 
     let mut b = SeedBuilder::new(master, "noise");
     b.push_str(&study.name).push_str(study.algorithm.name);
     push_values(&mut b, &point.problem, |_| true);
-    push_values(&mut b, &point.options, |_| true);
+    push_values(&mut b, &point.options, |name| {
+        !crate::registry::DRAW_SCALING_OPTIONS.contains(&name)
+    });
     point.push_privacy(&mut b);
     b.push_u64(rep as u64).finish()
 }

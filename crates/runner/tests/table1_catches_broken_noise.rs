@@ -49,7 +49,8 @@ fn noise_scaled_by_two_fails_the_committed_table1_baseline() {
         .expect("the committed quick baseline of table 1 reads");
 
     let good = output_perturbation_rows();
-    let analyses = analyze(&good, &plan(&good), &run_in_process(&good)).unwrap();
+    let calibrated = run_in_process(&good);
+    let analyses = analyze(&good, &plan(&good), &calibrated).unwrap();
     let outcome = check(&good, &analyses, Some(&baseline));
     assert!(
         outcome.pass(),
@@ -70,7 +71,23 @@ fn noise_scaled_by_two_fails_the_committed_table1_baseline() {
     for s in &mut broken.studies {
         s.options.insert("noise_multiplier".into(), Value::Num(2.0));
     }
-    let analyses = analyze(&broken, &plan(&broken), &run_in_process(&broken)).unwrap();
+    let broken_records = run_in_process(&broken);
+    // The multiplier rescales the calibrated run's own draws (it is not part of
+    // the noise seed): on these quadratics every excess is exactly 4 times.
+    assert_eq!(calibrated.len(), broken_records.len());
+    for (c, b) in calibrated.iter().zip(&broken_records) {
+        assert_eq!(
+            (c.study, c.point, c.repetition),
+            (b.study, b.point, b.repetition)
+        );
+        assert!(
+            (b.metric / c.metric - 4.0).abs() < 1e-6,
+            "same draw, scaled by 2: {} vs {}",
+            b.metric,
+            c.metric
+        );
+    }
+    let analyses = analyze(&broken, &plan(&broken), &broken_records).unwrap();
     assert!(
         analyses.iter().all(|a| a.slopes.iter().all(|s| s.pass)),
         "a constant factor on the error keeps every slope: only the baseline and the exact theory can see it"

@@ -34,6 +34,12 @@ pub const NOISE_MULTIPLIER: ParamDef = ParamDef {
     doc: "factor >= 1 on the calibrated noise (still private, less accurate; theory and bound stay the calibrated ones)",
 };
 
+/// Options that rescale a random draw instead of changing it. They are left
+/// out of the noise seed, so a run with them uses exactly the draws of the
+/// calibrated run (and adding such an option left every existing seed, and
+/// so every committed result, unchanged).
+pub const DRAW_SCALING_OPTIONS: &[&str] = &["noise_multiplier"];
+
 /// Reads the `sensitivity` option.
 pub fn sensitivity_choice(options: &Values) -> SensitivityChoice {
     match choice(options, "sensitivity") {

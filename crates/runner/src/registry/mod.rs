@@ -203,7 +203,7 @@ mod wang_jl_margin;
 mod wang_mstar;
 mod wang_options;
 
-pub use common::run_output_perturbation_conceptual;
+pub use common::{run_output_perturbation_conceptual, DRAW_SCALING_OPTIONS};
 pub use kind::{
     Build, BuildFn, Instance, ObjectiveBuildFn, ObjectiveRunFn, ProblemKind, Run, RunFn,
 };
