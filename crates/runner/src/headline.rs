@@ -13,8 +13,7 @@ use polars::prelude::*;
 use crate::analyze::StudyAnalysis;
 use crate::figures::study_series;
 use crate::plot::{render_panels, Figure};
-use crate::report::{describe_values, sig};
-use crate::spec::SlopeSide;
+use crate::report::{describe_values, sig, slope_verdict};
 use crate::validate::{Experiment, Study};
 
 /// Columns of the overview figure's panel grid.
@@ -79,13 +78,6 @@ pub fn headline_rows(experiment: &Experiment, analyses: &[StudyAnalysis]) -> Vec
     for (i, (study, a)) in experiment.studies.iter().zip(analyses).enumerate() {
         let Some(h) = &study.headline else { continue };
         for (j, s) in a.slopes.iter().enumerate() {
-            let verdict = if s.side == SlopeSide::Reported {
-                "reported"
-            } else if s.pass && a.pass() {
-                "pass"
-            } else {
-                "FAIL"
-            };
             let swept = if s.at.is_empty() {
                 s.param.clone()
             } else {
@@ -110,7 +102,7 @@ pub fn headline_rows(experiment: &Experiment, analyses: &[StudyAnalysis]) -> Vec
                 } else {
                     f64::NAN
                 },
-                verdict: verdict.into(),
+                verdict: slope_verdict(s, a).into(),
             });
         }
     }

@@ -63,6 +63,18 @@ pub fn point_key(values: &[(String, f64)]) -> String {
         .join(", ")
 }
 
+/// The verdict of one fitted slope: `reported` (never checked), `pass` (the
+/// slope and every other expectation of its study hold) or `FAIL`.
+pub fn slope_verdict(s: &crate::analyze::SlopeResult, a: &StudyAnalysis) -> &'static str {
+    if s.side == crate::spec::SlopeSide::Reported {
+        "reported"
+    } else if s.pass && a.pass() {
+        "pass"
+    } else {
+        "FAIL"
+    }
+}
+
 /// The verdict table (one row per fitted slope, plus rows for bound/theory checks).
 pub fn verdict_table(experiment: &Experiment, analyses: &[StudyAnalysis]) -> String {
     let mut out = String::new();
@@ -108,12 +120,9 @@ pub fn verdict_table(experiment: &Experiment, analyses: &[StudyAnalysis]) -> Str
                 sig(s.window.0),
                 sig(s.window.1),
                 s.points,
-                if s.side == crate::spec::SlopeSide::Reported {
-                    "reported"
-                } else if s.pass && a.pass() {
-                    "pass"
-                } else {
-                    "**FAIL**"
+                match slope_verdict(s, a) {
+                    "FAIL" => "**FAIL**",
+                    v => v,
                 },
             );
         }

@@ -173,12 +173,7 @@ pub struct Figure {
 /// plot and is placed to its right instead.
 pub fn render(figure: &Figure, stem: &Path) -> Result<Vec<PathBuf>> {
     ensure_font()?;
-    if let Some(parent) = stem.parent() {
-        if !parent.as_os_str().is_empty() {
-            std::fs::create_dir_all(parent)
-                .with_context(|| format!("creating directory {}", parent.display()))?;
-        }
-    }
+    create_parent(stem)?;
     let png = with_suffix(stem, "png");
     let svg = with_suffix(stem, "svg");
 
@@ -213,12 +208,7 @@ pub fn render_panels(figures: &[Figure], columns: usize, stem: &Path) -> Result<
             "a panel grid needs at least one figure and one column"
         ));
     }
-    if let Some(parent) = stem.parent() {
-        if !parent.as_os_str().is_empty() {
-            std::fs::create_dir_all(parent)
-                .with_context(|| format!("creating directory {}", parent.display()))?;
-        }
-    }
+    create_parent(stem)?;
     let panels = figures
         .iter()
         .map(|f| {
@@ -285,6 +275,15 @@ fn ensure_font() -> Result<()> {
     } else {
         Err(anyhow!("the bundled DejaVuSans.ttf could not be parsed"))
     }
+}
+
+/// Creates the missing parent directories of `stem`.
+fn create_parent(stem: &Path) -> Result<()> {
+    if let Some(parent) = stem.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent)
+            .with_context(|| format!("creating directory {}", parent.display()))?;
+    }
+    Ok(())
 }
 
 fn perr<E: std::fmt::Debug>(e: E) -> anyhow::Error {

@@ -4,7 +4,7 @@ use dpcore::{Objective, RunFailure};
 use rand_pcg::Pcg64;
 use solvers::output_perturbation::{ConceptualOutputPerturbation, SensitivityChoice};
 
-use super::{choice, CellOutput, Metric, ParamDef, ParamKind, RunContext, Values};
+use super::{choice, num, CellOutput, Metric, ParamDef, ParamKind, RunContext, Values};
 
 /// The `sensitivity` option: which bound on the minimizer's sensitivity
 /// calibrates the noise (both are private; digest P5).
@@ -62,13 +62,7 @@ pub fn run_output_perturbation_conceptual(
     };
     let privacy = ctx.privacy;
     let mut release = algorithm.run(problem, privacy, rng)?;
-    let multiplier = ctx
-        .options
-        .get("noise_multiplier")
-        .map_or(1.0, |v| match v {
-            super::Value::Num(x) => *x,
-            _ => 1.0,
-        });
+    let multiplier = num(ctx.options, "noise_multiplier");
     if multiplier != 1.0 {
         // w = w* + z  ->  w* + m z: the same draw, scaled.
         for (w, m) in release.w.iter_mut().zip(problem.minimizer()) {
