@@ -10,6 +10,10 @@ use crate::plan::Plan;
 use crate::stats::{fit_loglog, summarize, t_quantile};
 use crate::store::CellRecord;
 use crate::validate::{Experiment, Study};
+use crate::verdict::{
+    combine, judge_bound, judge_reference, judge_slope, judge_theory_match, power_law_crossing,
+    BoundPoint, Judgement, ReferencePoint, SlopeEvidence, Verdict, TRIVIAL_FRACTION,
+};
 
 /// Family-wise false-alarm rate of a study's `match_theory` check (Bonferroni
 /// over its grid points).
@@ -83,8 +87,13 @@ pub struct SlopeResult {
     pub ci_half_width: f64,
     /// Points inside the window.
     pub points: usize,
-    /// Whether the fitted slope is within tolerance.
+    /// Whether the fitted point estimate is within tolerance (the old,
+    /// CI-blind criterion; verdicts use [`SlopeResult::judgement`]).
     pub pass: bool,
+    /// The verdict on the whole 95% CI, with its reason.
+    pub judgement: Judgement,
+    /// Why the expectation was revised after data existed, if it was.
+    pub revised: Option<String>,
 }
 
 /// Analysis of one study.
@@ -113,20 +122,52 @@ pub struct StudyAnalysis {
     pub failed_cells: usize,
     /// Cells planned but missing from the results.
     pub missing_cells: usize,
+    /// Verdict of the bound expectation (`below_bound`).
+    pub bound_judgement: Option<Judgement>,
+    /// Verdict of the exact-expectation match (`match_theory`).
+    pub theory_judgement: Option<Judgement>,
+    /// Verdict of the reference expectation (`above_reference`).
+    pub reference_judgement: Option<Judgement>,
 }
 
 impl StudyAnalysis {
-    /// Whether every expectation holds and no cell failed or is missing.
-    pub fn pass(&self) -> bool {
-        self.slopes.iter().all(|s| s.pass)
-            && self.bound_check.unwrap_or(true)
-            && self
-                .reference_failures
-                .as_ref()
-                .is_none_or(|m| m.is_empty())
-            && self.theory_mismatches.as_ref().is_none_or(|m| m.is_empty())
-            && self.failed_cells == 0
-            && self.missing_cells == 0
+    /// Every judged expectation of the study, labelled (`slope in n at ...`,
+    /// `bound`, `theory match`, `reference`, `cells`).
+    pub fn judgements(&self) -> Vec<(String, &Judgement)> {
+        let mut out: Vec<(String, &Judgement)> = self
+            .slopes
+            .iter()
+            .map(|s| {
+                let at = if s.at.is_empty() {
+                    String::new()
+                } else {
+                    format!(" at {}", crate::report::describe_values(&s.at))
+                };
+                (format!("slope in {}{at}", s.param), &s.judgement)
+            })
+            .collect();
+        for (label, j) in [
+            ("bound", &self.bound_judgement),
+            ("theory match", &self.theory_judgement),
+            ("reference", &self.reference_judgement),
+        ] {
+            if let Some(j) = j {
+                out.push((label.to_string(), j));
+            }
+        }
+        out
+    }
+
+    /// The study's verdict: every judged expectation combined
+    /// ([`crate::verdict::combine`]); inconclusive at best when cells
+    /// failed or are missing.
+    pub fn verdict(&self) -> Verdict {
+        let v = combine(self.judgements().into_iter().map(|(_, j)| j));
+        if (self.failed_cells > 0 || self.missing_cells > 0) && v == Verdict::Confirmed {
+            Verdict::Inconclusive
+        } else {
+            v
+        }
     }
 }
 
@@ -250,53 +291,41 @@ fn analyze_study(
             }
         })
         .collect();
+    let planned = points.len() * study.repetitions;
+    Ok(judge_study(
+        study,
+        summaries,
+        failures,
+        failed.iter().sum(),
+        planned.saturating_sub(rows.len()),
+    ))
+}
+
+/// Fits and judges a study from its per-grid-point summaries (every grid
+/// point, before any worst case is taken): the slopes, bound, theory-match
+/// and reference expectations, each with its verdict. Used on freshly
+/// stored cells and on committed summaries alike (`--from-summary`).
+pub fn judge_study(
+    study: &Study,
+    every_point: Vec<PointSummary>,
+    failures: Vec<String>,
+    failed_cells: usize,
+    missing_cells: usize,
+) -> StudyAnalysis {
     // Bound and theory checks cover every grid point; slopes, figures and the
     // baseline see the worst case over `worst_case_over` when it is set.
-    let every_point = summaries.clone();
     let summaries = match &study.worst_case_over {
-        Some(axis) => worst_case(&summaries, axis),
-        None => summaries,
+        Some(axis) => worst_case(&every_point, axis),
+        None => every_point.clone(),
     };
-
-    let slopes = study
+    let trivial = study.trivial_max;
+    let slopes: Vec<SlopeResult> = study
         .slopes
         .iter()
         .flat_map(|check| {
             fit_groups(&summaries, &check.param)
                 .into_iter()
-                .map(move |(at, members)| {
-                    let inside: Vec<&PointSummary> = members
-                        .into_iter()
-                        .filter(|p| {
-                            let x = p.swept_value(&check.param).unwrap_or(f64::NAN);
-                            crate::validate::in_window(x, check.window)
-                        })
-                        .collect();
-                    let xs: Vec<f64> = inside
-                        .iter()
-                        .map(|p| p.swept_value(&check.param).unwrap_or(f64::NAN))
-                        .collect();
-                    let means: Vec<f64> = inside.iter().map(|p| p.mean).collect();
-                    let ses: Vec<f64> = inside.iter().map(|p| p.se).collect();
-                    let theory: Vec<f64> = inside.iter().map(|p| p.theory).collect();
-                    let fit = fit_loglog(&xs, &means, &ses);
-                    let theory_fit = fit_loglog(&xs, &theory, &vec![0.0; xs.len()]);
-                    let fitted = fit.map_or(f64::NAN, |f| f.slope);
-                    SlopeResult {
-                        param: check.param.clone(),
-                        at,
-                        theory_slope: check.slope,
-                        tolerance: check.tolerance,
-                        side: check.side,
-                        window: check.window,
-                        theory_curve_slope: theory_fit.map_or(f64::NAN, |f| f.slope),
-                        fitted,
-                        intercept: fit.map_or(f64::NAN, |f| f.intercept),
-                        ci_half_width: fit.map_or(f64::NAN, |f| f.ci_half_width),
-                        points: xs.len(),
-                        pass: check.side.admits(fitted, check.slope, check.tolerance),
-                    }
-                })
+                .map(move |(at, members)| fit_slope(study, check, at, &members, trivial))
         })
         .collect();
 
@@ -310,30 +339,82 @@ fn analyze_study(
             .iter()
             .all(|p| p.bound.is_finite() && p.mean <= p.bound)
     });
+    let bound_judgement = study.below_bound.then(|| {
+        let pts: Vec<BoundPoint> = every_point
+            .iter()
+            .map(|p| BoundPoint {
+                mean: p.mean,
+                ci_half_width: p.ci_high - p.mean,
+                bound: p.bound,
+            })
+            .collect();
+        let onset = bound_onset(study, &every_point);
+        judge_bound(&pts, trivial, &onset).with_note(revised_note(study))
+    });
+    let in_reference_window = |p: &&PointSummary, window| {
+        p.swept
+            .first()
+            .is_some_and(|(_, x)| crate::validate::in_window(*x, window))
+    };
     let reference_failures = study.above_reference.map(|window| {
         summaries
             .iter()
-            .filter(|p| {
-                p.swept
-                    .first()
-                    .is_some_and(|(_, x)| crate::validate::in_window(*x, window))
-            })
+            .filter(|p| in_reference_window(p, window))
             .filter(|p| !(p.reference.is_finite() && p.ci_low > p.reference))
             .map(|p| p.point)
             .collect()
     });
+    let reference_judgement = study.above_reference.map(|window| {
+        let pts: Vec<ReferencePoint> = summaries
+            .iter()
+            .filter(|p| in_reference_window(p, window))
+            .map(|p| ReferencePoint {
+                ci_low: p.ci_low,
+                ci_high: p.ci_high,
+                reference: p.reference,
+            })
+            .collect();
+        judge_reference(&pts).with_note(revised_note(study))
+    });
     let k = every_point.len().max(1) as f64;
     let reps = study.repetitions.max(2) as f64;
     let quantile = t_quantile(THEORY_MATCH_FAMILY_ALPHA / k, reps - 1.0);
-    let theory_mismatches = study.match_theory.then(|| {
+    let theory_mismatches: Option<Vec<usize>> = study.match_theory.then(|| {
         every_point
             .iter()
             .filter(|p| !(p.theory.is_finite() && (p.mean - p.theory).abs() <= quantile * p.se))
             .map(|p| p.point)
             .collect()
     });
-    let planned = points.len() * study.repetitions;
-    Ok(StudyAnalysis {
+    let theory_judgement = theory_mismatches.as_ref().map(|m| {
+        judge_theory_match(every_point.len(), m.len(), THEORY_MATCH_FAMILY_ALPHA)
+            .with_note(revised_note(study))
+    });
+    let mut slopes: Vec<SlopeResult> = slopes;
+    let (mut bound_judgement, mut theory_judgement, mut reference_judgement) =
+        (bound_judgement, theory_judgement, reference_judgement);
+    if let Some(why) = &study.regime_not_reached {
+        let weaken = |j: &mut Judgement| {
+            if j.verdict == Verdict::Confirmed {
+                *j = Judgement::new(
+                    Verdict::Inconclusive,
+                    format!("regime not reached: {why} (the check alone: {})", j.reason),
+                );
+            }
+        };
+        slopes.iter_mut().for_each(|s| weaken(&mut s.judgement));
+        for j in [
+            &mut bound_judgement,
+            &mut theory_judgement,
+            &mut reference_judgement,
+        ]
+        .into_iter()
+        .flatten()
+        {
+            weaken(j);
+        }
+    }
+    StudyAnalysis {
         study: study.name.clone(),
         points: summaries,
         slopes,
@@ -343,9 +424,152 @@ fn analyze_study(
         theory_mismatches,
         theory_match_quantile: quantile,
         failures,
-        failed_cells: failed.iter().sum(),
-        missing_cells: planned.saturating_sub(rows.len()),
-    })
+        failed_cells,
+        missing_cells,
+        bound_judgement,
+        theory_judgement,
+        reference_judgement,
+    }
+}
+
+fn revised_note(study: &Study) -> &str {
+    study.revised.as_deref().unwrap_or("")
+}
+
+/// Fits one slope expectation on one group of points and judges it.
+fn fit_slope(
+    study: &Study,
+    check: &crate::validate::SlopeCheck,
+    at: Vec<(String, f64)>,
+    members: &[&PointSummary],
+    trivial: Option<f64>,
+) -> SlopeResult {
+    let x_of = |p: &PointSummary| p.swept_value(&check.param).unwrap_or(f64::NAN);
+    let inside: Vec<&PointSummary> = members
+        .iter()
+        .copied()
+        .filter(|p| crate::validate::in_window(x_of(p), check.window))
+        .collect();
+    let xs: Vec<f64> = inside.iter().map(|p| x_of(p)).collect();
+    let means: Vec<f64> = inside.iter().map(|p| p.mean).collect();
+    let ses: Vec<f64> = inside.iter().map(|p| p.se).collect();
+    let theory: Vec<f64> = inside.iter().map(|p| p.theory).collect();
+    let fit = fit_loglog(&xs, &means, &ses);
+    let theory_fit = fit_loglog(&xs, &theory, &vec![0.0; xs.len()]);
+    let fitted = fit.map_or(f64::NAN, |f| f.slope);
+    let ci_half_width = fit.map_or(f64::NAN, |f| f.ci_half_width);
+    let repetitions = inside
+        .iter()
+        .map(|p| p.count)
+        .min()
+        .unwrap_or(study.repetitions);
+    let evidence = SlopeEvidence {
+        fitted,
+        ci_half_width,
+        points: xs.len(),
+        repetitions,
+    };
+    let mut judgement = judge_slope(evidence, check.side, check.slope, check.tolerance);
+    if judgement.verdict != Verdict::Confirmed {
+        judgement =
+            judgement.with_note(&regime_note(&check.param, &inside, members, trivial, &x_of));
+    }
+    if let (Some(why), Verdict::Confirmed) = (&check.regime_not_reached, judgement.verdict) {
+        judgement = Judgement::new(
+            Verdict::Inconclusive,
+            format!(
+                "regime not reached: {why} (the fit alone: {})",
+                judgement.reason
+            ),
+        );
+    }
+    if let Some(why) = &check.revised {
+        judgement = judgement.with_note(&format!("revised: {why}"));
+    }
+    SlopeResult {
+        param: check.param.clone(),
+        at,
+        theory_slope: check.slope,
+        tolerance: check.tolerance,
+        side: check.side,
+        window: check.window,
+        theory_curve_slope: theory_fit.map_or(f64::NAN, |f| f.slope),
+        fitted,
+        intercept: fit.map_or(f64::NAN, |f| f.intercept),
+        ci_half_width,
+        points: xs.len(),
+        pass: check.side.admits(fitted, check.slope, check.tolerance),
+        judgement,
+        revised: check.revised.clone(),
+    }
+}
+
+/// "Regime not reached": the window's points whose mean sits at the trivial
+/// value, and where the bound (else the theory curve) of the whole group
+/// falls below the trivial maximum. Empty when nothing sits there.
+fn regime_note(
+    param: &str,
+    inside: &[&PointSummary],
+    members: &[&PointSummary],
+    trivial: Option<f64>,
+    x_of: &dyn Fn(&PointSummary) -> f64,
+) -> String {
+    let Some(t) = trivial else {
+        return String::new();
+    };
+    let at_trivial: Vec<String> = inside
+        .iter()
+        .filter(|p| p.mean >= TRIVIAL_FRACTION * t)
+        .map(|p| crate::report::sig(x_of(p)))
+        .collect();
+    if at_trivial.is_empty() {
+        return String::new();
+    }
+    let mut note = format!(
+        "regime not reached: the mean is at least {TRIVIAL_FRACTION} of the trivial value {t} at {param} = {}",
+        at_trivial.join(", ")
+    );
+    note.push_str(&crossing_note(param, members, t, x_of));
+    note
+}
+
+/// Where the bound (or, without one, the theory curve) of `members` falls
+/// to the trivial maximum `t`, as a clause; empty when it cannot be said.
+fn crossing_note(
+    param: &str,
+    members: &[&PointSummary],
+    t: f64,
+    x_of: &dyn Fn(&PointSummary) -> f64,
+) -> String {
+    let xs: Vec<f64> = members.iter().map(|p| x_of(p)).collect();
+    let has = |f: fn(&PointSummary) -> f64| members.iter().any(|p| f(p).is_finite());
+    let (name, curve): (&str, Vec<f64>) = if has(|p| p.bound) {
+        ("bound", members.iter().map(|p| p.bound).collect())
+    } else if has(|p| p.theory) {
+        ("theory curve", members.iter().map(|p| p.theory).collect())
+    } else {
+        return String::new();
+    };
+    match power_law_crossing(&xs, &curve, t) {
+        Some(x) => format!(
+            "; the {name} reaches the trivial value {t} at {param} ≈ {} (power law through the grid)",
+            crate::report::sig(x)
+        ),
+        None => String::new(),
+    }
+}
+
+/// For a vacuous bound: where a single swept parameter's bound becomes
+/// informative.
+fn bound_onset(study: &Study, points: &[PointSummary]) -> String {
+    let (Some(t), [axis]) = (study.trivial_max, study.axes.as_slice()) else {
+        return String::new();
+    };
+    let members: Vec<&PointSummary> = points.iter().collect();
+    let x_of = |p: &PointSummary| p.swept_value(&axis.name).unwrap_or(f64::NAN);
+    crossing_note(&axis.name, &members, t, &x_of)
+        .trim_start_matches("; ")
+        .to_string()
 }
 
 /// For every combination of the swept values other than `axis`, the point

@@ -9,7 +9,9 @@ use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand};
 
 use crate::analyze::{analyze, StudyAnalysis};
-use crate::check::{check, read_baseline, write_baseline};
+use crate::check::{
+    check_with, read_baseline, read_verdicts, regressions, write_baseline, write_verdicts, Baseline,
+};
 use crate::diagnostics::SpecError;
 use crate::execute::{execute, ExecOptions};
 use crate::plan::{describe, plan, Plan};
@@ -62,8 +64,10 @@ enum Command {
     Plot(CommonArgs),
     /// Re-check expectations and the baseline from an existing results file.
     Check(CheckArgs),
-    /// Write the baseline summary (experiments/baselines/<name>.csv) from an existing results file.
+    /// Write the baseline summary (experiments/baselines/<name>.csv) and the committed verdicts (<name>-verdicts.csv) from an existing results file.
     Baseline(CommonArgs),
+    /// Build the claims ledger (results/claims.md, .csv) from experiments/claims/*.toml, the experiment files and their committed summaries.
+    Claims(crate::claims::ClaimsArgs),
     /// List problem families, algorithms and their parameters.
     List,
     /// Merge shard parts (from `--shard i/N` runs) into results/NAME.h5, then report, plot and check.
@@ -94,6 +98,13 @@ pub(crate) struct CommonArgs {
     /// Directory of committed baseline summaries.
     #[arg(long, default_value = "experiments/baselines")]
     pub(crate) baselines_dir: PathBuf,
+    /// (analyze, plot, check, baseline) Re-derive from the committed per-point
+    /// summary (results/<name>.csv, or <name>-points.csv with headline rows)
+    /// instead of results/<name>.h5: verdicts, reports and figures without
+    /// rerunning. The summary has no failed-cell messages, and summaries
+    /// written before it gained the `reference` column have no reference curve.
+    #[arg(long)]
+    pub(crate) from_summary: bool,
 }
 
 #[derive(Debug, Args, Clone)]
@@ -233,11 +244,18 @@ fn dispatch(cli: Cli) -> Result<i32> {
         }
         Some(Command::Baseline(c)) => {
             let ctx = Stored::open(&c)?;
-            let path = baseline_path(&c, &ctx.experiment);
-            write_baseline(&path, &ctx.experiment, &ctx.analyses)?;
-            println!("wrote baseline {}", path.display());
+            if !c.from_summary {
+                // From a summary the point baseline would only copy it back.
+                let path = baseline_path(&c, &ctx.experiment);
+                write_baseline(&path, &ctx.experiment, &ctx.analyses)?;
+                println!("wrote baseline {}", path.display());
+            }
+            let path = verdicts_path(&c, &ctx.experiment);
+            write_verdicts(&path, &ctx.experiment, &ctx.analyses)?;
+            println!("wrote committed verdicts {}", path.display());
             Ok(EXIT_OK)
         }
+        Some(Command::Claims(args)) => crate::claims::run(&args),
         Some(Command::Merge(args)) => merge(&args),
         Some(Command::Sbatch(args)) => {
             let (loaded, experiment) = load(&args.common)?;
@@ -295,6 +313,11 @@ fn baseline_path(c: &CommonArgs, e: &Experiment) -> PathBuf {
     c.baselines_dir.join(format!("{}.csv", e.output_name()))
 }
 
+fn verdicts_path(c: &CommonArgs, e: &Experiment) -> PathBuf {
+    c.baselines_dir
+        .join(format!("{}-verdicts.csv", e.output_name()))
+}
+
 /// Identity of the computation a results file holds: everything that changes
 /// the cells' numbers (not titles or expectations, which only change the check).
 pub fn spec_hash(e: &Experiment) -> String {
@@ -349,6 +372,13 @@ fn push_study(b: &mut SeedBuilder, s: &Study, with_repetitions: bool) {
 
 fn run(args: &RunArgs) -> Result<i32> {
     let c = &args.common;
+    if c.from_summary {
+        return Err(UsageError(
+            "--from-summary re-derives from a committed summary; a run computes cells".into(),
+            "use it with analyze, plot, check or baseline".into(),
+        )
+        .into());
+    }
     let (loaded, experiment) = load(c)?;
     if !(args.flush_seconds.is_finite() && args.flush_seconds >= 0.0) {
         return Err(UsageError(
@@ -488,13 +518,18 @@ fn finish(
     records: &[CellRecord],
     f: &FinishArgs,
 ) -> Result<i32> {
-    let ctx = Stored::from_records(experiment, p, path, records)?;
+    let mut ctx = Stored::from_records(experiment, p, path, records)?;
+    ctx.baseline = load_baseline(c, &ctx.experiment)?;
     ctx.write_reports(c)?;
     let dir = figures_dir(c, &ctx.experiment);
     let figs = figures::render_all(&ctx.experiment, &ctx.analyses, &dir)?;
     if !f.quiet {
         eprintln!("wrote {} figure files to {}", figs.len(), dir.display());
-        print!("{}", report::verdict_table(&ctx.experiment, &ctx.analyses));
+        let regressions = regressions(&ctx.experiment, &ctx.analyses, ctx.baseline.as_ref());
+        print!(
+            "{}",
+            report::verdict_table(&ctx.experiment, &ctx.analyses, &regressions)
+        );
     }
     if f.no_check {
         return Ok(EXIT_OK);
@@ -634,30 +669,39 @@ fn run_check(
     require_baseline: bool,
 ) -> Result<i32> {
     let path = baseline_path(c, e);
-    let baseline = if path.exists() {
-        Some(read_baseline(&path)?)
-    } else if require_baseline {
-        return Err(UsageError(
-            format!("no baseline summary at {}", path.display()),
-            format!(
-                "write one from a trusted run with `runner baseline {}{}` and commit it",
-                c.spec
-                    .as_deref()
-                    .map_or("<spec>".into(), |p| p.display().to_string()),
-                c.profile
-                    .as_deref()
-                    .map_or(String::new(), |p| format!(" --profile {p}"))
-            ),
+    let verdicts = verdicts_path(c, e);
+    let hint = || {
+        format!(
+            "write them from a trusted run with `runner baseline {}{}` and commit them",
+            c.spec
+                .as_deref()
+                .map_or("<spec>".into(), |p| p.display().to_string()),
+            c.profile
+                .as_deref()
+                .map_or(String::new(), |p| format!(" --profile {p}"))
         )
-        .into());
-    } else {
-        None
     };
-    let mut outcome = check(e, analyses, baseline.as_ref());
+    for p in [&path, &verdicts] {
+        if require_baseline && !p.exists() {
+            return Err(UsageError(format!("no committed {}", p.display()), hint()).into());
+        }
+    }
+    let baseline = path.exists().then(|| read_baseline(&path)).transpose()?;
+    let committed = verdicts
+        .exists()
+        .then(|| read_verdicts(&verdicts))
+        .transpose()?;
+    let mut outcome = check_with(e, analyses, baseline.as_ref(), committed.as_ref());
     if baseline.is_none() {
         outcome.notes.push(format!(
             "no baseline at {}; regression check skipped",
             path.display()
+        ));
+    }
+    if committed.is_none() {
+        outcome.notes.push(format!(
+            "no committed verdicts at {}; any contradicted expectation fails",
+            verdicts.display()
         ));
     }
     print!("{}", outcome.render());
@@ -674,10 +718,18 @@ struct Stored {
     analyses: Vec<StudyAnalysis>,
     source: PathBuf,
     provenance_line: String,
+    /// The committed point baseline, when there is one (the report's
+    /// regression column).
+    baseline: Option<Baseline>,
+    /// Re-derived from the committed summary, which is then left as it is.
+    from_summary: bool,
 }
 
 impl Stored {
     fn open(c: &CommonArgs) -> Result<Self> {
+        if c.from_summary {
+            return Self::from_summary(c);
+        }
         let (_, experiment) = load(c)?;
         let p = plan(&experiment);
         let path = results_path(c, &experiment);
@@ -692,7 +744,55 @@ impl Stored {
         let stored = read_file(&path, &experiment)?;
         let mut ctx = Self::from_records(experiment, p, &path, &stored.records)?;
         ctx.provenance_line = provenance_line(&stored.attributes);
+        ctx.baseline = load_baseline(c, &ctx.experiment)?;
         Ok(ctx)
+    }
+
+    /// Analyses re-derived from the committed summary; the provenance of the
+    /// cells is the one the existing report states (the .h5 is not kept).
+    fn from_summary(c: &CommonArgs) -> Result<Self> {
+        let (_, experiment) = load(c)?;
+        let path = crate::summary::summary_path(&c.results_dir, &experiment);
+        if !path.exists() {
+            return Err(UsageError(
+                format!("no summary {}", path.display()),
+                "run the experiment first (runner <spec>), with the same --profile".into(),
+            )
+            .into());
+        }
+        let analyses = crate::summary::analyses_from_summary(&experiment, &path)?;
+        let report = c
+            .results_dir
+            .join(format!("{}.md", experiment.output_name()));
+        let cells = std::fs::read_to_string(&report)
+            .ok()
+            .and_then(|md| {
+                md.lines()
+                    .find(|l| l.starts_with("Source: "))
+                    .map(|l| l.split_once(". ").map_or(l, |(_, rest)| rest).to_string())
+            })
+            .map(|l| {
+                l.split(" Verdicts re-derived")
+                    .next()
+                    .unwrap_or_default()
+                    .to_string()
+            })
+            .unwrap_or_default();
+        let provenance_line = format!(
+            "{cells} Verdicts re-derived from the committed summary `{}` at commit `{}` on {}.",
+            path.display(),
+            crate::provenance::git_commit(),
+            crate::provenance::utc_now()
+        );
+        let baseline = load_baseline(c, &experiment)?;
+        Ok(Self {
+            experiment,
+            analyses,
+            source: path,
+            provenance_line: provenance_line.trim().to_string(),
+            baseline,
+            from_summary: true,
+        })
     }
 
     fn from_records(
@@ -710,6 +810,8 @@ impl Stored {
             analyses,
             source: path.to_path_buf(),
             provenance_line: provenance_line(&attrs),
+            baseline: None,
+            from_summary: false,
         })
     }
 
@@ -717,15 +819,21 @@ impl Stored {
         std::fs::create_dir_all(&c.results_dir)
             .with_context(|| format!("creating {}", c.results_dir.display()))?;
         let stem = c.results_dir.join(self.experiment.output_name());
+        let regressions = regressions(&self.experiment, &self.analyses, self.baseline.as_ref());
         report::write_markdown(
             &stem.with_extension("md"),
             &self.experiment,
             &self.analyses,
+            &regressions,
             &self.source.display().to_string(),
             &self.provenance_line,
         )?;
         let rows = crate::headline::headline_rows(&self.experiment, &self.analyses);
         if rows.is_empty() {
+            if self.from_summary {
+                // The summary is the source: rewriting it could only lose columns.
+                return Ok(());
+            }
             return report::write_csv(
                 &stem.with_extension("csv"),
                 &self.experiment,
@@ -733,11 +841,19 @@ impl Stored {
             );
         }
         crate::headline::write_headline_csv(&stem.with_extension("csv"), &rows)?;
+        if self.from_summary {
+            return Ok(());
+        }
         let points = c
             .results_dir
             .join(format!("{}-points.csv", self.experiment.output_name()));
         report::write_csv(&points, &self.experiment, &self.analyses)
     }
+}
+
+fn load_baseline(c: &CommonArgs, e: &Experiment) -> Result<Option<Baseline>> {
+    let path = baseline_path(c, e);
+    path.exists().then(|| read_baseline(&path)).transpose()
 }
 
 fn provenance_line(attrs: &std::collections::BTreeMap<String, String>) -> String {

@@ -19,6 +19,7 @@ use statrs::distribution::{ContinuousCDF, Normal};
 use crate::analyze::StudyAnalysis;
 use crate::report::{describe_values, point_key, sig, summary_frame};
 use crate::validate::Experiment;
+use crate::verdict::Verdict;
 
 /// Family-wise false-alarm rate of the baseline regression check.
 pub const BASELINE_FAMILY_ALPHA: f64 = 0.001;
@@ -108,7 +109,7 @@ impl CheckOutcome {
             out,
             "check: {}",
             if self.pass() {
-                "all expectations hold"
+                "no verdict lost evidence, no regression"
             } else {
                 "FAILED"
             }
@@ -117,68 +118,67 @@ impl CheckOutcome {
     }
 }
 
-/// Checks every expectation, and the baseline when given.
+/// Checks every expectation, and the baseline when given, without committed
+/// verdicts (so any contradicted expectation fails): see [`check_with`].
 pub fn check(
     experiment: &Experiment,
     analyses: &[StudyAnalysis],
     baseline: Option<&Baseline>,
 ) -> CheckOutcome {
+    check_with(experiment, analyses, baseline, None)
+}
+
+/// The check stage, a regression check. It fails when
+/// - a verdict changes from the committed one (`committed`, see
+///   [`write_verdicts`]) by losing evidence: confirmed to anything else, or
+///   anything to contradicted ([`Verdict::degrades_to`]); without a
+///   committed verdict for an expectation, when it is contradicted;
+/// - a grid point is worse than the committed baseline beyond its noise;
+/// - cells failed or are missing.
+///
+/// A verdict that is contradicted in the committed file does not fail by
+/// itself: a contradicted claim is a result. It is listed as a note.
+pub fn check_with(
+    experiment: &Experiment,
+    analyses: &[StudyAnalysis],
+    baseline: Option<&Baseline>,
+    committed: Option<&CommittedVerdicts>,
+) -> CheckOutcome {
     let mut outcome = CheckOutcome::default();
     for (study, a) in experiment.studies.iter().zip(analyses) {
-        for s in &a.slopes {
-            if !s.pass {
-                outcome.problems.push(format!(
-                    "{}: slope in {} at [{}] is {:+.3} ± {:.3}, expected {}",
-                    study.name,
-                    s.param,
-                    describe_values(&s.at),
-                    s.fitted,
-                    s.ci_half_width,
-                    s.side.describe(s.theory_slope, s.tolerance)
-                ));
+        let judged = a.judgements();
+        for (label, j) in &judged {
+            let now = j.verdict;
+            let before = committed.and_then(|c| c.get(&(study.name.clone(), label.clone())));
+            match before {
+                Some(&b) if b.degrades_to(now) => outcome.problems.push(format!(
+                    "{}: {label}: verdict changed from {b} (committed) to {now}: {}",
+                    study.name, j.reason
+                )),
+                Some(&b) if b != now => outcome.notes.push(format!(
+                    "{}: {label}: verdict improved from {b} (committed) to {now}: {}; commit it with `runner baseline`",
+                    study.name, j.reason
+                )),
+                Some(_) if now == Verdict::Contradicted => outcome.notes.push(format!(
+                    "{}: {label}: contradicted, as committed: {}",
+                    study.name, j.reason
+                )),
+                Some(_) => {}
+                None if now == Verdict::Contradicted => outcome.problems.push(format!(
+                    "{}: {label}: contradicted, and no committed verdict says so: {}",
+                    study.name, j.reason
+                )),
+                None => {}
             }
         }
-        if a.bound_check == Some(false) {
-            for p in a
-                .points
-                .iter()
-                .filter(|p| !(p.bound.is_finite() && p.mean <= p.bound))
-            {
-                outcome.problems.push(format!(
-                    "{}: mean {} exceeds the theorem bound {} at {}",
-                    study.name,
-                    sig(p.mean),
-                    sig(p.bound),
-                    describe_values(&p.swept)
-                ));
-            }
-        }
-        if let Some(m) = &a.reference_failures {
-            for &i in m {
-                let p = &a.points[i];
-                outcome.problems.push(format!(
-                    "{}: mean {} (CI low {}) does not exceed the reference curve {} ({}) at {}",
-                    study.name,
-                    sig(p.mean),
-                    sig(p.ci_low),
-                    sig(p.reference),
-                    study.algorithm.reference_name,
-                    describe_values(&p.swept)
-                ));
-            }
-        }
-        if let Some(m) = &a.theory_mismatches {
-            for &i in m {
-                let p = &a.points[i];
-                outcome.problems.push(format!(
-                    "{}: mean {} ± {} (x{:.2} se) misses the exact expectation {} at {}",
-                    study.name,
-                    sig(p.mean),
-                    sig(p.se),
-                    a.theory_match_quantile,
-                    sig(p.theory),
-                    describe_values(&p.swept)
-                ));
+        if let Some(c) = committed {
+            for ((st, label), &b) in c.iter().filter(|((st, _), _)| *st == study.name) {
+                let still = judged.iter().any(|(l, _)| l == label);
+                if !still && b.degrades_to(Verdict::NotMeasured) {
+                    outcome.problems.push(format!(
+                        "{st}: {label}: verdict changed from {b} (committed) to not measured: the expectation is gone"
+                    ));
+                }
             }
         }
         if a.failed_cells > 0 {
@@ -202,13 +202,132 @@ pub fn check(
     outcome
 }
 
+/// Committed verdicts keyed by (study, check label as in
+/// [`StudyAnalysis::judgements`]).
+pub type CommittedVerdicts = BTreeMap<(String, String), Verdict>;
+
+/// Writes every judged expectation's verdict (`study,check,verdict,reason`):
+/// the committed verdicts `check` compares with.
+pub fn write_verdicts(
+    path: &Path,
+    experiment: &Experiment,
+    analyses: &[StudyAnalysis],
+) -> Result<()> {
+    let (mut study, mut label, mut verdict, mut reason) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for (s, a) in experiment.studies.iter().zip(analyses) {
+        for (l, j) in a.judgements() {
+            study.push(s.name.clone());
+            label.push(l);
+            verdict.push(j.verdict.name().to_string());
+            reason.push(j.reason.clone());
+        }
+    }
+    let mut df = DataFrame::new_infer_height(vec![
+        Column::new("study".into(), study),
+        Column::new("check".into(), label),
+        Column::new("verdict".into(), verdict),
+        Column::new("reason".into(), reason),
+    ])?;
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    let mut file =
+        std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?;
+    CsvWriter::new(&mut file).finish(&mut df)?;
+    Ok(())
+}
+
+/// Reads verdicts written by [`write_verdicts`].
+pub fn read_verdicts(path: &Path) -> Result<CommittedVerdicts> {
+    let df = CsvReadOptions::default()
+        .with_has_header(true)
+        .with_infer_schema_length(Some(0))
+        .try_into_reader_with_file_path(Some(path.to_path_buf()))?
+        .finish()
+        .map_err(|e| anyhow::anyhow!("reading verdicts {}: {e}", path.display()))?;
+    let col = |name: &str| -> Result<StringChunked> { Ok(df.column(name)?.str()?.clone()) };
+    let (study, label, verdict) = (col("study")?, col("check")?, col("verdict")?);
+    let mut out = CommittedVerdicts::new();
+    for i in 0..df.height() {
+        let (Some(st), Some(l), Some(v)) = (study.get(i), label.get(i), verdict.get(i)) else {
+            bail!("verdicts {} row {i} is incomplete", path.display());
+        };
+        let Some(v) = Verdict::from_name(v) else {
+            bail!("verdicts {} row {i}: unknown verdict `{v}`", path.display());
+        };
+        out.insert((st.to_string(), l.to_string()), v);
+    }
+    Ok(out)
+}
+
+/// Per study, how many grid points are worse than the baseline beyond their
+/// noise (`None` where the baseline has none of its points).
+pub fn regressions(
+    experiment: &Experiment,
+    analyses: &[StudyAnalysis],
+    base: Option<&Baseline>,
+) -> Vec<Option<usize>> {
+    let Some(base) = base else {
+        return vec![None; analyses.len()];
+    };
+    let worse = worse_points(experiment, analyses, base);
+    experiment
+        .studies
+        .iter()
+        .zip(analyses)
+        .map(|(s, a)| {
+            let compared = a
+                .points
+                .iter()
+                .any(|p| base.contains_key(&(s.name.clone(), point_key(&p.swept))));
+            compared.then(|| worse.iter().filter(|w| w.study == s.name).count())
+        })
+        .collect()
+}
+
+/// A grid point worse than its baseline beyond the noise.
+struct WorsePoint {
+    study: String,
+    message: String,
+}
+
 fn compare_baseline(
     experiment: &Experiment,
     analyses: &[StudyAnalysis],
     base: &Baseline,
     outcome: &mut CheckOutcome,
 ) {
-    let pairs: Vec<_> = experiment
+    let compared = compared_pairs(experiment, analyses, base).len();
+    if compared == 0 {
+        outcome
+            .notes
+            .push("the baseline shares no grid point with this run; nothing compared".into());
+        return;
+    }
+    let worse = worse_points(experiment, analyses, base);
+    let z = baseline_z(compared);
+    outcome.notes.push(format!(
+        "baseline: {compared} grid points compared at z = {z:.2} (family-wise false-alarm rate {BASELINE_FAMILY_ALPHA}), {} worse",
+        worse.len()
+    ));
+    outcome
+        .problems
+        .extend(worse.into_iter().map(|w| w.message));
+}
+
+type Pair<'a> = (
+    &'a crate::validate::Study,
+    &'a crate::analyze::PointSummary,
+    &'a BaselinePoint,
+);
+
+fn compared_pairs<'a>(
+    experiment: &'a Experiment,
+    analyses: &'a [StudyAnalysis],
+    base: &'a Baseline,
+) -> Vec<Pair<'a>> {
+    experiment
         .studies
         .iter()
         .zip(analyses)
@@ -218,32 +337,36 @@ fn compare_baseline(
                     .map(|b| (s, p, b))
             })
         })
-        .collect();
-    if pairs.is_empty() {
-        outcome
-            .notes
-            .push("the baseline shares no grid point with this run; nothing compared".into());
-        return;
-    }
-    let z = Normal::standard().inverse_cdf(1.0 - BASELINE_FAMILY_ALPHA / pairs.len() as f64);
-    let mut worse = 0;
-    for (s, p, b) in &pairs {
-        let tol = z * (p.se.powi(2) + b.se.powi(2)).sqrt();
-        let within_noise = p.mean - b.mean <= tol;
-        if !within_noise {
-            worse += 1;
-            outcome.problems.push(format!(
-                "{}: mean {} at {} is worse than the baseline {} by more than its noise ({})",
-                s.name,
-                sig(p.mean),
-                describe_values(&p.swept),
-                sig(b.mean),
-                sig(tol)
-            ));
-        }
-    }
-    outcome.notes.push(format!(
-        "baseline: {} grid points compared at z = {z:.2} (family-wise false-alarm rate {BASELINE_FAMILY_ALPHA}), {worse} worse",
-        pairs.len()
-    ));
+        .collect()
+}
+
+/// One-sided normal quantile at the family-wise rate split over `k` points.
+fn baseline_z(k: usize) -> f64 {
+    Normal::standard().inverse_cdf(1.0 - BASELINE_FAMILY_ALPHA / k.max(1) as f64)
+}
+
+fn worse_points(
+    experiment: &Experiment,
+    analyses: &[StudyAnalysis],
+    base: &Baseline,
+) -> Vec<WorsePoint> {
+    let pairs = compared_pairs(experiment, analyses, base);
+    let z = baseline_z(pairs.len());
+    pairs
+        .into_iter()
+        .filter_map(|(s, p, b)| {
+            let tol = z * (p.se.powi(2) + b.se.powi(2)).sqrt();
+            (p.mean - b.mean > tol).then(|| WorsePoint {
+                study: s.name.clone(),
+                message: format!(
+                    "{}: mean {} at {} is worse than the baseline {} by more than its noise ({})",
+                    s.name,
+                    sig(p.mean),
+                    describe_values(&p.swept),
+                    sig(b.mean),
+                    sig(tol)
+                ),
+            })
+        })
+        .collect()
 }

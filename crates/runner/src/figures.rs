@@ -57,6 +57,7 @@ pub(crate) fn study_series(a: &StudyAnalysis, axis: &str, prefix: &str) -> Vec<P
                     theory_slope: s.theory_slope,
                     window: s.window,
                     intercept: s.intercept,
+                    verdict: s.judgement.verdict.name().to_string(),
                 })
                 .collect();
             let label = match (prefix.is_empty(), at.is_empty()) {

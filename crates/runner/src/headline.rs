@@ -13,7 +13,7 @@ use polars::prelude::*;
 use crate::analyze::StudyAnalysis;
 use crate::figures::study_series;
 use crate::plot::{render_panels, Figure};
-use crate::report::{describe_values, sig, slope_verdict};
+use crate::report::{describe_values, sig, verdict_cell};
 use crate::validate::{Experiment, Study};
 
 /// Columns of the overview figure's panel grid.
@@ -50,8 +50,10 @@ pub struct HeadlineRow {
     pub window: (f64, f64),
     /// Largest mean/bound ratio of the study (NaN without a bound).
     pub bound_ratio: f64,
-    /// `pass`, `FAIL` or `reported`.
-    pub verdict: String,
+    /// The verdict on the fitted exponent's CI.
+    pub verdict: crate::verdict::Verdict,
+    /// Its reason, in numbers.
+    pub reason: String,
 }
 
 /// The privacy notion of a study in words.
@@ -102,7 +104,8 @@ pub fn headline_rows(experiment: &Experiment, analyses: &[StudyAnalysis]) -> Vec
                 } else {
                     f64::NAN
                 },
-                verdict: slope_verdict(s, a).into(),
+                verdict: s.judgement.verdict,
+                reason: s.judgement.reason.clone(),
             });
         }
     }
@@ -115,17 +118,13 @@ pub fn headline_markdown(rows: &[HeadlineRow]) -> String {
         return String::new();
     }
     let mut out = String::new();
-    out.push_str("| paper | theorem | algorithm | family | privacy | swept | theory exponent | fitted ± 95% CI | fit window | max measured/bound | verdict |\n");
-    out.push_str("|---|---|---|---|---|---|---|---|---|---|---|\n");
+    out.push_str("| paper | theorem | algorithm | family | privacy | swept | theory exponent | fitted ± 95% CI | fit window | max measured/bound | verdict | why |\n");
+    out.push_str("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for r in rows {
-        let verdict = if r.verdict == "FAIL" {
-            "**FAIL**".to_string()
-        } else {
-            r.verdict.clone()
-        };
+        let verdict = verdict_cell(r.verdict);
         let _ = writeln!(
             out,
-            "| {} | {} | `{}` | `{}` | {} | {} | {} | {:+.3} ± {:.3} | [{}, {}] | {} | {} |",
+            "| {} | {} | `{}` | `{}` | {} | {} | {} | {:+.3} ± {:.3} | [{}, {}] | {} | {} | {} |",
             r.paper,
             r.theorem,
             r.algorithm,
@@ -143,6 +142,7 @@ pub fn headline_markdown(rows: &[HeadlineRow]) -> String {
                 "–".into()
             },
             verdict,
+            r.reason,
         );
     }
     out
@@ -166,7 +166,8 @@ pub fn write_headline_csv(path: &Path, rows: &[HeadlineRow]) -> Result<()> {
         Column::new("window_low".into(), num(|r| r.window.0)),
         Column::new("window_high".into(), num(|r| r.window.1)),
         Column::new("max_bound_ratio".into(), num(|r| r.bound_ratio)),
-        Column::new("verdict".into(), text(|r| r.verdict.clone())),
+        Column::new("verdict".into(), text(|r| r.verdict.name().to_string())),
+        Column::new("reason".into(), text(|r| r.reason.clone())),
     ];
     let mut df = DataFrame::new_infer_height(columns)?;
     let mut file =

@@ -8,6 +8,7 @@
 pub mod analyze;
 pub mod app;
 pub mod check;
+pub mod claims;
 pub mod diagnostics;
 pub mod errata;
 pub mod execute;
@@ -27,4 +28,6 @@ pub mod shard;
 pub mod spec;
 pub mod stats;
 pub mod store;
+pub mod summary;
 pub mod validate;
+pub mod verdict;

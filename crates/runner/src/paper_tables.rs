@@ -59,7 +59,7 @@ pub fn paper_tables(experiment: &Experiment, analyses: &[StudyAnalysis]) -> Stri
                 study.algorithm.name,
                 slopes,
                 sig(a.max_bound_ratio),
-                if a.pass() { "pass" } else { "**FAIL**" }
+                crate::report::verdict_cell(a.verdict())
             );
         }
     }

@@ -9,6 +9,7 @@ use polars::prelude::*;
 
 use crate::analyze::{StudyAnalysis, THEORY_MATCH_FAMILY_ALPHA};
 use crate::validate::Experiment;
+use crate::verdict::Verdict;
 
 /// Formats a number compactly with 4 significant digits.
 pub fn sig(x: f64) -> String {
@@ -63,56 +64,54 @@ pub fn point_key(values: &[(String, f64)]) -> String {
         .join(", ")
 }
 
-/// The verdict of one fitted slope: `reported` (never checked), `pass` (the
-/// slope and every other expectation of its study hold) or `FAIL`.
-pub fn slope_verdict(s: &crate::analyze::SlopeResult, a: &StudyAnalysis) -> &'static str {
-    if s.side == crate::spec::SlopeSide::Reported {
-        "reported"
-    } else if s.pass && a.pass() {
-        "pass"
-    } else {
-        "FAIL"
+/// The verdict of one fitted slope, on its own CI (see [`crate::verdict`]).
+pub fn slope_verdict(s: &crate::analyze::SlopeResult) -> Verdict {
+    s.judgement.verdict
+}
+
+/// A verdict as a Markdown cell: contradicted in bold, so it stands out.
+pub fn verdict_cell(v: Verdict) -> String {
+    match v {
+        Verdict::Contradicted => format!("**{v}**"),
+        v => v.to_string(),
     }
 }
 
-/// The verdict table (one row per fitted slope, plus rows for bound/theory checks).
-pub fn verdict_table(experiment: &Experiment, analyses: &[StudyAnalysis]) -> String {
+/// The regression column: how many of a study's grid points got worse than
+/// the committed baseline beyond their noise (`None`: nothing compared).
+pub fn regression_cell(worse: Option<usize>) -> String {
+    match worse {
+        None => "no baseline".into(),
+        Some(0) => "none".into(),
+        Some(k) => format!("**worse at {k} points**"),
+    }
+}
+
+/// The verdict table: one row per fitted slope, then one row per other
+/// expectation (bound, theory match, reference) of each study, each with
+/// its verdict and the reason in numbers, and the study's baseline
+/// regression (`regressions[i]`, see [`crate::check::regressions`]).
+pub fn verdict_table(
+    experiment: &Experiment,
+    analyses: &[StudyAnalysis],
+    regressions: &[Option<usize>],
+) -> String {
     let mut out = String::new();
-    out.push_str("| study | swept | at | theory slope | theory-curve slope | fitted slope ± 95% CI | fit window | points | max mean/bound | theory match | verdict |\n");
-    out.push_str("|---|---|---|---|---|---|---|---|---|---|---|\n");
-    for (study, a) in experiment.studies.iter().zip(analyses) {
-        let theory = match &a.theory_mismatches {
-            None => "–".to_string(),
-            Some(m) if m.is_empty() => format!("{}/{} points", a.points.len(), a.points.len()),
-            Some(m) => format!("{} point(s) off", m.len()),
-        };
-        let ratio = sig(a.max_bound_ratio);
-        let ratio = match a.bound_check {
-            Some(false) => format!("**{ratio} (> 1)**"),
-            _ => ratio,
-        };
-        let verdict = if a.pass() { "pass" } else { "**FAIL**" };
-        if a.slopes.is_empty() {
-            let _ = writeln!(
-                out,
-                "| {} | {} | – | – | – | – | – | {} | {ratio} | {theory} | {verdict} |",
-                study.name,
-                study
-                    .axes
-                    .iter()
-                    .map(|x| x.name.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                a.points.len()
-            );
-        }
+    out.push_str("| study | check | theory | theory-curve slope | measured | fit window | points | verdict | why | regression |\n");
+    out.push_str("|---|---|---|---|---|---|---|---|---|---|\n");
+    for (i, (study, a)) in experiment.studies.iter().zip(analyses).enumerate() {
+        let regression = regression_cell(regressions.get(i).copied().flatten());
         for s in &a.slopes {
+            let at = if s.at.is_empty() {
+                String::new()
+            } else {
+                format!(" at {}", describe_values(&s.at))
+            };
             let _ = writeln!(
                 out,
-                "| {} | {} | {} | {} | {} | {:+.3} ± {:.3} | [{}, {}] | {} | {ratio} | {theory} | {} |",
+                "| {} | slope in {}{at} | {} | {} | {:+.3} ± {:.3} | [{}, {}] | {} | {} | {} | {regression} |",
                 study.name,
                 s.param,
-                describe_values(&s.at),
                 s.side.describe(s.theory_slope, s.tolerance),
                 if s.theory_curve_slope.is_finite() { format!("{:+.3}", s.theory_curve_slope) } else { "–".into() },
                 s.fitted,
@@ -120,10 +119,53 @@ pub fn verdict_table(experiment: &Experiment, analyses: &[StudyAnalysis]) -> Str
                 sig(s.window.0),
                 sig(s.window.1),
                 s.points,
-                match slope_verdict(s, a) {
-                    "FAIL" => "**FAIL**",
-                    v => v,
+                verdict_cell(s.judgement.verdict),
+                s.judgement.reason,
+            );
+        }
+        let others = [
+            (
+                "bound",
+                "mean <= bound",
+                &a.bound_judgement,
+                format!("max mean/bound {}", sig(a.max_bound_ratio)),
+            ),
+            (
+                "theory match",
+                "mean = exact expectation",
+                &a.theory_judgement,
+                String::new(),
+            ),
+            (
+                "reference",
+                "mean > reference curve",
+                &a.reference_judgement,
+                String::new(),
+            ),
+        ];
+        for (check, theory, judgement, measured) in others {
+            let Some(j) = judgement else { continue };
+            let _ = writeln!(
+                out,
+                "| {} | {check} | {theory} | – | {} | – | {} | {} | {} | {regression} |",
+                study.name,
+                if measured.is_empty() {
+                    "–".to_string()
+                } else {
+                    measured
                 },
+                a.points.len(),
+                verdict_cell(j.verdict),
+                j.reason,
+            );
+        }
+        if a.judgements().is_empty() {
+            let _ = writeln!(
+                out,
+                "| {} | – | – | – | – | – | {} | {} | the study declares no expectation | {regression} |",
+                study.name,
+                a.points.len(),
+                verdict_cell(Verdict::NotMeasured),
             );
         }
     }
@@ -135,6 +177,7 @@ pub fn write_markdown(
     path: &Path,
     experiment: &Experiment,
     analyses: &[StudyAnalysis],
+    regressions: &[Option<usize>],
     source: &str,
     provenance: &str,
 ) -> Result<()> {
@@ -151,24 +194,30 @@ pub fn write_markdown(
     let headline =
         crate::headline::headline_markdown(&crate::headline::headline_rows(experiment, analyses));
     if !headline.is_empty() {
-        md.push_str("## Headline table\n\nOne row per fitted exponent: the log-log slope of the measured mean against the swept variable inside the fit window (95% CI, Student t), the exponent the theorem predicts (as checked: `± tolerance`, or one-sided `<=`), the largest ratio of a measured mean to the theorem's bound over the study's points, and the verdict (every expectation of the study holds). `figures/");
+        md.push_str("## Headline table\n\nOne row per fitted exponent: the log-log slope of the measured mean against the swept variable inside the fit window (95% CI, Student t), the exponent the theorem predicts (as checked: `± tolerance`, or one-sided `<=`), the largest ratio of a measured mean to the theorem's bound over the study's points, and the verdict on the exponent's whole CI (confirmed / contradicted / inconclusive / not measured) with its reason. `figures/");
         md.push_str(&experiment.output_name());
         md.push_str("/overview.png` draws one panel per row.\n\n");
         md.push_str(&headline);
         md.push('\n');
     }
     md.push_str("## Verdicts\n\n");
-    md.push_str(&verdict_table(experiment, analyses));
+    md.push_str(&verdict_table(experiment, analyses, regressions));
     let _ = writeln!(
         md,
         "\nSlopes are weighted least-squares fits of log(mean) on log(parameter) inside the fit window \
          (95% CI, Student t). \"theory-curve slope\" is the same fit applied to the exact expected \
-         metric. \"theory match\" counts points whose mean lies within a Bonferroni-corrected CI of \
-         the exact expectation (family-wise false-alarm rate {THEORY_MATCH_FAMILY_ALPHA} per study).\n"
+         metric. Verdicts: **confirmed** when the whole 95% CI lies inside the theory's band (slope ± \
+         tolerance, or one-sided), every mean is below an informative bound (one below the metric's \
+         trivial maximum), or every mean lies within a Bonferroni-corrected CI of the exact expectation \
+         (family-wise false-alarm rate {THEORY_MATCH_FAMILY_ALPHA} per study); **contradicted** when \
+         the CI lies outside the band or a mean exceeds the bound beyond its CI or misses the exact \
+         expectation; **inconclusive** otherwise, with what would decide it; **not measured** for a \
+         reported slope or a vacuous bound. \"regression\" compares every grid point with the \
+         committed baseline (experiments/baselines/).\n"
     );
     let tables = crate::paper_tables::paper_tables(experiment, analyses);
     if !tables.is_empty() {
-        md.push_str("## The paper's tables, measured\n\nEach row is a result the paper claims, with the study that measures it: the fitted log-log slope per swept variable against the theory slope, the largest ratio of a measured mean to the theorem's bound, and the study's verdict (every expectation of the study holds).\n");
+        md.push_str("## The paper's tables, measured\n\nEach row is a result the paper claims, with the study that measures it: the fitted log-log slope per swept variable against the theory slope, the largest ratio of a measured mean to the theorem's bound, and the study's verdict (every expectation of the study combined: contradicted if any is, confirmed if every judged one is, inconclusive otherwise).\n");
         md.push_str(&tables);
         md.push('\n');
     }
@@ -221,12 +270,18 @@ pub fn summary_frame(experiment: &Experiment, analyses: &[StudyAnalysis]) -> Res
     let mut study = Vec::new();
     let mut point = Vec::new();
     let mut swept = Vec::new();
-    let mut cols: [Vec<f64>; 11] = Default::default();
+    let mut worst = Vec::new();
+    let mut cols: [Vec<f64>; 12] = Default::default();
     for (s, a) in experiment.studies.iter().zip(analyses) {
         for p in &a.points {
             study.push(s.name.clone());
             point.push(p.point as u64);
             swept.push(point_key(&p.swept));
+            worst.push(
+                p.worst_case_at
+                    .as_ref()
+                    .map_or(String::new(), |(k, v)| point_key(&[(k.clone(), *v)])),
+            );
             let vals = [
                 p.count as f64,
                 p.failed as f64,
@@ -239,6 +294,7 @@ pub fn summary_frame(experiment: &Experiment, analyses: &[StudyAnalysis]) -> Res
                 p.q90,
                 p.theory,
                 p.bound,
+                p.reference,
             ];
             for (c, v) in cols.iter_mut().zip(vals) {
                 c.push(v);
@@ -246,8 +302,18 @@ pub fn summary_frame(experiment: &Experiment, analyses: &[StudyAnalysis]) -> Res
         }
     }
     let names = [
-        "count", "failed", "mean", "se", "ci_low", "ci_high", "median", "q10", "q90", "theory",
+        "count",
+        "failed",
+        "mean",
+        "se",
+        "ci_low",
+        "ci_high",
+        "median",
+        "q10",
+        "q90",
+        "theory",
         "bound",
+        "reference",
     ];
     let mut columns: Vec<Column> = vec![
         Column::new("study".into(), study),
@@ -257,6 +323,7 @@ pub fn summary_frame(experiment: &Experiment, analyses: &[StudyAnalysis]) -> Res
     for (name, c) in names.iter().zip(cols) {
         columns.push(Column::new((*name).into(), c));
     }
+    columns.push(Column::new("worst_case_at".into(), worst));
     Ok(DataFrame::new_infer_height(columns)?)
 }
 

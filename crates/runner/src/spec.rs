@@ -59,6 +59,10 @@ pub struct StudySpec {
     /// What theory predicts.
     #[serde(default)]
     pub expect: ExpectSpec,
+    /// Ids of the claims of the ledger (`experiments/claims/*.toml`) this
+    /// study tests; `runner claims` judges each claim on the named studies.
+    #[serde(default)]
+    pub claims: Vec<String>,
     /// Name of a combined figure: studies sharing it are drawn on one set of
     /// axes (e.g. conceptual vs implemented, sharp vs benign).
     #[serde(default)]
@@ -236,6 +240,23 @@ pub struct ExpectSpec {
     /// (one per regime, e.g. `[{ slope = -2, ... }, { slope = -1, ... }]`).
     #[serde(default)]
     pub slopes: BTreeMap<String, OneOrMany<SlopeExpectation>>,
+    /// The metric's value at a trivial (data-ignoring) release, e.g. 1 for a
+    /// 0-1 error: a bound at or above it is vacuous (no evidence), and means
+    /// within 10% of it sit at the trivial value (the rate regime is not
+    /// reached there). Defaults to 1 for the 0-1 error metrics.
+    #[serde(default)]
+    pub trivial_max: Option<f64>,
+    /// Why the study's points do not reach the theorem's regime although no
+    /// mean sits near `trivial_max` (e.g. every worst-case mean equals the
+    /// excess of a data-ignoring release at that point): every confirmed
+    /// verdict of the study becomes inconclusive with this reason. It can
+    /// only weaken evidence, never strengthen it.
+    #[serde(default)]
+    pub regime_not_reached: Option<String>,
+    /// Why the bound, theory or reference expectations were changed after
+    /// data existed (pre-registration: the ledger prints it).
+    #[serde(default)]
+    pub revised: Option<String>,
 }
 
 /// A single item or a list of them.
@@ -275,6 +296,14 @@ pub struct SlopeExpectation {
     /// or one side only, for a bound that is an upper envelope.
     #[serde(default)]
     pub side: SlopeSide,
+    /// Why the slope, side, tolerance or window was changed after data
+    /// existed (pre-registration: the ledger prints it).
+    #[serde(default)]
+    pub revised: Option<String>,
+    /// Why this window's points do not reach the theorem's regime (see
+    /// [`ExpectSpec::regime_not_reached`]): a confirmed fit becomes inconclusive.
+    #[serde(default)]
+    pub regime_not_reached: Option<String>,
 }
 
 /// Which side of the theory slope a fitted slope may not cross.

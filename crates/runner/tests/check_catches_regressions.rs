@@ -73,7 +73,7 @@ fn broken_algorithms_are_caught() {
     let outcome = check(&e, &analyses, Some(&baseline));
     let text = outcome.render();
     assert!(!outcome.pass());
-    assert!(text.contains("misses the exact expectation"), "{text}");
+    assert!(text.contains("miss the exact expectation"), "{text}");
     assert!(text.contains("worse than the baseline"), "{text}");
 
     // A rate change (error decaying as n^-1.5 instead of n^-2) fails the slope check.

@@ -83,7 +83,16 @@ fn headline_rows_reach_the_report_the_csv_and_the_overview() {
     assert!(rows[0].contains("pure eps-DP"), "{}", rows[0]);
     assert!(rows[1].contains("(eps, delta)-DP"), "{}", rows[1]);
     assert!(rows[2].contains("<= -1.000 + 0.3"), "{}", rows[2]);
-    assert!(rows.iter().all(|r| r.ends_with(",pass")), "{csv}");
+    // Every row carries one of the four verdicts (and its reason), never "pass".
+    assert!(
+        rows.iter().all(|r| {
+            ["confirmed", "contradicted", "inconclusive", "not measured"]
+                .iter()
+                .any(|v| r.contains(&format!(",{v},")))
+                && !r.contains(",pass")
+        }),
+        "{csv}"
+    );
 
     let points = std::fs::read_to_string(s.path("results/headline_tiny-points.csv")).unwrap();
     assert!(points.starts_with("study,point,swept,count"), "{points}");

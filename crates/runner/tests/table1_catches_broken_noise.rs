@@ -100,5 +100,5 @@ fn noise_scaled_by_two_fails_the_committed_table1_baseline() {
         worse, compared,
         "every grid point must be flagged as worse:\n{text}"
     );
-    assert!(text.contains("misses the exact expectation"), "{text}");
+    assert!(text.contains("miss the exact expectation"), "{text}");
 }

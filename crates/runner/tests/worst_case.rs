@@ -51,7 +51,14 @@ fn worst_case_keeps_the_largest_mean_per_point_and_checks_every_point() {
     let csv = std::fs::read_to_string(s.path("results/worst.csv")).unwrap();
     let objp_rows: Vec<&str> = csv.lines().filter(|l| l.starts_with("objp_n,")).collect();
     assert_eq!(objp_rows.len(), 3, "{csv}");
-    assert!(objp_rows.iter().all(|l| !l.contains("r_factor")), "{csv}");
+    // (the maximizing value goes to the `worst_case_at` column).
+    assert!(
+        objp_rows
+            .iter()
+            .all(|l| !l.split(',').nth(2).unwrap().contains("r_factor")
+                && l.ends_with(&l[l.rfind(",r_factor=").unwrap()..])),
+        "{csv}"
+    );
     // Figures are drawn along n only.
     assert!(s.path("figures/worst/objp_n__n.png").exists());
     assert!(!s.path("figures/worst/objp_n__r_factor.png").exists());

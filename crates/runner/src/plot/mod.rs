@@ -130,6 +130,9 @@ pub struct SlopeFit {
     pub window: (f64, f64),
     /// Fitted intercept of `ln(mean)` (natural logarithm).
     pub intercept: f64,
+    /// The verdict on the slope's CI (`confirmed`, `contradicted`, ...),
+    /// shown in the legend; empty for none.
+    pub verdict: String,
 }
 
 /// One series (one curve of measured points, e.g. one algorithm or one value of a second swept parameter).
@@ -432,8 +435,13 @@ fn legend_entries(fig: &Figure, prep: &[Prepared]) -> Vec<LegendEntry> {
             } else {
                 String::new()
             };
+            let verdict = if f.verdict.is_empty() {
+                String::new()
+            } else {
+                format!(": {}", f.verdict)
+            };
             format!(
-                "slope {:+.3} ± {:.3} (theory {:+.2}){window}",
+                "slope {:+.3} ± {:.3} (theory {:+.2}){window}{verdict}",
                 f.slope, f.ci_half_width, f.theory_slope
             )
         };

@@ -25,6 +25,7 @@ fn series(label: &str, k: f64, scale: f64, xs: &[f64]) -> PlotSeries {
             theory_slope: -k,
             window: (xs[xs.len() / 2], xs[xs.len() - 1]),
             intercept: scale.ln(),
+            verdict: "confirmed".into(),
         }],
         theory_scale: Some(scale),
     }

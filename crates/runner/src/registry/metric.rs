@@ -76,6 +76,19 @@ impl Metric {
         )
     }
 
+    /// The value any trivial (data-ignoring) release attains, where it is the
+    /// same for every family: a 0-1 error never exceeds 1. A bound at or above
+    /// it says nothing. Other metrics declare theirs per study
+    /// (`expect.trivial_max`).
+    pub fn trivial_maximum(self) -> Option<f64> {
+        match self {
+            Metric::ZeroOneError | Metric::PopulationZeroOneError | Metric::ExcessZeroOneError => {
+                Some(1.0)
+            }
+            _ => None,
+        }
+    }
+
     /// The metric's name as written in TOML.
     pub fn name(self) -> &'static str {
         Self::ALL

@@ -55,6 +55,10 @@ pub struct SlopeCheck {
     pub side: crate::spec::SlopeSide,
     /// Inclusive fit window.
     pub window: (f64, f64),
+    /// Why the expectation was changed after data existed, if it was.
+    pub revised: Option<String>,
+    /// Why the window does not reach the theorem's regime, if it does not.
+    pub regime_not_reached: Option<String>,
 }
 
 /// A fully resolved study.
@@ -104,6 +108,14 @@ pub struct Study {
     pub headline: Option<crate::spec::HeadlineSpec>,
     /// Swept parameter the analysis takes the worst case over, if any.
     pub worst_case_over: Option<String>,
+    /// The metric's value at a trivial release (bounds at or above it are vacuous).
+    pub trivial_max: Option<f64>,
+    /// Why the bound/theory/reference expectations were revised after data existed.
+    pub revised: Option<String>,
+    /// Why the points do not reach the theorem's regime (confirmed becomes inconclusive).
+    pub regime_not_reached: Option<String>,
+    /// Claim ids (of `experiments/claims/*.toml`) this study tests.
+    pub claims: Vec<String>,
 }
 
 impl Study {

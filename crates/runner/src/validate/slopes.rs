@@ -94,6 +94,8 @@ fn resolve_slope(
         tolerance: exp.tolerance,
         side: exp.side,
         window: (window[0], window[1]),
+        revised: exp.revised.clone(),
+        regime_not_reached: exp.regime_not_reached.clone(),
     })
 }
 

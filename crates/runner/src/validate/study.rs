@@ -148,6 +148,16 @@ pub(super) fn resolve(
         }
     }
 
+    if let Some(t) = expect.trivial_max {
+        if !(t.is_finite() && t > 0.0) {
+            return Err(loc.error(
+                &join(&expect_path, &toml_path!["trivial_max"]),
+                format!("trivial_max = {t} is not a positive finite number"),
+                "give the metric's value at a trivial release, e.g. 1 for a 0-1 error",
+            ));
+        }
+    }
+
     Ok(Study {
         name: s.name.clone(),
         title: if s.title.is_empty() {
@@ -175,6 +185,10 @@ pub(super) fn resolve(
         paper: s.paper.clone(),
         headline: s.headline.clone(),
         worst_case_over: s.worst_case_over.clone(),
+        trivial_max: expect.trivial_max.or_else(|| metric_kind.trivial_maximum()),
+        revised: expect.revised.clone(),
+        regime_not_reached: expect.regime_not_reached.clone(),
+        claims: s.claims.clone(),
     })
 }
 

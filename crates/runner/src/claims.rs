@@ -1,0 +1,811 @@
+//! The claims ledger: every claim of the five papers (declared once, in
+//! `experiments/claims/<paper>.toml`), judged on the studies that name it
+//! (`claims = [...]` in `experiments/*.toml`) from their committed
+//! default-profile summaries, one verdict each: `results/claims.md` and
+//! `results/claims.csv`. `runner claims --check` rebuilds the ledger and
+//! fails when a verdict lost evidence against the committed one.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use polars::prelude::*;
+use serde::Deserialize;
+
+use crate::analyze::{SlopeResult, StudyAnalysis};
+use crate::diagnostics::{SpecError, SpecLocator};
+use crate::report::sig;
+use crate::validate::{Experiment, Study};
+use crate::verdict::{combine, Judgement, Verdict};
+
+/// `runner claims`.
+#[derive(Debug, Args, Clone)]
+pub struct ClaimsArgs {
+    /// Directory of the claim files (one per paper).
+    #[arg(long, default_value = "experiments/claims")]
+    pub claims_dir: PathBuf,
+    /// Directory of the experiment files whose studies name claims.
+    #[arg(long, default_value = "experiments")]
+    pub experiments_dir: PathBuf,
+    /// Directory of the committed summaries, and of the ledger.
+    #[arg(long, default_value = "results")]
+    pub results_dir: PathBuf,
+    /// Compare with the committed ledger (results/claims.csv) instead of
+    /// writing it: exit 1 when a claim's verdict lost evidence (confirmed to
+    /// anything else, anything to contradicted).
+    #[arg(long)]
+    pub check: bool,
+}
+
+/// One claim file.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClaimFile {
+    /// The paper, as printed in reports.
+    pub paper: String,
+    /// The experiment file (name) whose studies name these claims.
+    pub experiment: String,
+    /// The claims.
+    pub claims: Vec<ClaimSpec>,
+}
+
+/// What kind of statement a claim is.
+#[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum ClaimKind {
+    /// A rate in one parameter and regime.
+    Rate,
+    /// A stated comparison between algorithms.
+    Comparison,
+    /// A privacy guarantee.
+    Privacy,
+    /// A printed constant the digest corrects.
+    Erratum,
+    /// An explicit bound.
+    Bound,
+}
+
+/// Which checks of the naming studies decide a claim.
+#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Evidence {
+    /// Every fitted slope in `parameter`.
+    #[default]
+    Slope,
+    /// The bound expectation.
+    Bound,
+    /// The exact-expectation match.
+    TheoryMatch,
+    /// The reference expectation.
+    Reference,
+    /// Every check of the naming studies.
+    Study,
+    /// The `runner errata` rows of the claim (by `errata_id`, default `id`).
+    Errata,
+}
+
+impl Evidence {
+    fn name(self) -> &'static str {
+        match self {
+            Evidence::Slope => "slope",
+            Evidence::Bound => "bound",
+            Evidence::TheoryMatch => "theory_match",
+            Evidence::Reference => "reference",
+            Evidence::Study => "study",
+            Evidence::Errata => "errata",
+        }
+    }
+}
+
+/// One claim.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClaimSpec {
+    /// Stable unique id, e.g. `MN-T1-n`.
+    pub id: String,
+    /// Theorem, corollary or section.
+    pub theorem: String,
+    /// The claim as printed.
+    pub statement: String,
+    /// What kind of statement it is.
+    pub kind: ClaimKind,
+    /// The swept variable whose slope is the evidence.
+    #[serde(default)]
+    pub parameter: Option<String>,
+    /// Which checks decide it.
+    #[serde(default)]
+    pub evidence: Evidence,
+    /// The expected exponent or relation, in words.
+    pub expected: String,
+    /// Why no study tests it (then none may name it).
+    #[serde(default)]
+    pub not_measured: Option<String>,
+    /// With slope evidence, only the naming studies' slope expectations with
+    /// this theory exponent (a study fitting two regimes on one parameter).
+    #[serde(default)]
+    pub slope: Option<f64>,
+    /// The errata row id, when it differs from `id`.
+    #[serde(default)]
+    pub errata_id: Option<String>,
+    /// Anything a reader needs.
+    #[serde(default)]
+    pub notes: Option<String>,
+}
+
+/// One row of the ledger.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LedgerRow {
+    /// The paper.
+    pub paper: String,
+    /// The claim id.
+    pub claim_id: String,
+    /// Theorem or section.
+    pub theorem: String,
+    /// Kind of claim.
+    pub kind: String,
+    /// The statement as printed.
+    pub statement: String,
+    /// Swept parameter (empty when not a slope claim).
+    pub parameter: String,
+    /// Expected relation.
+    pub expected: String,
+    /// Evidence kind.
+    pub evidence: String,
+    /// The decisive measured value (a fitted slope, a max mean/bound), NaN if none.
+    pub measured: f64,
+    /// Its 95% CI, low end.
+    pub ci_low: f64,
+    /// Its 95% CI, high end.
+    pub ci_high: f64,
+    /// The fit window of the decisive slope.
+    pub window: String,
+    /// The verdict.
+    pub verdict: Verdict,
+    /// Why, with every naming study's part.
+    pub reason: String,
+    /// Revision notes of the expectations involved.
+    pub revised: String,
+    /// The naming studies, `experiment:study`.
+    pub studies: String,
+    /// The experiment files involved.
+    pub spec: String,
+}
+
+/// An experiment with its analyses re-derived from its committed summary.
+pub struct Judged {
+    /// Spec path.
+    pub path: PathBuf,
+    /// The resolved experiment (default profile).
+    pub experiment: Experiment,
+    /// Its analyses (`None` without a committed summary).
+    pub analyses: Option<Vec<StudyAnalysis>>,
+}
+
+/// Loads every claim file of `dir`, sorted by file name.
+pub fn load_claims(dir: &Path) -> Result<Vec<(PathBuf, ClaimFile)>> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+        .with_context(|| format!("reading {}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    paths.sort();
+    paths
+        .into_iter()
+        .map(|p| {
+            let text =
+                std::fs::read_to_string(&p).with_context(|| format!("reading {}", p.display()))?;
+            let file: ClaimFile = toml::from_str(&text).map_err(|e| SpecError {
+                location: match e.span() {
+                    Some(span) => SpecLocator::new(&p, &text).at_offset(span.start),
+                    None => p.display().to_string(),
+                },
+                message: e.message().trim().to_string(),
+                hint: "see experiments/claims/README.md for the fields of a claim".into(),
+            })?;
+            Ok((p, file))
+        })
+        .collect()
+}
+
+/// Every experiment file of `dir` (default profile), with its analyses
+/// re-derived from the committed summary in `results_dir`.
+pub fn judge_experiments(dir: &Path, results_dir: &Path) -> Result<Vec<Judged>> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+        .with_context(|| format!("reading {}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    paths.sort();
+    paths
+        .into_iter()
+        .map(|path| {
+            let loaded = crate::spec::load(&path)?;
+            let experiment = crate::validate::resolve(&loaded, None)?;
+            let summary = crate::summary::summary_path(results_dir, &experiment);
+            let analyses = summary
+                .exists()
+                .then(|| crate::summary::analyses_from_summary(&experiment, &summary))
+                .transpose()?;
+            Ok(Judged {
+                path,
+                experiment,
+                analyses,
+            })
+        })
+        .collect()
+}
+
+fn bad(location: String, message: String, hint: &str) -> anyhow::Error {
+    SpecError {
+        location,
+        message,
+        hint: hint.into(),
+    }
+    .into()
+}
+
+/// Checks that every id is unique, every study names known claims, no study
+/// names a claim marked not measured, and every other claim is named.
+pub fn validate(claims: &[(PathBuf, ClaimFile)], judged: &[Judged]) -> Result<()> {
+    let mut ids: BTreeMap<&str, (&Path, &ClaimSpec)> = BTreeMap::new();
+    for (path, file) in claims {
+        for c in &file.claims {
+            if let Some((other, _)) = ids.insert(&c.id, (path, c)) {
+                return Err(bad(
+                    path.display().to_string(),
+                    format!(
+                        "claim id `{}` is declared twice (also in {})",
+                        c.id,
+                        other.display()
+                    ),
+                    "give every claim one stable, unique id",
+                ));
+            }
+            if c.evidence == Evidence::Slope && c.not_measured.is_none() && c.parameter.is_none() {
+                return Err(bad(
+                    path.display().to_string(),
+                    format!("claim `{}` has slope evidence but no `parameter`", c.id),
+                    "name the swept variable whose slope decides it",
+                ));
+            }
+        }
+    }
+    let mut named: BTreeSet<&str> = BTreeSet::new();
+    for j in judged {
+        for s in &j.experiment.studies {
+            for id in &s.claims {
+                let Some((_, c)) = ids.get(id.as_str()) else {
+                    return Err(bad(
+                        format!("{} (study `{}`)", j.path.display(), s.name),
+                        format!("study names claim `{id}`, which no claim file declares"),
+                        "declare it in experiments/claims/<paper>.toml or fix the id",
+                    ));
+                };
+                if c.not_measured.is_some() {
+                    return Err(bad(
+                        format!("{} (study `{}`)", j.path.display(), s.name),
+                        format!(
+                            "study names claim `{id}`, which its claim file marks not measured"
+                        ),
+                        "remove `not_measured` from the claim, or the id from the study",
+                    ));
+                }
+                named.insert(id);
+            }
+        }
+    }
+    for (path, file) in claims {
+        for c in &file.claims {
+            let needs_study = c.not_measured.is_none() && c.evidence != Evidence::Errata;
+            if needs_study && !named.contains(c.id.as_str()) {
+                return Err(bad(
+                    path.display().to_string(),
+                    format!("claim `{}` is neither named by a study nor marked not measured", c.id),
+                    "add `claims = [\"ID\"]` to the study that tests it, or `not_measured = \"why\"`",
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// One naming study's contribution to a claim.
+struct Part<'a> {
+    where_: String,
+    judgement: Judgement,
+    slope: Option<&'a SlopeResult>,
+    max_bound_ratio: f64,
+}
+
+fn study_parts<'a>(c: &ClaimSpec, exp: &str, study: &Study, a: &'a StudyAnalysis) -> Vec<Part<'a>> {
+    let where_ = |label: &str| format!("{exp}:{} ({label})", study.name);
+    let part = |label: &str, j: &Judgement| Part {
+        where_: where_(label),
+        judgement: j.clone(),
+        slope: None,
+        max_bound_ratio: a.max_bound_ratio,
+    };
+    let missing = |what: &str| Part {
+        where_: where_(what),
+        judgement: Judgement::new(
+            Verdict::NotMeasured,
+            format!("the study has no {what} expectation"),
+        ),
+        slope: None,
+        max_bound_ratio: f64::NAN,
+    };
+    let param = c.parameter.as_deref().unwrap_or_default();
+    match c.evidence {
+        Evidence::Slope => {
+            let slopes: Vec<Part> = a
+                .slopes
+                .iter()
+                .filter(|s| s.param == param)
+                .filter(|s| c.slope.is_none_or(|x| (s.theory_slope - x).abs() < 1e-9))
+                .map(|s| {
+                    let at = if s.at.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" at {}", crate::report::describe_values(&s.at))
+                    };
+                    Part {
+                        where_: where_(&format!("slope in {param}{at}")),
+                        judgement: s.judgement.clone(),
+                        slope: Some(s),
+                        max_bound_ratio: f64::NAN,
+                    }
+                })
+                .collect();
+            if slopes.is_empty() {
+                vec![missing(&format!("slope-in-{param}"))]
+            } else {
+                slopes
+            }
+        }
+        Evidence::Bound => match &a.bound_judgement {
+            Some(j) => vec![part("bound", j)],
+            None => vec![missing("bound")],
+        },
+        Evidence::TheoryMatch => match &a.theory_judgement {
+            Some(j) => vec![part("theory match", j)],
+            None => vec![missing("theory-match")],
+        },
+        Evidence::Reference => match &a.reference_judgement {
+            Some(j) => vec![part("reference", j)],
+            None => vec![missing("reference")],
+        },
+        Evidence::Study => {
+            let all: Vec<Part> = a
+                .judgements()
+                .into_iter()
+                .map(|(label, j)| Part {
+                    where_: where_(&label),
+                    judgement: j.clone(),
+                    slope: a.slopes.iter().find(|s| std::ptr::eq(&s.judgement, j)),
+                    max_bound_ratio: a.max_bound_ratio,
+                })
+                .collect();
+            if all.is_empty() {
+                vec![missing("")]
+            } else {
+                all
+            }
+        }
+        Evidence::Errata => Vec::new(),
+    }
+}
+
+/// The `runner errata` rows of a claim, judged: the printed calibration is
+/// the paper's privacy claim; exactly not private contradicts it, not
+/// certifiable by the best bound leaves it inconclusive, private confirms it.
+fn errata_parts(c: &ClaimSpec, rows: &[crate::errata::Erratum]) -> Vec<Part<'static>> {
+    use crate::errata::Verdict as E;
+    let id = c.errata_id.as_deref().unwrap_or(&c.id);
+    rows.iter()
+        .filter(|r| r.id == id)
+        .map(|r| {
+            let verdict = match r.verdict {
+                E::NotPrivate => Verdict::Contradicted,
+                E::NotCertified => Verdict::Inconclusive,
+                E::PrivateBySlack | E::PrivateButLoose => Verdict::Confirmed,
+            };
+            Part {
+                where_: format!("runner errata {} ({})", r.id, r.setting),
+                judgement: Judgement::new(
+                    verdict,
+                    format!(
+                        "printed calibration realises {} against the claimed {} ({}): {}",
+                        r.realised,
+                        r.target,
+                        r.accounting.label(),
+                        r.verdict.label()
+                    ),
+                ),
+                slope: None,
+                max_bound_ratio: f64::NAN,
+            }
+        })
+        .collect()
+}
+
+/// Builds the ledger: one row per claim, in claim-file order.
+pub fn ledger(claims: &[(PathBuf, ClaimFile)], judged: &[Judged]) -> Vec<LedgerRow> {
+    let errata = crate::errata::errata();
+    let mut rows = Vec::new();
+    for (_, file) in claims {
+        for c in &file.claims {
+            let mut parts: Vec<Part> = Vec::new();
+            let mut studies = Vec::new();
+            let mut specs = BTreeSet::new();
+            let mut revised = Vec::new();
+            for j in judged {
+                let exp = j.experiment.output_name();
+                for (i, study) in j.experiment.studies.iter().enumerate() {
+                    if !study.claims.contains(&c.id) {
+                        continue;
+                    }
+                    studies.push(format!("{exp}:{}", study.name));
+                    specs.insert(j.path.display().to_string());
+                    for why in study
+                        .slopes
+                        .iter()
+                        .filter_map(|s| s.revised.as_deref())
+                        .chain(study.revised.as_deref())
+                    {
+                        revised.push(format!("{}: {why}", study.name));
+                    }
+                    match &j.analyses {
+                        Some(a) => parts.extend(study_parts(c, &exp, study, &a[i])),
+                        None => parts.push(Part {
+                            where_: format!("{exp}:{}", study.name),
+                            judgement: Judgement::new(
+                                Verdict::NotMeasured,
+                                format!("no committed summary of {exp}"),
+                            ),
+                            slope: None,
+                            max_bound_ratio: f64::NAN,
+                        }),
+                    }
+                }
+            }
+            if c.evidence == Evidence::Errata {
+                parts.extend(errata_parts(c, &errata));
+            }
+            rows.push(row(file, c, &parts, studies, specs, revised));
+        }
+    }
+    rows
+}
+
+fn row(
+    file: &ClaimFile,
+    c: &ClaimSpec,
+    parts: &[Part],
+    studies: Vec<String>,
+    specs: BTreeSet<String>,
+    revised: Vec<String>,
+) -> LedgerRow {
+    let verdict = combine(parts.iter().map(|p| &p.judgement));
+    let reason = match &c.not_measured {
+        Some(why) if parts.is_empty() => why.clone(),
+        _ if parts.is_empty() => "no evidence: no study names it and no errata row matches".into(),
+        _ => {
+            let count = |v: Verdict| parts.iter().filter(|p| p.judgement.verdict == v).count();
+            let tally: Vec<String> = Verdict::ALL
+                .into_iter()
+                .filter(|v| count(*v) > 0)
+                .map(|v| format!("{} {v}", count(v)))
+                .collect();
+            let details: Vec<String> = parts
+                .iter()
+                .map(|p| {
+                    format!(
+                        "{}: {}, {}",
+                        p.where_, p.judgement.verdict, p.judgement.reason
+                    )
+                })
+                .collect();
+            format!("{} — {}", tally.join(", "), details.join(" | "))
+        }
+    };
+    // The decisive part: the first with the claim's verdict.
+    let decisive = parts.iter().find(|p| p.judgement.verdict == verdict);
+    let (measured, ci_low, ci_high, window) = match decisive.and_then(|p| p.slope) {
+        Some(s) => (
+            s.fitted,
+            s.fitted - s.ci_half_width,
+            s.fitted + s.ci_half_width,
+            format!("[{}, {}]", sig(s.window.0), sig(s.window.1)),
+        ),
+        None => (
+            decisive.map_or(f64::NAN, |p| p.max_bound_ratio),
+            f64::NAN,
+            f64::NAN,
+            String::new(),
+        ),
+    };
+    let mut revised = revised;
+    revised.dedup();
+    LedgerRow {
+        paper: file.paper.clone(),
+        claim_id: c.id.clone(),
+        theorem: c.theorem.clone(),
+        kind: format!("{:?}", c.kind).to_lowercase(),
+        statement: c.statement.clone(),
+        parameter: c.parameter.clone().unwrap_or_default(),
+        expected: c.expected.clone(),
+        evidence: c.evidence.name().into(),
+        measured,
+        ci_low,
+        ci_high,
+        window,
+        verdict,
+        reason,
+        revised: revised.join(" | "),
+        studies: studies.join(" "),
+        spec: specs.into_iter().collect::<Vec<_>>().join(" "),
+    }
+}
+
+/// Verdict counts per paper, in first-appearance order.
+pub fn counts(rows: &[LedgerRow]) -> Vec<(String, [usize; 4])> {
+    let mut out: Vec<(String, [usize; 4])> = Vec::new();
+    for r in rows {
+        let i = Verdict::ALL
+            .iter()
+            .position(|v| *v == r.verdict)
+            .unwrap_or(3);
+        match out.iter_mut().find(|(p, _)| *p == r.paper) {
+            Some((_, c)) => c[i] += 1,
+            None => {
+                let mut c = [0; 4];
+                c[i] = 1;
+                out.push((r.paper.clone(), c));
+            }
+        }
+    }
+    out
+}
+
+/// The counts table in Markdown (paper | confirmed | contradicted | inconclusive | not measured).
+pub fn counts_markdown(rows: &[LedgerRow]) -> String {
+    let mut out = String::from(
+        "| paper | confirmed | contradicted | inconclusive | not measured | claims |\n|---|---|---|---|---|---|\n",
+    );
+    let mut total = [0usize; 4];
+    for (paper, c) in counts(rows) {
+        for (t, x) in total.iter_mut().zip(c) {
+            *t += x;
+        }
+        let _ = writeln!(
+            out,
+            "| {paper} | {} | {} | {} | {} | {} |",
+            c[0],
+            c[1],
+            c[2],
+            c[3],
+            c.iter().sum::<usize>()
+        );
+    }
+    let _ = writeln!(
+        out,
+        "| all | {} | {} | {} | {} | {} |",
+        total[0],
+        total[1],
+        total[2],
+        total[3],
+        total.iter().sum::<usize>()
+    );
+    out
+}
+
+fn escape(s: &str) -> String {
+    s.replace('|', "\\|").replace('\n', " ")
+}
+
+/// The ledger in Markdown.
+pub fn markdown(rows: &[LedgerRow], provenance: &str) -> String {
+    let mut md =
+        String::from("# Claims ledger — every claim of the five papers, one verdict each\n\n");
+    let _ = writeln!(md, "{provenance}\n");
+    md.push_str(
+        "Verdicts: **confirmed** — the evidence lies inside what the theorem allows (a fitted \
+         exponent's whole 95% CI inside the band; every mean below an informative bound; the \
+         exact expectation matched; a printed privacy calibration certified by the tightest \
+         accountant); **contradicted** — it lies outside; **inconclusive** — neither, with what \
+         would decide it; **not measured** — no study, no expectation, or a vacuous bound. A claim \
+         judged on several studies is contradicted if any is, confirmed if every judged one is. \
+         Claims are declared in `experiments/claims/*.toml`; expectations live in the studies' \
+         `expect` and were decided from the theorems (`revised` says why one changed after \
+         data existed). Built by `runner claims` from the committed default-profile summaries.\n\n",
+    );
+    md.push_str(&counts_markdown(rows));
+    let mut papers: Vec<&str> = Vec::new();
+    for r in rows {
+        if !papers.contains(&r.paper.as_str()) {
+            papers.push(&r.paper);
+        }
+    }
+    for paper in papers {
+        let _ = writeln!(md, "\n## {paper}\n");
+        md.push_str("| claim | theorem | statement | parameter | expected | measured (95% CI) | window | verdict | why | revised | studies |\n");
+        md.push_str("|---|---|---|---|---|---|---|---|---|---|---|\n");
+        for r in rows.iter().filter(|r| r.paper == paper) {
+            let measured = if r.ci_low.is_finite() {
+                format!("{:+.3} [{:+.3}, {:+.3}]", r.measured, r.ci_low, r.ci_high)
+            } else if r.measured.is_finite() {
+                format!("max mean/bound {}", sig(r.measured))
+            } else {
+                "–".into()
+            };
+            let _ = writeln!(
+                md,
+                "| `{}` | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+                r.claim_id,
+                escape(&r.theorem),
+                escape(&r.statement),
+                if r.parameter.is_empty() {
+                    "–"
+                } else {
+                    &r.parameter
+                },
+                escape(&r.expected),
+                measured,
+                if r.window.is_empty() {
+                    "–"
+                } else {
+                    &r.window
+                },
+                crate::report::verdict_cell(r.verdict),
+                escape(&r.reason),
+                if r.revised.is_empty() {
+                    "–".into()
+                } else {
+                    escape(&r.revised)
+                },
+                if r.studies.is_empty() {
+                    "–".into()
+                } else {
+                    format!("`{}`", r.studies.replace(' ', "`, `"))
+                },
+            );
+        }
+    }
+    md
+}
+
+/// Writes the ledger as CSV.
+pub fn write_csv(path: &Path, rows: &[LedgerRow]) -> Result<()> {
+    let text = |f: fn(&LedgerRow) -> String| rows.iter().map(f).collect::<Vec<_>>();
+    let num = |f: fn(&LedgerRow) -> f64| rows.iter().map(f).collect::<Vec<_>>();
+    let mut df = DataFrame::new_infer_height(vec![
+        Column::new("paper".into(), text(|r| r.paper.clone())),
+        Column::new("claim_id".into(), text(|r| r.claim_id.clone())),
+        Column::new("theorem".into(), text(|r| r.theorem.clone())),
+        Column::new("kind".into(), text(|r| r.kind.clone())),
+        Column::new("statement".into(), text(|r| r.statement.clone())),
+        Column::new("parameter".into(), text(|r| r.parameter.clone())),
+        Column::new("expected".into(), text(|r| r.expected.clone())),
+        Column::new("evidence".into(), text(|r| r.evidence.clone())),
+        Column::new("measured".into(), num(|r| r.measured)),
+        Column::new("ci_low".into(), num(|r| r.ci_low)),
+        Column::new("ci_high".into(), num(|r| r.ci_high)),
+        Column::new("window".into(), text(|r| r.window.clone())),
+        Column::new("verdict".into(), text(|r| r.verdict.name().to_string())),
+        Column::new("reason".into(), text(|r| r.reason.clone())),
+        Column::new("revised".into(), text(|r| r.revised.clone())),
+        Column::new("studies".into(), text(|r| r.studies.clone())),
+        Column::new("spec".into(), text(|r| r.spec.clone())),
+    ])?;
+    let mut file =
+        std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?;
+    CsvWriter::new(&mut file).finish(&mut df)?;
+    Ok(())
+}
+
+/// Reads the claim ids and verdicts of a committed ledger CSV.
+pub fn read_verdicts(path: &Path) -> Result<BTreeMap<String, Verdict>> {
+    let df = CsvReadOptions::default()
+        .with_has_header(true)
+        .with_infer_schema_length(Some(0))
+        .try_into_reader_with_file_path(Some(path.to_path_buf()))?
+        .finish()
+        .map_err(|e| anyhow::anyhow!("reading {}: {e}", path.display()))?;
+    let id = df.column("claim_id")?.str()?.clone();
+    let verdict = df.column("verdict")?.str()?.clone();
+    let mut out = BTreeMap::new();
+    for i in 0..df.height() {
+        let (Some(c), Some(v)) = (id.get(i), verdict.get(i)) else {
+            bail!("{} row {i} is incomplete", path.display());
+        };
+        let v = Verdict::from_name(v)
+            .with_context(|| format!("{} row {i}: unknown verdict `{v}`", path.display()))?;
+        out.insert(c.to_string(), v);
+    }
+    Ok(out)
+}
+
+/// The claims whose verdict lost evidence against `committed`, as messages
+/// (a claim gone from the ledger counts as not measured).
+pub fn degradations(rows: &[LedgerRow], committed: &BTreeMap<String, Verdict>) -> Vec<String> {
+    let now: BTreeMap<&str, &LedgerRow> = rows.iter().map(|r| (r.claim_id.as_str(), r)).collect();
+    let mut out = Vec::new();
+    for (id, &before) in committed {
+        let (v, why) = match now.get(id.as_str()) {
+            Some(r) => (r.verdict, r.reason.as_str()),
+            None => (Verdict::NotMeasured, "the claim is gone from the ledger"),
+        };
+        if before.degrades_to(v) {
+            out.push(format!("{id}: {before} (committed) -> {v}: {why}"));
+        }
+    }
+    for r in rows {
+        if !committed.contains_key(&r.claim_id) && r.verdict == Verdict::Contradicted {
+            out.push(format!(
+                "{}: contradicted, and the committed ledger does not say so: {}",
+                r.claim_id, r.reason
+            ));
+        }
+    }
+    out
+}
+
+/// `runner claims`: build (and write, or check) the ledger.
+pub fn run(args: &ClaimsArgs) -> Result<i32> {
+    let claims = load_claims(&args.claims_dir)?;
+    let judged = judge_experiments(&args.experiments_dir, &args.results_dir)?;
+    validate(&claims, &judged)?;
+    let rows = ledger(&claims, &judged);
+    let csv = args.results_dir.join("claims.csv");
+    print!("{}", counts_markdown(&rows));
+    if args.check {
+        if !csv.exists() {
+            bail!(
+                "no committed ledger at {}: run `runner claims` and commit it",
+                csv.display()
+            );
+        }
+        let committed = read_verdicts(&csv)?;
+        let lost = degradations(&rows, &committed);
+        for l in &lost {
+            println!("  FAIL: {l}");
+        }
+        let changed = rows
+            .iter()
+            .filter(|r| committed.get(&r.claim_id).is_some_and(|v| *v != r.verdict))
+            .count();
+        println!(
+            "claims: {} claims, {changed} verdict(s) differ from {}, {} lost evidence",
+            rows.len(),
+            csv.display(),
+            lost.len()
+        );
+        return Ok(if lost.is_empty() {
+            crate::app::EXIT_OK
+        } else {
+            crate::app::EXIT_CHECK_FAILED
+        });
+    }
+    std::fs::create_dir_all(&args.results_dir)?;
+    let provenance = format!(
+        "Built on {} at commit `{}` from `{}` and the committed summaries in `{}`.",
+        crate::provenance::utc_now(),
+        crate::provenance::git_commit(),
+        args.claims_dir.display(),
+        args.results_dir.display()
+    );
+    std::fs::write(
+        args.results_dir.join("claims.md"),
+        markdown(&rows, &provenance),
+    )?;
+    write_csv(&csv, &rows)?;
+    println!(
+        "wrote {} and {} ({} claims)",
+        args.results_dir.join("claims.md").display(),
+        csv.display(),
+        rows.len()
+    );
+    Ok(crate::app::EXIT_OK)
+}

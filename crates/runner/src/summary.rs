@@ -1,0 +1,167 @@
+//! Reading a committed per-point summary (`results/<name>.csv`, or
+//! `results/<name>-points.csv` for a spec with headline rows) back into
+//! analyses, so verdicts, reports and the claims ledger can be re-derived
+//! without rerunning hours of cells. The summary holds every number the
+//! fits and checks use (count, mean, se, CI, theory, bound; reference and
+//! the worst-case value in summaries written since they gained those
+//! columns); the failed cells' messages are not in it, only their count.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+use polars::prelude::*;
+
+use crate::analyze::{judge_study, PointSummary, StudyAnalysis};
+use crate::validate::Experiment;
+
+/// The summary file of `experiment` in `results_dir`: `<name>-points.csv`
+/// when the spec has headline rows (its `<name>.csv` is the headline table),
+/// else `<name>.csv`.
+pub fn summary_path(results_dir: &Path, experiment: &Experiment) -> PathBuf {
+    let name = experiment.output_name();
+    if experiment.studies.iter().any(|s| s.headline.is_some()) {
+        results_dir.join(format!("{name}-points.csv"))
+    } else {
+        results_dir.join(format!("{name}.csv"))
+    }
+}
+
+/// Parses a point key `a=1, b=0.5` (see [`crate::report::point_key`]).
+pub fn parse_point_key(key: &str) -> Result<Vec<(String, f64)>> {
+    if key.trim().is_empty() {
+        return Ok(Vec::new());
+    }
+    key.split(", ")
+        .map(|kv| {
+            let (k, v) = kv
+                .split_once('=')
+                .with_context(|| format!("`{kv}` is not name=value"))?;
+            let v: f64 = v
+                .trim()
+                .parse()
+                .map_err(|_| anyhow::anyhow!("`{v}` is not a number"))?;
+            Ok((k.trim().to_string(), v))
+        })
+        .collect()
+}
+
+/// Reads the per-point summaries of every study, by study name, in file order.
+pub fn read_summary(path: &Path) -> Result<BTreeMap<String, Vec<PointSummary>>> {
+    let df = CsvReadOptions::default()
+        .with_has_header(true)
+        .with_infer_schema_length(Some(0))
+        .try_into_reader_with_file_path(Some(path.to_path_buf()))
+        .map_err(|e| anyhow::anyhow!("opening {}: {e}", path.display()))?
+        .finish()
+        .map_err(|e| anyhow::anyhow!("reading summary {}: {e}", path.display()))?;
+    let text = |name: &str| -> Result<Option<StringChunked>> {
+        match df.column(name) {
+            Ok(c) => Ok(Some(c.str()?.clone())),
+            Err(_) => Ok(None),
+        }
+    };
+    let required = |name: &str| -> Result<StringChunked> {
+        text(name)?.with_context(|| format!("{} has no column `{name}`", path.display()))
+    };
+    let study = required("study")?;
+    let point = required("point")?;
+    let swept = required("swept")?;
+    let numeric = [
+        "count", "failed", "mean", "se", "ci_low", "ci_high", "median", "q10", "q90", "theory",
+        "bound",
+    ];
+    let mut cols = BTreeMap::new();
+    for name in numeric {
+        cols.insert(name, required(name)?);
+    }
+    let reference = text("reference")?;
+    let worst = text("worst_case_at")?;
+    let num = |c: &StringChunked, i: usize| -> f64 {
+        c.get(i)
+            .and_then(|s| s.trim().parse::<f64>().ok())
+            .unwrap_or(f64::NAN)
+    };
+    let mut out: BTreeMap<String, Vec<PointSummary>> = BTreeMap::new();
+    for i in 0..df.height() {
+        let (Some(st), Some(sw)) = (study.get(i), swept.get(i)) else {
+            bail!("{} row {i} lacks study or swept", path.display());
+        };
+        let get = |name: &str| num(&cols[name], i);
+        let worst_case_at = match worst.as_ref().and_then(|w| w.get(i)) {
+            Some(w) if !w.trim().is_empty() => parse_point_key(w)?.into_iter().next(),
+            _ => None,
+        };
+        out.entry(st.to_string()).or_default().push(PointSummary {
+            point: num(&point, i) as usize,
+            swept: parse_point_key(sw)
+                .with_context(|| format!("{} row {i}: swept `{sw}`", path.display()))?,
+            count: get("count") as usize,
+            failed: get("failed") as usize,
+            mean: get("mean"),
+            median: get("median"),
+            q10: get("q10"),
+            q90: get("q90"),
+            se: get("se"),
+            ci_low: get("ci_low"),
+            ci_high: get("ci_high"),
+            theory: get("theory"),
+            bound: get("bound"),
+            reference: reference.as_ref().map_or(f64::NAN, |r| num(r, i)),
+            worst_case_at,
+        });
+    }
+    Ok(out)
+}
+
+/// Analyses of every study of `experiment` from its committed summary: the
+/// same fits and verdicts as from the stored cells ([`judge_study`]). A
+/// study absent from the summary gets no points (all its cells missing).
+/// For a worst-case study the summary holds the maxima only, so its bound
+/// is checked at those points.
+pub fn analyses_from_summary(experiment: &Experiment, path: &Path) -> Result<Vec<StudyAnalysis>> {
+    let mut by_study = read_summary(path)?;
+    Ok(experiment
+        .studies
+        .iter()
+        .map(|study| {
+            let points = by_study.remove(&study.name).unwrap_or_default();
+            let planned: usize =
+                study.axes.iter().map(|a| a.values.len()).product::<usize>() * study.repetitions;
+            let failed: usize = points.iter().map(|p| p.failed).sum();
+            let done: usize = points.iter().map(|p| p.count + p.failed).sum();
+            // The summary of a worst-case study keeps one point per group.
+            let missing = if study.worst_case_over.is_some() {
+                usize::from(points.is_empty()) * planned
+            } else {
+                planned.saturating_sub(done)
+            };
+            match &study.worst_case_over {
+                // Already maximized: judge the maxima as they are.
+                Some(_) => {
+                    let mut s = study.clone();
+                    s.worst_case_over = None;
+                    judge_study(&s, points, Vec::new(), failed, missing)
+                }
+                None => judge_study(study, points, Vec::new(), failed, missing),
+            }
+        })
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn point_keys_round_trip() {
+        let v = vec![
+            ("n".to_string(), 1000.0),
+            ("eps".to_string(), 0.0316227766017),
+        ];
+        let key = crate::report::point_key(&v);
+        assert_eq!(parse_point_key(&key).unwrap(), v);
+        assert!(parse_point_key("").unwrap().is_empty());
+        assert!(parse_point_key("n=abc").is_err());
+    }
+}

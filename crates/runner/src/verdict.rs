@@ -1,0 +1,532 @@
+//! Evidence-graded verdicts: one vocabulary for reports, CSVs, table 1, the
+//! claims ledger and `check`.
+//!
+//! - **confirmed**: the whole 95% CI of a fitted exponent lies inside the
+//!   declared band (an equivalence test; one-sided for `at_most`/`at_least`);
+//!   every mean is below an *informative* bound; every mean matches the exact
+//!   expectation; every mean clears the reference curve.
+//! - **contradicted**: the CI lies entirely outside the band; a mean exceeds
+//!   the bound by more than its CI; a mean misses the exact expectation; a
+//!   mean lies clearly below the reference curve.
+//! - **inconclusive**: neither; the reason says what would decide it, in
+//!   numbers (the repetitions that would shrink the CI enough, or the grid
+//!   points at the trivial value and where the regime starts).
+//! - **not measured**: no expectation, or a vacuous one (a bound at or above
+//!   the metric's trivial maximum). Never "pass".
+
+use std::fmt;
+
+use crate::spec::SlopeSide;
+
+/// Fraction of the trivial maximum at or above which a mean "sits at the
+/// trivial value": the algorithm has not left the trivial regime there.
+/// González et al.'s gaps at n <= 1e5 sat within 2% of 1; 10% leaves room
+/// for noise without calling a 0.5 gap trivial.
+pub const TRIVIAL_FRACTION: f64 = 0.9;
+
+/// The four verdicts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Verdict {
+    /// The evidence lies inside what the theory allows.
+    Confirmed,
+    /// Neither confirmed nor contradicted at this precision.
+    Inconclusive,
+    /// The evidence lies outside what the theory allows.
+    Contradicted,
+    /// No expectation, or a vacuous one.
+    NotMeasured,
+}
+
+impl Verdict {
+    /// Every verdict, in report order.
+    pub const ALL: [Verdict; 4] = [
+        Verdict::Confirmed,
+        Verdict::Contradicted,
+        Verdict::Inconclusive,
+        Verdict::NotMeasured,
+    ];
+
+    /// The verdict as written in reports and CSVs.
+    pub fn name(self) -> &'static str {
+        match self {
+            Verdict::Confirmed => "confirmed",
+            Verdict::Contradicted => "contradicted",
+            Verdict::Inconclusive => "inconclusive",
+            Verdict::NotMeasured => "not measured",
+        }
+    }
+
+    /// Parses [`Verdict::name`].
+    pub fn from_name(s: &str) -> Option<Verdict> {
+        Self::ALL.into_iter().find(|v| v.name() == s.trim())
+    }
+
+    /// Whether going from `self` (committed) to `now` loses evidence:
+    /// confirmed to anything else, or anything to contradicted. These are
+    /// the changes `check` fails on.
+    pub fn degrades_to(self, now: Verdict) -> bool {
+        self != now && (self == Verdict::Confirmed || now == Verdict::Contradicted)
+    }
+}
+
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A verdict with the numbers behind it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Judgement {
+    /// The verdict.
+    pub verdict: Verdict,
+    /// Why, in numbers.
+    pub reason: String,
+}
+
+impl Judgement {
+    /// A judgement.
+    pub fn new(verdict: Verdict, reason: impl Into<String>) -> Self {
+        Self {
+            verdict,
+            reason: reason.into(),
+        }
+    }
+
+    /// Appends a sentence to the reason.
+    pub fn with_note(mut self, note: &str) -> Self {
+        if !note.is_empty() {
+            if !self.reason.is_empty() {
+                self.reason.push_str("; ");
+            }
+            self.reason.push_str(note);
+        }
+        self
+    }
+}
+
+/// Combines several judgements of one claim or study: contradicted if any
+/// is; otherwise confirmed if every measured one is; inconclusive if a
+/// measured one is; not measured when none is measured.
+pub fn combine<'a>(parts: impl IntoIterator<Item = &'a Judgement>) -> Verdict {
+    let measured: Vec<Verdict> = parts
+        .into_iter()
+        .map(|j| j.verdict)
+        .filter(|v| *v != Verdict::NotMeasured)
+        .collect();
+    if measured.is_empty() {
+        Verdict::NotMeasured
+    } else if measured.contains(&Verdict::Contradicted) {
+        Verdict::Contradicted
+    } else if measured.contains(&Verdict::Inconclusive) {
+        Verdict::Inconclusive
+    } else {
+        Verdict::Confirmed
+    }
+}
+
+/// The band of exponents the expectation allows, `(low, high)` (infinite on
+/// the free side of a one-sided expectation); `None` for a reported slope.
+pub fn band(side: SlopeSide, slope: f64, tolerance: f64) -> Option<(f64, f64)> {
+    match side {
+        SlopeSide::Both => Some((slope - tolerance, slope + tolerance)),
+        SlopeSide::AtMost => Some((f64::NEG_INFINITY, slope + tolerance)),
+        SlopeSide::AtLeast => Some((slope - tolerance, f64::INFINITY)),
+        SlopeSide::Reported => None,
+    }
+}
+
+/// What a slope fit needs to be judged.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SlopeEvidence {
+    /// Fitted exponent (NaN when the fit failed).
+    pub fitted: f64,
+    /// Half-width of its 95% CI.
+    pub ci_half_width: f64,
+    /// Points inside the fit window.
+    pub points: usize,
+    /// Repetitions per point behind the fit.
+    pub repetitions: usize,
+}
+
+/// Judges a fitted exponent against `slope ± tolerance` on `side` (an
+/// equivalence test on the 95% CI). When inconclusive, the reason gives the
+/// repetitions that would make the CI narrow enough to decide, assuming the
+/// half-width shrinks as `1/sqrt(repetitions)` (it does when the per-point
+/// standard errors dominate; a model misfit, which the Birge ratio adds to
+/// the CI, does not shrink, and then more grid points or a narrower window
+/// inside one regime are what help).
+pub fn judge_slope(e: SlopeEvidence, side: SlopeSide, slope: f64, tolerance: f64) -> Judgement {
+    let Some((low, high)) = band(side, slope, tolerance) else {
+        return Judgement::new(
+            Verdict::NotMeasured,
+            format!("reported only, no expectation (theory {slope:+.3})"),
+        );
+    };
+    let (f, h) = (e.fitted, e.ci_half_width);
+    if !(f.is_finite() && h.is_finite()) {
+        return Judgement::new(
+            Verdict::Inconclusive,
+            format!(
+                "no fit: {} point(s) with a positive finite mean inside the window (3 needed)",
+                e.points
+            ),
+        );
+    }
+    let (ci_low, ci_high) = (f - h, f + h);
+    let ci = format!("CI [{ci_low:+.3}, {ci_high:+.3}]");
+    let allowed = side.describe(slope, tolerance);
+    if ci_low >= low && ci_high <= high {
+        return Judgement::new(Verdict::Confirmed, format!("{ci} inside {allowed}"));
+    }
+    if ci_high < low || ci_low > high {
+        return Judgement::new(Verdict::Contradicted, format!("{ci} outside {allowed}"));
+    }
+    // The nearest band edge decides: with the point estimate inside the band
+    // a CI narrower than the distance confirms, outside it contradicts.
+    let margin = [low, high]
+        .into_iter()
+        .filter(|x| x.is_finite())
+        .map(|x| (f - x).abs())
+        .fold(f64::INFINITY, f64::min);
+    let inside = f >= low && f <= high;
+    let outcome = if inside { "confirm" } else { "contradict" };
+    let needed = repetitions_needed(e.repetitions, h, margin);
+    let what = match needed {
+        Some(r) => format!(
+            "about {r} repetitions per point (now {}) would {outcome} it, if the CI shrinks as 1/sqrt(reps)",
+            e.repetitions
+        ),
+        None => "the point estimate sits on the band edge; no repetition count decides it".into(),
+    };
+    Judgement::new(
+        Verdict::Inconclusive,
+        format!("{ci} straddles {allowed}: half-width {h:.3} > margin {margin:.3}; {what}"),
+    )
+}
+
+/// Repetitions that shrink a CI half-width `h` (at `reps`) below `margin`.
+pub fn repetitions_needed(reps: usize, h: f64, margin: f64) -> Option<u64> {
+    if !(margin > 1e-9 * h.abs().max(1e-12) && h.is_finite()) {
+        return None;
+    }
+    let r = (reps.max(1) as f64 * (h / margin).powi(2)).ceil();
+    (r.is_finite() && r < 1e15).then_some(r as u64)
+}
+
+/// One grid point as the bound check sees it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BoundPoint {
+    /// Mean of the metric.
+    pub mean: f64,
+    /// 95% CI half-width of the mean.
+    pub ci_half_width: f64,
+    /// The theorem's bound at the point.
+    pub bound: f64,
+}
+
+/// Judges "every mean stays below the bound". A bound at or above
+/// `trivial_max` says nothing any trivial release would not also satisfy:
+/// such points are not evidence, and a study whose bound is vacuous at every
+/// point is not measured. `onset` is appended to a vacuous verdict's reason
+/// (where the bound becomes informative).
+pub fn judge_bound(points: &[BoundPoint], trivial_max: Option<f64>, onset: &str) -> Judgement {
+    let with_bound: Vec<&BoundPoint> = points.iter().filter(|p| p.bound.is_finite()).collect();
+    if with_bound.is_empty() {
+        return Judgement::new(Verdict::NotMeasured, "no finite bound at any point");
+    }
+    let k = with_bound.len();
+    let clearly_above = with_bound
+        .iter()
+        .filter(|p| p.mean - p.ci_half_width > p.bound)
+        .count();
+    let above = with_bound
+        .iter()
+        .filter(|p| {
+            p.mean.partial_cmp(&p.bound) != Some(std::cmp::Ordering::Less) && p.mean != p.bound
+        })
+        .count();
+    let ratio = with_bound
+        .iter()
+        .map(|p| p.mean / p.bound)
+        .fold(f64::NAN, f64::max);
+    if clearly_above > 0 {
+        return Judgement::new(
+            Verdict::Contradicted,
+            format!(
+                "the mean exceeds the bound by more than its CI at {clearly_above} of {k} points (max mean/bound {ratio:.3})"
+            ),
+        );
+    }
+    if above > 0 {
+        return Judgement::new(
+            Verdict::Inconclusive,
+            format!(
+                "the mean is above the bound, within its CI, at {above} of {k} points (max mean/bound {ratio:.3}); more repetitions decide it"
+            ),
+        );
+    }
+    let informative = match trivial_max {
+        Some(t) => with_bound.iter().filter(|p| p.bound < t).count(),
+        None => k,
+    };
+    if informative == 0 {
+        let t = trivial_max.unwrap_or(f64::NAN);
+        return Judgement::new(
+            Verdict::NotMeasured,
+            format!("vacuous bound: at or above the trivial maximum {t} at all {k} points"),
+        )
+        .with_note(onset);
+    }
+    let scope = match trivial_max {
+        Some(t) if informative < k => {
+            format!(", informative (below the trivial maximum {t}) at {informative} of them")
+        }
+        Some(_) => ", all informative".to_string(),
+        None => ", trivial maximum not declared".to_string(),
+    };
+    Judgement::new(
+        Verdict::Confirmed,
+        format!("every mean below the bound at {k} points{scope} (max mean/bound {ratio:.3})"),
+    )
+}
+
+/// Judges "every mean matches the exact expectation" from the points that
+/// miss it (Bonferroni-corrected CI at `family_alpha`).
+pub fn judge_theory_match(points: usize, misses: usize, family_alpha: f64) -> Judgement {
+    if misses == 0 {
+        Judgement::new(
+            Verdict::Confirmed,
+            format!(
+                "all {points} means within their CI of the exact expectation (family-wise false-alarm rate {family_alpha})"
+            ),
+        )
+    } else {
+        Judgement::new(
+            Verdict::Contradicted,
+            format!(
+                "{misses} of {points} means miss the exact expectation by more than their CI (family-wise false-alarm rate {family_alpha})"
+            ),
+        )
+    }
+}
+
+/// One grid point as the reference check sees it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ReferencePoint {
+    /// Lower end of the mean's 95% CI.
+    pub ci_low: f64,
+    /// Upper end of the mean's 95% CI.
+    pub ci_high: f64,
+    /// The reference curve (NaN if unknown).
+    pub reference: f64,
+}
+
+/// Judges "every mean lies above the reference curve" (e.g. measured risk
+/// above a printed bound, showing the bound wrong) inside the window.
+pub fn judge_reference(points: &[ReferencePoint]) -> Judgement {
+    let known: Vec<&ReferencePoint> = points.iter().filter(|p| p.reference.is_finite()).collect();
+    if known.is_empty() {
+        return Judgement::new(
+            Verdict::NotMeasured,
+            "no reference value at any point of the window (a summary written before the reference column needs a rerun)",
+        );
+    }
+    let k = known.len();
+    let above = known.iter().filter(|p| p.ci_low > p.reference).count();
+    let below = known.iter().filter(|p| p.ci_high < p.reference).count();
+    if above == k {
+        Judgement::new(
+            Verdict::Confirmed,
+            format!("the CI clears the reference curve at all {k} points"),
+        )
+    } else if below > 0 {
+        Judgement::new(
+            Verdict::Contradicted,
+            format!("the CI lies below the reference curve at {below} of {k} points"),
+        )
+    } else {
+        Judgement::new(
+            Verdict::Inconclusive,
+            format!(
+                "the CI straddles the reference curve at {} of {k} points",
+                k - above
+            ),
+        )
+    }
+}
+
+/// Where a power law through `(x, curve)` reaches `level`: the fitted
+/// `x` at which `curve(x) = level`, or `None` when the curve is flat, has
+/// fewer than two usable points, or never gets there.
+pub fn power_law_crossing(x: &[f64], curve: &[f64], level: f64) -> Option<f64> {
+    let pts: Vec<(f64, f64)> = x
+        .iter()
+        .zip(curve)
+        .filter(|(x, y)| x.is_finite() && **x > 0.0 && y.is_finite() && **y > 0.0)
+        .map(|(x, y)| (x.ln(), y.ln()))
+        .collect();
+    if pts.len() < 2 || level.is_nan() || level <= 0.0 {
+        return None;
+    }
+    let k = pts.len() as f64;
+    let mx = pts.iter().map(|p| p.0).sum::<f64>() / k;
+    let my = pts.iter().map(|p| p.1).sum::<f64>() / k;
+    let sxx: f64 = pts.iter().map(|p| (p.0 - mx).powi(2)).sum();
+    let sxy: f64 = pts.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
+    if sxx <= 0.0 {
+        return None;
+    }
+    let b = sxy / sxx;
+    if b.abs() < 1e-6 {
+        return None;
+    }
+    let a = my - b * mx;
+    let at = ((level.ln() - a) / b).exp();
+    at.is_finite().then_some(at)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ev(fitted: f64, h: f64) -> SlopeEvidence {
+        SlopeEvidence {
+            fitted,
+            ci_half_width: h,
+            points: 7,
+            repetitions: 20,
+        }
+    }
+
+    #[test]
+    fn slope_ci_inside_the_band_is_confirmed() {
+        let j = judge_slope(ev(-1.997, 0.018), SlopeSide::Both, -2.0, 0.15);
+        assert_eq!(j.verdict, Verdict::Confirmed, "{j:?}");
+    }
+
+    #[test]
+    fn slope_ci_outside_the_band_is_contradicted() {
+        // Menart kappa = 4: -2.35 measured against -3.58.
+        let j = judge_slope(ev(-2.35, 0.1), SlopeSide::Both, -3.58, 0.2);
+        assert_eq!(j.verdict, Verdict::Contradicted, "{j:?}");
+    }
+
+    #[test]
+    fn a_point_estimate_inside_with_a_wide_ci_is_inconclusive_with_repetitions() {
+        // NSGD's held-out eps-slope: -0.945 +- 0.212 against -1 +- 0.15.
+        let j = judge_slope(ev(-0.945, 0.212), SlopeSide::Both, -1.0, 0.15);
+        assert_eq!(j.verdict, Verdict::Inconclusive);
+        // Margin to the nearer edge -0.85 is 0.095: 20 * (0.212/0.095)^2 = 99.6.
+        assert!(j.reason.contains("about 100 repetitions"), "{}", j.reason);
+        assert!(j.reason.contains("would confirm"), "{}", j.reason);
+    }
+
+    #[test]
+    fn the_gonzalez_huber_slope_is_inconclusive() {
+        let j = judge_slope(ev(-0.240, 0.452), SlopeSide::AtMost, -1.0 / 3.0, 0.1);
+        assert_eq!(j.verdict, Verdict::Inconclusive, "{j:?}");
+    }
+
+    #[test]
+    fn one_sided_expectations_judge_only_their_side() {
+        assert_eq!(
+            judge_slope(ev(-3.0, 0.2), SlopeSide::AtMost, -1.0, 0.2).verdict,
+            Verdict::Confirmed
+        );
+        assert_eq!(
+            judge_slope(ev(0.0, 0.1), SlopeSide::AtMost, -1.0, 0.2).verdict,
+            Verdict::Contradicted
+        );
+        assert_eq!(
+            judge_slope(ev(2.0, 0.5), SlopeSide::AtLeast, 0.5, 0.1).verdict,
+            Verdict::Confirmed
+        );
+        let j = judge_slope(ev(0.45, 0.2), SlopeSide::AtLeast, 0.5, 0.1);
+        assert_eq!(j.verdict, Verdict::Inconclusive);
+        assert!(j.reason.contains("would confirm"), "{}", j.reason);
+    }
+
+    #[test]
+    fn reported_slopes_and_failed_fits_are_never_confirmed() {
+        assert_eq!(
+            judge_slope(ev(-1.0, 0.01), SlopeSide::Reported, -1.0, 0.0).verdict,
+            Verdict::NotMeasured
+        );
+        assert_eq!(
+            judge_slope(ev(f64::NAN, f64::NAN), SlopeSide::Both, -1.0, 0.1).verdict,
+            Verdict::Inconclusive
+        );
+    }
+
+    #[test]
+    fn repetitions_scale_with_the_squared_ratio() {
+        assert_eq!(repetitions_needed(10, 0.2, 0.1), Some(40));
+        assert_eq!(repetitions_needed(10, 0.2, 0.0), None);
+    }
+
+    fn bp(mean: f64, bound: f64) -> BoundPoint {
+        BoundPoint {
+            mean,
+            ci_half_width: 0.01,
+            bound,
+        }
+    }
+
+    #[test]
+    fn a_bound_at_the_trivial_maximum_is_vacuous_not_evidence() {
+        let j = judge_bound(&[bp(0.1, 1.0), bp(0.05, 1.0)], Some(1.0), "");
+        assert_eq!(j.verdict, Verdict::NotMeasured);
+        assert!(j.reason.contains("vacuous"), "{}", j.reason);
+        // Informative at one point: evidence, and said so.
+        let j = judge_bound(&[bp(0.1, 1.0), bp(0.05, 0.5)], Some(1.0), "");
+        assert_eq!(j.verdict, Verdict::Confirmed);
+        assert!(j.reason.contains("at 1 of them"), "{}", j.reason);
+    }
+
+    #[test]
+    fn a_mean_above_the_bound_is_contradicted_only_beyond_its_ci() {
+        assert_eq!(
+            judge_bound(&[bp(0.5, 0.4)], None, "").verdict,
+            Verdict::Contradicted
+        );
+        assert_eq!(
+            judge_bound(&[bp(0.405, 0.4)], None, "").verdict,
+            Verdict::Inconclusive
+        );
+        assert_eq!(
+            judge_bound(&[bp(0.3, 0.4)], None, "").verdict,
+            Verdict::Confirmed
+        );
+    }
+
+    #[test]
+    fn combination_and_degradation() {
+        let c = Judgement::new(Verdict::Confirmed, "");
+        let i = Judgement::new(Verdict::Inconclusive, "");
+        let x = Judgement::new(Verdict::Contradicted, "");
+        let n = Judgement::new(Verdict::NotMeasured, "");
+        assert_eq!(combine([&c, &n]), Verdict::Confirmed);
+        assert_eq!(combine([&c, &i]), Verdict::Inconclusive);
+        assert_eq!(combine([&c, &i, &x]), Verdict::Contradicted);
+        assert_eq!(combine([&n]), Verdict::NotMeasured);
+        assert_eq!(combine([]), Verdict::NotMeasured);
+        assert!(Verdict::Confirmed.degrades_to(Verdict::Inconclusive));
+        assert!(Verdict::Inconclusive.degrades_to(Verdict::Contradicted));
+        assert!(!Verdict::Contradicted.degrades_to(Verdict::Contradicted));
+        assert!(!Verdict::Inconclusive.degrades_to(Verdict::Confirmed));
+        for v in Verdict::ALL {
+            assert_eq!(Verdict::from_name(v.name()), Some(v));
+        }
+    }
+
+    #[test]
+    fn crossing_of_a_power_law() {
+        // bound = 10 / sqrt(n): reaches 1 at n = 100.
+        let x = [1.0, 4.0, 16.0];
+        let y: Vec<f64> = x.iter().map(|n: &f64| 10.0 / n.sqrt()).collect();
+        let at = power_law_crossing(&x, &y, 1.0).unwrap();
+        assert!((at - 100.0).abs() < 1e-9, "{at}");
+        assert!(power_law_crossing(&x, &[1.0, 1.0, 1.0], 0.5).is_none());
+    }
+}
