@@ -470,9 +470,25 @@ fn fit_slope(
         repetitions,
     };
     let mut judgement = judge_slope(evidence, check.side, check.slope, check.tolerance);
-    if judgement.verdict != Verdict::Confirmed {
-        judgement =
-            judgement.with_note(&regime_note(&check.param, &inside, members, trivial, &x_of));
+    let at_trivial = trivial.map_or(0, |t| {
+        inside
+            .iter()
+            .filter(|p| p.mean >= TRIVIAL_FRACTION * t)
+            .count()
+    });
+    let note = regime_note(&check.param, &inside, members, trivial, &x_of);
+    if at_trivial > 0 && 2 * at_trivial >= inside.len() {
+        // Half the window or more sits at the trivial value: the fit
+        // measures the ceiling, not the algorithm, whichever way it points.
+        judgement = Judgement::new(
+            Verdict::Inconclusive,
+            format!(
+                "{note} (the fit alone: {}, {})",
+                judgement.verdict, judgement.reason
+            ),
+        );
+    } else if judgement.verdict != Verdict::Confirmed {
+        judgement = judgement.with_note(&note);
     }
     if let (Some(why), Verdict::Confirmed) = (&check.regime_not_reached, judgement.verdict) {
         judgement = Judgement::new(
@@ -553,7 +569,7 @@ fn crossing_note(
     match power_law_crossing(&xs, &curve, t) {
         Some(x) => format!(
             "; the {name} reaches the trivial value {t} at {param} ≈ {} (power law through the grid)",
-            crate::report::sig(x)
+            crate::report::sig(crate::spec::round_significant(x, 3))
         ),
         None => String::new(),
     }

@@ -1,0 +1,111 @@
+//! The claims ledger as committed: `runner claims --check` rebuilds it from
+//! the claim files, the experiment files and the committed summaries and
+//! passes on the committed tree; a committed verdict that claims more
+//! evidence than the data give (a deliberately changed verdict) fails it.
+//! The rebuild is deterministic (no random numbers), so there is no
+//! false-alarm rate.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::Scratch;
+use runner::claims::{judge_experiments, ledger, load_claims, read_verdicts, validate};
+use runner::verdict::Verdict;
+
+fn repo(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(rel)
+}
+
+fn copy_dir(from: &Path, to: &Path, keep: impl Fn(&Path) -> bool) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_file() && keep(&p) {
+            std::fs::copy(&p, to.join(p.file_name().unwrap())).unwrap();
+        }
+    }
+}
+
+/// A scratch copy of the ledger's inputs and the committed ledger.
+fn scratch_repo() -> Scratch {
+    let s = Scratch::new("claims");
+    copy_dir(&repo("experiments"), &s.path("experiments"), |p| {
+        p.extension().is_some_and(|x| x == "toml")
+    });
+    copy_dir(&repo("experiments/claims"), &s.path("claims"), |_| true);
+    copy_dir(&repo("results"), &s.path("results"), |p| {
+        p.extension().is_some_and(|x| x == "csv")
+    });
+    s
+}
+
+fn claims_check(s: &Scratch) -> i32 {
+    runner::app::main_with_args(
+        [
+            "runner",
+            "claims",
+            "--check",
+            "--claims-dir",
+            s.path("claims").to_str().unwrap(),
+            "--experiments-dir",
+            s.path("experiments").to_str().unwrap(),
+            "--results-dir",
+            s.path("results").to_str().unwrap(),
+        ]
+        .map(Into::into),
+    )
+}
+
+#[test]
+fn the_committed_ledger_passes_and_a_changed_verdict_fails() {
+    let s = scratch_repo();
+    assert_eq!(claims_check(&s), 0, "the committed ledger must pass");
+
+    // Claim more than the data give: the first inconclusive claim is
+    // committed as confirmed, so the rebuilt ledger loses evidence.
+    let csv = s.path("results/claims.csv");
+    let committed = read_verdicts(&csv).unwrap();
+    let (id, _) = committed
+        .iter()
+        .find(|(_, v)| **v == Verdict::Inconclusive)
+        .expect("the ledger has an inconclusive claim");
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let line = text
+        .lines()
+        .find(|l| l.split(',').nth(1) == Some(id.as_str()))
+        .unwrap()
+        .to_string();
+    let changed = line.replacen(",inconclusive,", ",confirmed,", 1);
+    assert_ne!(changed, line, "{line}");
+    std::fs::write(&csv, text.replacen(&line, &changed, 1)).unwrap();
+    assert_eq!(claims_check(&s), 1, "a lost verdict must fail the check");
+}
+
+#[test]
+fn every_paper_is_in_the_ledger_and_the_issue_examples_come_out_as_the_semantics_says() {
+    let claims = load_claims(&repo("experiments/claims")).unwrap();
+    let judged = judge_experiments(&repo("experiments"), &repo("results")).unwrap();
+    validate(&claims, &judged).unwrap();
+    let rows = ledger(&claims, &judged);
+    let papers: Vec<&str> = claims.iter().map(|(_, f)| f.experiment.as_str()).collect();
+    for p in ["lowy_razaviyayn", "bassily", "menart", "wang", "gonzalez"] {
+        assert!(papers.contains(&p), "no claims of {p}");
+    }
+    let verdict = |id: &str| {
+        rows.iter()
+            .find(|r| r.claim_id == id)
+            .unwrap_or_else(|| panic!("no claim {id}"))
+    };
+    // A point estimate inside the band with a CI far wider than it.
+    assert_eq!(verdict("BFTT-cost-ProxGD").verdict, Verdict::Inconclusive);
+    assert!(verdict("BFTT-cost-ProxGD").reason.contains("repetitions"));
+    // Exactly-not-private printed calibrations.
+    assert_eq!(verdict("LR-P3").verdict, Verdict::Contradicted);
+    // No study verdict reads "pass" anywhere.
+    for r in &rows {
+        assert!(!r.reason.contains("| pass |"), "{}", r.claim_id);
+    }
+}
