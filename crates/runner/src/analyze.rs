@@ -143,7 +143,13 @@ impl StudyAnalysis {
                 } else {
                     format!(" at {}", crate::report::describe_values(&s.at))
                 };
-                (format!("slope in {}{at}", s.param), &s.judgement)
+                // The window tells two regimes on one parameter apart.
+                let window = format!(
+                    " on [{}, {}]",
+                    crate::report::sig(s.window.0),
+                    crate::report::sig(s.window.1)
+                );
+                (format!("slope in {}{at}{window}", s.param), &s.judgement)
             })
             .collect();
         for (label, j) in [

@@ -350,8 +350,9 @@ fn study_parts<'a>(c: &ClaimSpec, exp: &str, study: &Study, a: &'a StudyAnalysis
                     } else {
                         format!(" at {}", crate::report::describe_values(&s.at))
                     };
+                    let window = format!(" on [{}, {}]", sig(s.window.0), sig(s.window.1));
                     Part {
-                        where_: where_(&format!("slope in {param}{at}")),
+                        where_: where_(&format!("slope in {param}{at}{window}")),
                         judgement: s.judgement.clone(),
                         slope: Some(s),
                         max_bound_ratio: f64::NAN,

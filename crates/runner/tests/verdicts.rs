@@ -190,7 +190,7 @@ fn the_check_fails_when_a_verdict_loses_evidence_and_not_on_a_committed_contradi
     write_verdicts(&path, &confirmed, &a).unwrap();
     let committed = read_verdicts(&path).unwrap();
     assert_eq!(
-        committed.get(&("s".into(), "slope in n".into())),
+        committed.get(&("s".into(), "slope in n on [1000, 16000]".into())),
         Some(&Verdict::Confirmed)
     );
     assert!(check_with(&confirmed, &a, None, Some(&committed)).pass());
