@@ -27,7 +27,8 @@ use crate::{figures, report, sbatch, shard, spec};
 
 /// Exit code: every check passed.
 pub const EXIT_OK: i32 = 0;
-/// Exit code: a check failed (slope, bound, theory match, baseline, failed cells).
+/// Exit code: a check failed: a verdict lost evidence against the committed
+/// one, a baseline regression, failed or missing cells.
 pub const EXIT_CHECK_FAILED: i32 = 1;
 /// Exit code: bad input (spec, flags, an incompatible results file); nothing was run or written.
 pub const EXIT_BAD_INPUT: i32 = 2;
@@ -41,8 +42,10 @@ pub const EXIT_INTERRUPTED: i32 = 130;
 /// `runner experiments/table1.toml` runs the whole pipeline: expand the grid into
 /// cells, run them in parallel with deterministic seeds, store them in
 /// `results/NAME.h5` (resumable), summarize, draw `figures/NAME/`, write
-/// `results/NAME.md` and `.csv`, and check every expectation. Exit codes: 0 all
-/// checks pass, 1 a check failed, 2 bad input (nothing run), 3 runtime error.
+/// `results/NAME.md` and `.csv`, and judge every expectation (confirmed,
+/// contradicted, inconclusive, not measured). Exit codes: 0 no verdict lost
+/// evidence against the committed verdicts and no baseline regression, 1 one
+/// did, 2 bad input (nothing run), 3 runtime error.
 #[derive(Debug, Parser)]
 #[command(name = "runner", version, args_conflicts_with_subcommands = true)]
 pub struct Cli {
