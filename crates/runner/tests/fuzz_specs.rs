@@ -57,7 +57,11 @@ fn corpus() -> Corpus {
         }
     }
     specs.sort();
-    assert!(specs.len() >= 6, "found only {} committed specs", specs.len());
+    assert!(
+        specs.len() >= 6,
+        "found only {} committed specs",
+        specs.len()
+    );
     Corpus { specs }
 }
 
@@ -67,10 +71,15 @@ fn numbers(text: &str) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     let mut i = 0;
     while i < b.len() {
-        let starts = b[i].is_ascii_digit() && (i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_'));
+        let starts = b[i].is_ascii_digit()
+            && (i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_'));
         if starts {
             let mut j = i;
-            while j < b.len() && (b[j].is_ascii_digit() || matches!(b[j], b'.' | b'e' | b'E' | b'_') || ((b[j] == b'-' || b[j] == b'+') && matches!(b[j - 1], b'e' | b'E'))) {
+            while j < b.len()
+                && (b[j].is_ascii_digit()
+                    || matches!(b[j], b'.' | b'e' | b'E' | b'_')
+                    || ((b[j] == b'-' || b[j] == b'+') && matches!(b[j - 1], b'e' | b'E')))
+            {
                 j += 1;
             }
             out.push((i, j));
@@ -109,8 +118,11 @@ fn floor_char(text: &str, mut i: usize) -> usize {
 
 /// One mutation of `text` (as bytes: random bytes may break UTF-8).
 fn mutate_once(text: &str, rng: &mut Pcg64) -> Vec<u8> {
-    let pick = |rng: &mut Pcg64, ranges: &[(usize, usize)]| ranges[rng.random_range(0..ranges.len())];
-    let replace = |(a, b): (usize, usize), with: &str| format!("{}{with}{}", &text[..a], &text[b..]).into_bytes();
+    let pick =
+        |rng: &mut Pcg64, ranges: &[(usize, usize)]| ranges[rng.random_range(0..ranges.len())];
+    let replace = |(a, b): (usize, usize), with: &str| {
+        format!("{}{with}{}", &text[..a], &text[b..]).into_bytes()
+    };
     let nums = numbers(text);
     let strs = strings(text);
     match rng.random_range(0..10u32) {
@@ -138,12 +150,28 @@ fn mutate_once(text: &str, rng: &mut Pcg64) -> Vec<u8> {
         }
         4 if !nums.is_empty() => {
             let r = pick(rng, &nums);
-            let with = ["\"ten\"", "true", "[1, 2]", "{ a = 1 }", "1979-05-27", "[]", "{}"][rng.random_range(0..7)];
+            let with = [
+                "\"ten\"",
+                "true",
+                "[1, 2]",
+                "{ a = 1 }",
+                "1979-05-27",
+                "[]",
+                "{}",
+            ][rng.random_range(0..7)];
             replace(r, with)
         }
         5 if !strs.is_empty() => {
             let r = pick(rng, &strs);
-            let with = ["0", "1.5", "-3", "true", "[\"x\"]", "\"\"", "\"no such thing\""][rng.random_range(0..7)];
+            let with = [
+                "0",
+                "1.5",
+                "-3",
+                "true",
+                "[\"x\"]",
+                "\"\"",
+                "\"no such thing\"",
+            ][rng.random_range(0..7)];
             replace(r, with)
         }
         6 | 7 => {
@@ -164,7 +192,7 @@ fn mutate_once(text: &str, rng: &mut Pcg64) -> Vec<u8> {
         }
         8 => {
             let at = floor_char(text, rng.random_range(0..=text.len()));
-            text[..at].as_bytes().to_vec()
+            text.as_bytes()[..at].to_vec()
         }
         _ => {
             let mut bytes = text.as_bytes().to_vec();
@@ -211,7 +239,11 @@ fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
 
 fn args(sub: &str, spec: &Path, profile: Option<&str>, dir: &Path) -> Vec<OsString> {
     let mut a: Vec<OsString> = vec!["runner".into(), sub.into(), spec.into()];
-    for (flag, sub_dir) in [("--results-dir", "results"), ("--figures-dir", "figures"), ("--baselines-dir", "baselines")] {
+    for (flag, sub_dir) in [
+        ("--results-dir", "results"),
+        ("--figures-dir", "figures"),
+        ("--baselines-dir", "baselines"),
+    ] {
         a.push(flag.into());
         a.push(dir.join(sub_dir).into());
     }
@@ -232,7 +264,11 @@ fn fuzz(mutations: usize) {
     std::fs::create_dir_all(&results).unwrap();
     for (name, _) in &corpus.specs {
         for suffix in ["", "-quick", "-full"] {
-            std::fs::write(results.join(format!("{name}{suffix}.h5")), format!("existing results of {name}{suffix}")).unwrap();
+            std::fs::write(
+                results.join(format!("{name}{suffix}.h5")),
+                format!("existing results of {name}{suffix}"),
+            )
+            .unwrap();
         }
     }
     let before = snapshot(&s.0);
@@ -244,7 +280,12 @@ fn fuzz(mutations: usize) {
         let bytes = mutate(text, &mut rng);
         let profile = [None, Some("quick"), Some("full")][rng.random_range(0..3)];
         std::fs::write(&spec, &bytes).unwrap();
-        let describe = || format!("mutation {m} of {name} (profile {profile:?}):\n{}", String::from_utf8_lossy(&bytes));
+        let describe = || {
+            format!(
+                "mutation {m} of {name} (profile {profile:?}):\n{}",
+                String::from_utf8_lossy(&bytes)
+            )
+        };
         for sub in ["plan", "run"] {
             let start = Instant::now();
             let code = if m < SPAWNED {
@@ -252,27 +293,54 @@ fn fuzz(mutations: usize) {
                     .args(&args(sub, &spec, profile, &s.0)[1..])
                     .output()
                     .unwrap();
-                out.status.code().unwrap_or_else(|| panic!("{sub} ended by a signal ({:?}) on {}", out.status, describe()))
+                out.status.code().unwrap_or_else(|| {
+                    panic!(
+                        "{sub} ended by a signal ({:?}) on {}",
+                        out.status,
+                        describe()
+                    )
+                })
             } else {
-                std::panic::catch_unwind(|| runner::app::main_with_args(args(sub, &spec, profile, &s.0)))
-                    .unwrap_or_else(|_| panic!("{sub} panicked on {}", describe()))
+                std::panic::catch_unwind(|| {
+                    runner::app::main_with_args(args(sub, &spec, profile, &s.0))
+                })
+                .unwrap_or_else(|_| panic!("{sub} panicked on {}", describe()))
             };
             let took = start.elapsed();
-            assert!(took < Duration::from_secs(1), "{sub} took {took:?} on {}", describe());
+            assert!(
+                took < Duration::from_secs(1),
+                "{sub} took {took:?} on {}",
+                describe()
+            );
             match (sub, code) {
                 ("plan", 0) => codes[0] += 1,
                 (_, 2) => codes[if sub == "plan" { 1 } else { 2 }] += 1,
                 _ => panic!("{sub} exited {code} on {}", describe()),
             }
         }
-        assert_eq!(snapshot(&s.0).into_iter().filter(|(p, _)| p != &spec).collect::<Vec<_>>(), before.iter().filter(|(p, _)| p != &spec).cloned().collect::<Vec<_>>(), "files changed after {}", describe());
+        assert_eq!(
+            snapshot(&s.0)
+                .into_iter()
+                .filter(|(p, _)| p != &spec)
+                .collect::<Vec<_>>(),
+            before
+                .iter()
+                .filter(|(p, _)| p != &spec)
+                .cloned()
+                .collect::<Vec<_>>(),
+            "files changed after {}",
+            describe()
+        );
     }
     eprintln!(
         "fuzzed {mutations} mutations (seed {SEED:#x}): plan accepted {}, refused {}; run refused {} (all at exit 2)",
         codes[0], codes[1], codes[2]
     );
     // The stream must exercise both answers of plan.
-    assert!(codes[0] > mutations / 20 && codes[1] > mutations / 20, "{codes:?}");
+    assert!(
+        codes[0] > mutations / 20 && codes[1] > mutations / 20,
+        "{codes:?}"
+    );
     assert_eq!(codes[2], mutations);
 }
 

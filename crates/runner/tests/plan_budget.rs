@@ -12,7 +12,9 @@ use common::{run, runner, runner_sub, stderr, workspace_root, Scratch};
 /// Table 1 with `from` replaced by `to` (first occurrence), and the line of the change.
 fn table1_with(from: &str, to: &str) -> (String, usize) {
     let text = std::fs::read_to_string(workspace_root().join("experiments/table1.toml")).unwrap();
-    let at = text.find(from).unwrap_or_else(|| panic!("`{from}` not in table1.toml"));
+    let at = text
+        .find(from)
+        .unwrap_or_else(|| panic!("`{from}` not in table1.toml"));
     let line = text[..at].matches('\n').count() + 1;
     (text.replacen(from, to, 1), line)
 }
@@ -38,11 +40,23 @@ fn snapshot(dir: &Path) -> Vec<(std::path::PathBuf, Vec<u8>)> {
 fn the_three_inputs_of_the_issue_get_exit_2_within_a_second_and_touch_nothing() {
     let cases = [
         // `repetitions = 1000000000`: plan did not answer within 30 s.
-        ("repetitions = 200", "repetitions = 1000000000", "repetitions = 1000000000 is too large"),
+        (
+            "repetitions = 200",
+            "repetitions = 1000000000",
+            "repetitions = 1000000000 is too large",
+        ),
         // `points = 100000000` in a log range: the same.
-        ("points = 7 }", "points = 100000000 }", "has 100000000 values (at most 100000 per axis)"),
+        (
+            "points = 7 }",
+            "points = 100000000 }",
+            "has 100000000 values (at most 100000 per axis)",
+        ),
         // `d = 1e11` on diagonal_quadratic: the run aborted on an 8e14-byte allocation.
-        ("d = 10, beta", "d = 100000000000, beta", "needs an estimated 7.3e5 TiB of memory"),
+        (
+            "d = 10, beta",
+            "d = 100000000000, beta",
+            "needs an estimated 7.3e5 TiB of memory",
+        ),
     ];
     for (from, to, message) in cases {
         let s = Scratch::new("issue28");
@@ -62,7 +76,10 @@ fn the_three_inputs_of_the_issue_get_exit_2_within_a_second_and_touch_nothing() 
             let err = stderr(&out);
             assert!(err.contains(message), "{sub} {to}: {err}");
             let location = format!("{}:{line}:", spec.display());
-            assert!(err.contains(&location), "{sub} {to}: no {location} in {err}");
+            assert!(
+                err.contains(&location),
+                "{sub} {to}: no {location} in {err}"
+            );
             assert!(err.contains("hint:"), "{err}");
             assert_eq!(snapshot(&s.0), before, "{sub} {to} touched a file");
         }
@@ -78,11 +95,20 @@ fn plan_prints_per_study_and_total_estimates() {
     assert!(out.status.success(), "{}", stderr(&out));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("estimate: "), "{text}");
-    let total = text.lines().find(|l| l.starts_with("total: ")).expect("a total line");
-    assert!(total.contains("core-hours") && total.contains("wall on 2 threads"), "{total}");
+    let total = text
+        .lines()
+        .find(|l| l.starts_with("total: "))
+        .expect("a total line");
+    assert!(
+        total.contains("core-hours") && total.contains("wall on 2 threads"),
+        "{total}"
+    );
     assert!(total.contains("peak memory"), "{total}");
     // Above the 24 core-hour ceiling: plan reports it, a run would be refused.
-    assert!(text.contains("note: a run of this plan would be refused"), "{text}");
+    assert!(
+        text.contains("note: a run of this plan would be refused"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -99,16 +125,20 @@ fn a_run_above_the_ceiling_or_the_memory_is_refused_before_anything_runs() {
     assert!(err.contains("--yes"), "{err}");
     // A lower ceiling refuses table 1's quick profile as well.
     let table1 = workspace_root().join("experiments/table1.toml");
-    let out = run(runner(&s.0)
-        .arg(&table1)
-        .args(["--profile", "quick", "--max-core-hours", "0.0001"]));
+    let out =
+        run(runner(&s.0)
+            .arg(&table1)
+            .args(["--profile", "quick", "--max-core-hours", "0.0001"]));
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(stderr(&out).contains("above the ceiling of 0.0001 core-hours"));
     // --max-memory below a cell's estimate refuses, in plan and in a run.
     for sub in ["plan", "run"] {
-        let out = run(runner_sub(&s.0, sub)
-            .arg(&table1)
-            .args(["--profile", "quick", "--max-memory", "1M"]));
+        let out = run(runner_sub(&s.0, sub).arg(&table1).args([
+            "--profile",
+            "quick",
+            "--max-memory",
+            "1M",
+        ]));
         assert_eq!(out.status.code(), Some(2), "{sub}: {}", stderr(&out));
         assert!(stderr(&out).contains("(--max-memory)"), "{}", stderr(&out));
     }

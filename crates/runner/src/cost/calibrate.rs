@@ -57,7 +57,10 @@ pub fn report(experiment: &Experiment, path: &Path, records: &[CellRecord]) -> S
     );
     for (name, (cells, seconds, ops)) in &per_algorithm {
         let k = if *ops > 0.0 { seconds / ops } else { 0.0 };
-        let _ = writeln!(out, "algorithm\t{name}\t{cells}\t{seconds:.6}\t{ops:.6e}\t{k:.6e}");
+        let _ = writeln!(
+            out,
+            "algorithm\t{name}\t{cells}\t{seconds:.6}\t{ops:.6e}\t{k:.6e}"
+        );
     }
     let (mut cells, mut measured, mut estimated) = (0, 0.0, 0.0);
     for (study, (c, m, e)) in experiment.studies.iter().zip(&per_study) {

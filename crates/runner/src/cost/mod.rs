@@ -168,7 +168,9 @@ fn algorithm_work(algorithm: &str, family: &str, v: &PointValues, n: f64, d: f64
         // A_NSGD (Thm 3.2, solvers::bassily::sgd::schedule): T = min(n/8,
         // (eps n)^2/(32 d Lambda)) steps on batches of m = n sqrt(eps/(4T)).
         "nsgd" | "nsgd_moreau" | "prox_gd" => {
-            let steps = (n / 8.0).min(eps * eps * n * n / (32.0 * d * lambda)).max(1.0);
+            let steps = (n / 8.0)
+                .min(eps * eps * n * n / (32.0 * d * lambda))
+                .max(1.0);
             let batch = (n * (eps / (4.0 * steps)).sqrt()).clamp(1.0, n);
             // A_ProxGD computes each prox by an inner subgradient method.
             let inner = if algorithm == "prox_gd" { 36.0 } else { 1.0 };
@@ -180,23 +182,33 @@ fn algorithm_work(algorithm: &str, family: &str, v: &PointValues, n: f64, d: f64
         // Menart et al.: full-batch oracles, O(d) on a virtual data set and
         // O(n d) on stored records; the number of oracle calls grows like the
         // private rate's inverse, about (n sqrt(rho))^(1/2) for the KL methods.
-        "kl_spider" | "kl_proximal_point" | "kl_adaptive_gd" | "kl_stationary_selection"
+        "kl_spider"
+        | "kl_proximal_point"
+        | "kl_adaptive_gd"
+        | "kl_stationary_selection"
         | "kl_dp_gd" => {
-            let virtual_data = matches!(family, "kl_mean_estimation" | "kl_power_tilt" | "kl_kns_pl")
-                && family_work(family, v, n, d).1 <= 4.0 * d;
+            let virtual_data =
+                matches!(family, "kl_mean_estimation" | "kl_power_tilt" | "kl_kns_pl")
+                    && family_work(family, v, n, d).1 <= 4.0 * d;
             let oracle = if virtual_data { d } else { nd };
             let rho = if v.rho > 0.0 { v.rho } else { 1.0 };
             let calls = (n * rho.sqrt() / d.sqrt()).max(1.0).sqrt() * log_n;
             (oracle * calls, vectors)
         }
-        "wang_m_star" | "wang_m_prime" | "wang_oracle_jlgd" | "wang_full_dim_dpgd"
+        "wang_m_star"
+        | "wang_m_prime"
+        | "wang_oracle_jlgd"
+        | "wang_full_dim_dpgd"
         | "wang_jl_margin_check" => wang_work(algorithm, v, n, d),
         // Certified min-norm point: about sqrt(n) passes.
         "wang_hard_margin_svm" => (nd * n.sqrt(), vectors + nd),
         // González et al.: T = n eps/sqrt(l Lambda) mirror steps of O(d) (MW
         // vertices), the rank-one payoff noise O(n d), and the two exact gaps
         // of the released pair, O(d^2) on a dense or planted matrix.
-        "ggp_alg1" | "ggp_alg3" | "ggp_noisy_entropic_md" | "ggp_euclidean_dp_sgda"
+        "ggp_alg1"
+        | "ggp_alg3"
+        | "ggp_noisy_entropic_md"
+        | "ggp_euclidean_dp_sgda"
         | "ggp_nonprivate_smd" => {
             let l = 2.0 * d.max(2.0).ln();
             let steps = (n * eps / (l * lambda).sqrt()).clamp(1.0, n);
@@ -260,15 +272,21 @@ fn wang_work(algorithm: &str, v: &PointValues, n: f64, d: f64) -> (f64, f64) {
         .map(|i| (2f64.powi(i as i32) / n).min(1.0))
         .collect();
     let over_grid = |mu_run: f64| {
-        gammas.iter().fold((0.0, 0.0), |(ops, mem): (f64, f64), &g| {
-            let (o, m) = candidate(g, mu_run);
-            (ops + o, mem.max(m))
-        })
+        gammas
+            .iter()
+            .fold((0.0, 0.0), |(ops, mem): (f64, f64), &g| {
+                let (o, m) = candidate(g, mu_run);
+                (ops + o, mem.max(m))
+            })
     };
     let planted = v.num("gamma", 0.5);
     let (ops, mem) = match algorithm {
         "wang_oracle_jlgd" => {
-            let mu_run = if v.choice("budget") == "per_call" { mu_p } else { mu };
+            let mu_run = if v.choice("budget") == "per_call" {
+                mu_p
+            } else {
+                mu
+            };
             candidate(planted, mu_run)
         }
         "wang_full_dim_dpgd" if v.choice("tuning") == "known" => candidate(planted, mu),

@@ -111,7 +111,11 @@ pub fn parse_bytes(text: &str) -> Result<f64, String> {
         "m" | "mb" | "mib" => 1024.0 * 1024.0,
         "g" | "gb" | "gib" => 1024.0 * 1024.0 * 1024.0,
         "t" | "tb" | "tib" => 1024.0 * 1024.0 * 1024.0 * 1024.0,
-        other => return Err(format!("unknown unit `{other}` in `{text}` (use K, M, G or T)")),
+        other => {
+            return Err(format!(
+                "unknown unit `{other}` in `{text}` (use K, M, G or T)"
+            ))
+        }
     };
     let bytes = value * scale;
     if bytes.is_finite() && bytes > 0.0 {
@@ -158,7 +162,8 @@ pub fn check(
     }
     // The whole run: records of every cell plus one data set per worker.
     let total = estimate.peak_bytes(budget.threads);
-    if !(total <= limit) {
+    // NaN (an estimate that overflowed) is refused like an excess.
+    if total.is_nan() || total > limit {
         return Err(loc.error(
             &toml_path!["repetitions"],
             format!(
@@ -173,8 +178,12 @@ pub fn check(
     }
     let cells = estimate.cells() * share;
     let core_hours = estimate.core_seconds() * share / 3600.0;
-    let over_cells = budget.max_cells.is_some_and(|m| !(cells <= m));
-    let over_hours = budget.max_core_hours.is_some_and(|m| !(core_hours <= m));
+    let over_cells = budget
+        .max_cells
+        .is_some_and(|m| cells.is_nan() || cells > m);
+    let over_hours = budget
+        .max_core_hours
+        .is_some_and(|m| core_hours.is_nan() || core_hours > m);
     if over_cells || over_hours {
         let (i, biggest) = estimate
             .studies
@@ -259,12 +268,7 @@ fn memory_driver(study: &Study, point: usize) -> (String, String) {
 
 /// Where parameter `param` of study `i` is written: its grid axis (the
 /// profile's override when there is one) or its fixed value.
-fn param_path(
-    loaded: &LoadedSpec,
-    experiment: &Experiment,
-    i: usize,
-    param: &str,
-) -> Vec<PathSeg> {
+fn param_path(loaded: &LoadedSpec, experiment: &Experiment, i: usize, param: &str) -> Vec<PathSeg> {
     let s = &loaded.spec.studies[i];
     if let Some(p) = &experiment.profile {
         let overridden = loaded
@@ -311,7 +315,8 @@ mod tests {
         for bad in ["", "-1G", "abc", "5Q", "0"] {
             assert!(parse_bytes(bad).is_err(), "{bad} accepted");
         }
-        let meminfo = "MemTotal:       24000000 kB\nMemFree:        1000 kB\nMemAvailable:   2048 kB\n";
+        let meminfo =
+            "MemTotal:       24000000 kB\nMemFree:        1000 kB\nMemAvailable:   2048 kB\n";
         assert_eq!(parse_meminfo(meminfo), Some(2048.0 * 1024.0));
         assert_eq!(parse_meminfo("MemTotal: 1 kB\n"), None);
     }
