@@ -10,20 +10,20 @@
 
 // BEGIN GENERATED (scripts/refresh_cost_constants.sh)
 /// Where the constants below were measured.
-pub const CALIBRATED_FROM: &str = "table1-quick, wang-quick, gonzalez-quick, menart-quick, bassily-quick (quick profiles' stored timings) at 18d46ea on 2026-11-26";
+pub const CALIBRATED_FROM: &str = "table1-quick, wang-quick, gonzalez-quick, menart-quick, bassily-quick (quick profiles' stored timings) at 390c660 on 2026-11-26";
 
 /// Seconds per operation of each algorithm's work formula, by algorithm name.
 pub const SECONDS_PER_OP: &[(&str, f64)] = &[
     ("erm", 9.632e-09),                            // 256 cells, 68.5 s
-    ("ggp_alg1", 4.675e-09),                       // 258 cells, 245.7 s
-    ("ggp_alg3", 4.295e-09),                       // 24 cells, 3.3 s
+    ("ggp_alg1", 4.466e-09),                       // 258 cells, 245.7 s
+    ("ggp_alg3", 3.945e-09),                       // 24 cells, 3.3 s
     ("ggp_alg4", 8.624e-09),                       // 42 cells, 4.9 s
     ("ggp_alg5", 1.986e-10),                       // 24 cells, 0.1 s
     ("ggp_dp_frank_wolfe", 2.270e-07),             // 24 cells, 3.1 s
     ("ggp_dp_sgd_simplex", 2.063e-08),             // 12 cells, 1.0 s
-    ("ggp_euclidean_dp_sgda", 1.750e-08),          // 42 cells, 12.2 s
+    ("ggp_euclidean_dp_sgda", 1.386e-08),          // 42 cells, 12.2 s
     ("ggp_mwem", 2.205e-10),                       // 24 cells, 0.1 s
-    ("ggp_noisy_entropic_md", 8.284e-10),          // 18 cells, 0.0 s
+    ("ggp_noisy_entropic_md", 5.946e-10),          // 18 cells, 0.0 s
     ("ggp_nonprivate_smd", 9.949e-10),             // 18 cells, 22.0 s
     ("kl_adaptive_gd", 4.518e-11),                 // 96 cells, 21.7 s
     ("kl_dp_gd", 5.091e-08),                       // 24 cells, 109.3 s

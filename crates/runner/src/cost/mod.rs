@@ -225,7 +225,7 @@ fn algorithm_work(algorithm: &str, family: &str, v: &PointValues, n: f64, d: f64
         | "ggp_euclidean_dp_sgda"
         | "ggp_nonprivate_smd" => {
             let l = 2.0 * d.max(2.0).ln();
-            let steps = (n * eps / (l * lambda).sqrt()).clamp(1.0, n);
+            let steps = (n * eps / l.sqrt()).clamp(1.0, n);
             // Each record is hashed from its counter (about 16 operations,
             // measured on table 1's noiseless n = 1e6 games), plus O(d) for
             // the rank-one payoff noise.
@@ -234,11 +234,14 @@ fn algorithm_work(algorithm: &str, family: &str, v: &PointValues, n: f64, d: f64
             } else {
                 16.0 * n + nd
             };
-            // The exact gaps evaluate every entry of the (hashed) matrix, also
-            // for the low-rank games (their planted cross is hashed): about
-            // 11 s of the 23 s of a 2^16 cell (README, González).
+            // The exact gaps evaluate every entry of a dense (hashed) matrix:
+            // about 11 s of the 23 s of a dense 2^16 cell (README, González).
+            // Low-rank games use their factors, O(d rank) per gap: d^2 would
+            // put the default d-sweep's 2^20 points at hours per cell, against
+            // 4 core-hours measured for the whole default run.
             let gap = match v.choice("matrix") {
                 "separable" => 2.0 * d,
+                "low_rank" => 32.0 * d * v.num("rank", 4.0),
                 _ => 2.0 * d * d,
             };
             let mirror = if algorithm == "ggp_nonprivate_smd" && gap > 2.0 * d * 16.0 {
