@@ -59,8 +59,15 @@ pub struct Cli {
 enum Command {
     /// Run the whole pipeline (the default when a spec is given without a subcommand).
     Run(RunArgs),
-    /// Dry run: print the cell count and the grid of every study; run nothing.
-    Plan(CommonArgs),
+    /// Dry run: print every study's grid, cells and estimated core-hours and
+    /// memory, and the totals with the wall time at --threads; run nothing.
+    /// Refuses (exit 2) a cell that cannot fit in memory.
+    Plan(PlanArgs),
+    /// Compare the cost model with the per-cell times stored in a results file
+    /// (TSV: per-algorithm operation counts and seconds, per-study estimated
+    /// and measured core-seconds); `scripts/refresh_cost_constants.sh` turns
+    /// it into the calibrated constants.
+    Calibrate(CommonArgs),
     /// Re-analyze an existing results file: rewrite results/<name>.md and .csv.
     Analyze(CommonArgs),
     /// Re-draw figures/<name>/ from an existing results file.
@@ -110,6 +117,52 @@ pub(crate) struct CommonArgs {
     pub(crate) from_summary: bool,
 }
 
+/// What a run may cost before it is refused (see [`crate::validate::budget`]).
+#[derive(Debug, Args, Clone)]
+pub(crate) struct BudgetArgs {
+    /// Memory the run may use, e.g. 16G or 512M (default: MemAvailable of
+    /// /proc/meminfo). A cell estimated to need more is refused before anything runs.
+    #[arg(long, value_name = "SIZE", value_parser = crate::validate::budget::parse_bytes)]
+    pub(crate) max_memory: Option<f64>,
+    /// Refuse a run estimated above this many core-hours (default 24).
+    #[arg(long, value_name = "HOURS")]
+    pub(crate) max_core_hours: Option<f64>,
+    /// Run a plan above the core-hour (24) and cell-count (1 000 000) ceilings.
+    #[arg(long)]
+    pub(crate) yes: bool,
+}
+
+impl BudgetArgs {
+    fn budget(&self, threads: usize) -> Result<crate::validate::budget::Budget> {
+        if let Some(h) = self.max_core_hours {
+            if !(h.is_finite() && h > 0.0) {
+                return Err(UsageError(
+                    format!("--max-core-hours {h} is invalid"),
+                    "give a number of core-hours > 0, e.g. --max-core-hours 120".into(),
+                )
+                .into());
+            }
+        }
+        Ok(crate::validate::budget::Budget::new(
+            self.max_memory,
+            self.max_core_hours,
+            self.yes,
+            threads,
+        ))
+    }
+}
+
+#[derive(Debug, Args, Clone)]
+struct PlanArgs {
+    #[command(flatten)]
+    common: CommonArgs,
+    /// Worker threads the wall-time and memory estimates assume (default: all cores).
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+    #[command(flatten)]
+    budget: BudgetArgs,
+}
+
 #[derive(Debug, Args, Clone)]
 struct CheckArgs {
     #[command(flatten)]
@@ -146,6 +199,8 @@ struct RunArgs {
     /// balanced by estimated cost.
     #[arg(long, value_name = "i/N")]
     shard: Option<shard::ShardSpec>,
+    #[command(flatten)]
+    budget: BudgetArgs,
 }
 
 #[derive(Debug, Args, Clone)]
@@ -215,10 +270,46 @@ fn dispatch(cli: Cli) -> Result<i32> {
     match cli.command {
         None => run(&cli.run),
         Some(Command::Run(args)) => run(&args),
-        Some(Command::Plan(c)) => {
+        Some(Command::Plan(a)) => {
+            let (loaded, experiment) = load(&a.common)?;
+            let estimate = crate::cost::estimate(&experiment);
+            let budget = a.budget.budget(a.threads)?;
+            // `plan` reports a large sweep's cost instead of refusing it; only
+            // a cell that cannot fit in memory is an error here.
+            crate::validate::budget::check(
+                &loaded,
+                &experiment,
+                &estimate,
+                &budget.clone().without_ceilings(),
+                1.0,
+            )?;
+            print!("{}", describe(&experiment, &estimate, budget.threads));
+            if let Err(e) =
+                crate::validate::budget::check(&loaded, &experiment, &estimate, &budget, 1.0)
+            {
+                println!(
+                    "note: a run of this plan would be refused: {}\n  hint: {}",
+                    e.message, e.hint
+                );
+            }
+            Ok(EXIT_OK)
+        }
+        Some(Command::Calibrate(c)) => {
             let (_, experiment) = load(&c)?;
-            let p = plan(&experiment);
-            print!("{}", describe(&experiment, &p));
+            let path = results_path(&c, &experiment);
+            if !path.exists() {
+                return Err(UsageError(
+                    format!("no results file {}", path.display()),
+                    "run the experiment first (runner <spec>), with the same --profile".into(),
+                )
+                .into());
+            }
+            check_same_spec(&path, &experiment, &spec_hashes(&experiment))?;
+            let stored = read_file(&path, &experiment)?;
+            print!(
+                "{}",
+                crate::cost::calibrate::report(&experiment, &path, &stored.records)
+            );
             Ok(EXIT_OK)
         }
         Some(Command::Analyze(c)) => {
@@ -390,11 +481,17 @@ fn run(args: &RunArgs) -> Result<i32> {
         )
         .into());
     }
+    // Refuse before anything is expanded or touched: a cell that cannot fit
+    // in memory, or a plan above the ceilings without --yes.
+    let estimate = crate::cost::estimate(&experiment);
+    let budget = args.budget.budget(args.threads)?;
+    let share = args.shard.map_or(1.0, |s| 1.0 / s.count as f64);
+    crate::validate::budget::check(&loaded, &experiment, &estimate, &budget, share)?;
     let full = plan(&experiment);
     let (p, path) = match args.shard {
         None => (full, results_path(c, &experiment)),
         Some(s) => (
-            shard::shard_plan(&full, s),
+            shard::shard_plan(&experiment, &full, s),
             shard::part_path(&c.results_dir, &experiment.output_name(), s.index, s.count),
         ),
     };
@@ -442,11 +539,14 @@ fn run(args: &RunArgs) -> Result<i32> {
     }
     if !args.finish.quiet {
         eprintln!(
-            "{}: {} cells planned, {} already in {}",
+            "{}: {} cells planned, {} already in {}; estimated {:.3} core-hours, {} on {} threads",
             experiment.output_name(),
             p.cells.len(),
             store.records.len(),
-            path.display()
+            path.display(),
+            estimate.core_seconds() * share / 3600.0,
+            crate::cost::format_duration(estimate.wall_seconds(budget.threads) * share),
+            budget.threads
         );
     }
     // Ctrl-C, or SIGTERM from a scheduler's time limit: stop scheduling, save every
@@ -629,7 +729,7 @@ fn merge(args: &MergeArgs) -> Result<i32> {
         }
         .into());
     }
-    shard::check_complete(&p, args.shards, &records)?;
+    shard::check_complete(&experiment, &p, args.shards, &records)?;
     let path = results_path(c, &experiment);
     let mut provenance = Provenance::new(
         &loaded.text,

@@ -9,6 +9,7 @@ pub mod analyze;
 pub mod app;
 pub mod check;
 pub mod claims;
+pub mod cost;
 pub mod diagnostics;
 pub mod errata;
 pub mod execute;

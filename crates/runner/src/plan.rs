@@ -212,8 +212,20 @@ pub fn plan(experiment: &Experiment) -> Plan {
     Plan { points, cells }
 }
 
-/// A human-readable description of the plan (the dry run).
-pub fn describe(experiment: &Experiment, plan: &Plan) -> String {
+/// How many values of an axis `runner plan` prints before eliding the middle.
+const SHOWN_AXIS_VALUES: usize = 12;
+
+/// A human-readable description of the plan (the dry run): per study its
+/// grid, cells and estimated core-hours and peak memory per cell, then the
+/// totals with the wall time and peak memory of a run on `threads` workers.
+/// It reads the counts from `estimate`, never from expanded cells, so it
+/// answers at once on any grid the validator admits.
+pub fn describe(
+    experiment: &Experiment,
+    estimate: &crate::cost::PlanEstimate,
+    threads: usize,
+) -> String {
+    use crate::cost::{format_bytes, format_count, format_duration};
     use std::fmt::Write;
     let mut out = String::new();
     let _ = writeln!(
@@ -223,9 +235,9 @@ pub fn describe(experiment: &Experiment, plan: &Plan) -> String {
         experiment.profile.as_deref().unwrap_or("default"),
         experiment.seed,
         experiment.studies.len(),
-        plan.cells.len()
+        format_count(estimate.cells())
     );
-    for (study, points) in experiment.studies.iter().zip(&plan.points) {
+    for (study, est) in experiment.studies.iter().zip(&estimate.studies) {
         let _ = writeln!(
             out,
             "\n  study {}: {} on {}, metric {}, {} grid points x {} repetitions = {} cells",
@@ -233,13 +245,32 @@ pub fn describe(experiment: &Experiment, plan: &Plan) -> String {
             study.algorithm.name,
             study.family.name,
             study.metric,
-            points.len(),
+            format_count(est.points),
             study.repetitions,
-            points.len() * study.repetitions
+            format_count(est.cells)
+        );
+        let _ = writeln!(
+            out,
+            "    estimate: {:.3} core-hours ({}), longest cell {}, peak memory per cell {}",
+            est.core_seconds / 3600.0,
+            format_duration(est.core_seconds),
+            format_duration(est.max_cell_seconds),
+            format_bytes(est.peak_cell_bytes)
         );
         for axis in &study.axes {
-            let vals: Vec<String> = axis.values.iter().map(|v| format!("{v}")).collect();
-            let _ = writeln!(out, "    {} = [{}]", axis.name, vals.join(", "));
+            let shown = |v: &[f64]| v.iter().map(|x| format!("{x}")).collect::<Vec<_>>();
+            let vals = if axis.values.len() > SHOWN_AXIS_VALUES {
+                let k = SHOWN_AXIS_VALUES / 2;
+                format!(
+                    "{}, ... ({} values) ..., {}",
+                    shown(&axis.values[..k]).join(", "),
+                    axis.values.len(),
+                    shown(&axis.values[axis.values.len() - k..]).join(", ")
+                )
+            } else {
+                shown(&axis.values).join(", ")
+            };
+            let _ = writeln!(out, "    {} = [{vals}]", axis.name);
         }
         for c in &study.slopes {
             let _ = writeln!(
@@ -252,5 +283,21 @@ pub fn describe(experiment: &Experiment, plan: &Plan) -> String {
             );
         }
     }
+    let core = estimate.core_seconds();
+    let _ = writeln!(
+        out,
+        "\ntotal: {} cells, estimated {:.3} core-hours ({} of one core), {} wall on {threads} threads, peak memory {} (largest cell {})",
+        format_count(estimate.cells()),
+        core / 3600.0,
+        format_duration(core),
+        format_duration(estimate.wall_seconds(threads)),
+        format_bytes(estimate.peak_bytes(threads)),
+        format_bytes(estimate.peak_cell_bytes()),
+    );
+    let _ = writeln!(
+        out,
+        "(estimates from the cost model, calibrated on {}; see PERFORMANCE.md for how close they came)",
+        crate::cost::constants::CALIBRATED_FROM
+    );
     out
 }

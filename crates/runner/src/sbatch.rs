@@ -106,8 +106,10 @@ pub fn write_scripts(
         &[format!("--array=0-{}", args.shards - 1)],
     );
     text.push_str(&cd);
+    // `--yes`: submitting the array is the decision to spend the core-hours
+    // (the per-cell memory check still applies on each node).
     text.push_str(&format!(
-        "{exe} run {common} --quiet --threads \"${{SLURM_CPUS_PER_TASK:-{}}}\" --shard \"${{SLURM_ARRAY_TASK_ID}}/{}\"\n",
+        "{exe} run {common} --quiet --yes --threads \"${{SLURM_CPUS_PER_TASK:-{}}}\" --shard \"${{SLURM_ARRAY_TASK_ID}}/{}\"\n",
         args.cpus_per_task, args.shards
     ));
     std::fs::write(&array, text)?;

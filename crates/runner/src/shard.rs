@@ -4,7 +4,8 @@
 //! [`crate::execute::data_groups`]), so no shard regenerates another shard's
 //! data. Groups are assigned by the longest-processing-time rule on an
 //! estimated cost: sorted by decreasing cost (ties in plan order), each goes to
-//! the currently lightest shard (ties to the lowest index). The assignment is a
+//! the currently lightest shard (ties to the lowest index). The cost is the
+//! plan's estimate ([`crate::cost`]), the one `runner plan` prints. The assignment is a
 //! pure function of the plan and `N`, so every array task computes the same one
 //! without talking to the others, and a merge can tell which shard a missing
 //! cell belonged to.
@@ -12,10 +13,11 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use crate::cost::PlanEstimate;
 use crate::execute::data_groups;
 use crate::plan::{Cell, Plan};
-use crate::registry::Value;
 use crate::store::{CellKey, CellRecord};
+use crate::validate::Experiment;
 
 /// Which part of a plan a process runs: shard `index` of `count` (0-based).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -56,28 +58,24 @@ pub fn part_path(results_dir: &Path, output_name: &str, index: usize, count: usi
     results_dir.join(format!("{output_name}.shard-{index}-of-{count}.h5"))
 }
 
-/// Estimated cost of a data group: generating the data (`n * d` numbers when
-/// the family has `n` and `d`) plus one `d`-dimensional release per cell.
-/// Only relative sizes matter.
-pub fn estimated_cost(plan: &Plan, group: &[Cell]) -> f64 {
-    let first = &group[0];
-    let values = &plan.points[first.study][first.point].problem;
-    let get = |k: &str| match values.get(k) {
-        Some(Value::Num(x)) if x.is_finite() && *x > 0.0 => *x,
-        _ => 1.0,
-    };
-    let (n, d) = (get("n"), get("d"));
-    n * d + group.len() as f64 * (d + 10.0)
+/// Estimated core-seconds of a data group: the sum of its cells' estimates
+/// (each carries its share of the group's data generation).
+pub fn estimated_cost(estimate: &PlanEstimate, group: &[Cell]) -> f64 {
+    group
+        .iter()
+        .map(|c| estimate.studies[c.study].point_seconds[c.point])
+        .sum()
 }
 
-/// Assigns every data group of `plan` to one of `count` shards; returns, per
-/// shard, its cells in plan order.
-pub fn assign(plan: &Plan, count: usize) -> Vec<Vec<Cell>> {
+/// Assigns every data group of `plan` (of `experiment`) to one of `count`
+/// shards; returns, per shard, its cells in plan order.
+pub fn assign(experiment: &Experiment, plan: &Plan, count: usize) -> Vec<Vec<Cell>> {
+    let estimate = crate::cost::estimate(experiment);
     let groups = data_groups(&plan.cells);
     let mut order: Vec<(f64, usize)> = groups
         .iter()
         .enumerate()
-        .map(|(i, g)| (estimated_cost(plan, g), i))
+        .map(|(i, g)| (estimated_cost(&estimate, g), i))
         .collect();
     order.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
     let mut load = vec![0.0f64; count];
@@ -100,10 +98,10 @@ pub fn assign(plan: &Plan, count: usize) -> Vec<Vec<Cell>> {
 }
 
 /// The sub-plan of one shard: the same grid points, only its cells.
-pub fn shard_plan(plan: &Plan, shard: ShardSpec) -> Plan {
+pub fn shard_plan(experiment: &Experiment, plan: &Plan, shard: ShardSpec) -> Plan {
     Plan {
         points: plan.points.clone(),
-        cells: assign(plan, shard.count).swap_remove(shard.index),
+        cells: assign(experiment, plan, shard.count).swap_remove(shard.index),
     }
 }
 
@@ -142,7 +140,12 @@ pub enum MergeError {
 
 /// Checks that `records` (gathered from all parts) hold every planned cell
 /// exactly once; reports the shards of missing cells by index.
-pub fn check_complete(plan: &Plan, count: usize, records: &[CellRecord]) -> Result<(), MergeError> {
+pub fn check_complete(
+    experiment: &Experiment,
+    plan: &Plan,
+    count: usize,
+    records: &[CellRecord],
+) -> Result<(), MergeError> {
     let mut seen: BTreeMap<CellKey, usize> = BTreeMap::new();
     for r in records {
         *seen.entry((r.study, r.point, r.repetition)).or_default() += 1;
@@ -150,7 +153,7 @@ pub fn check_complete(plan: &Plan, count: usize, records: &[CellRecord]) -> Resu
     let duplicated = seen.values().filter(|&&n| n > 1).count();
     let mut shards = Vec::new();
     let mut missing = 0;
-    for (i, cells) in assign(plan, count).iter().enumerate() {
+    for (i, cells) in assign(experiment, plan, count).iter().enumerate() {
         let absent = cells
             .iter()
             .filter(|c| !seen.contains_key(&(c.study, c.point, c.repetition)))
@@ -177,7 +180,7 @@ mod tests {
     use crate::spec::{parse, LoadedSpec};
     use crate::validate::resolve;
 
-    fn table1_quick() -> Plan {
+    fn table1_quick() -> (Experiment, Plan) {
         let path = Path::new(concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/../../experiments/table1.toml"
@@ -189,7 +192,9 @@ mod tests {
             text,
             spec,
         };
-        plan(&resolve(&loaded, Some("quick")).unwrap())
+        let e = resolve(&loaded, Some("quick")).unwrap();
+        let p = plan(&e);
+        (e, p)
     }
 
     #[test]
@@ -205,9 +210,10 @@ mod tests {
 
     #[test]
     fn every_cell_lands_in_exactly_one_shard_and_loads_are_balanced() {
-        let p = table1_quick();
+        let (e, p) = table1_quick();
+        let est = crate::cost::estimate(&e);
         for count in [1, 2, 3, 7] {
-            let shards = assign(&p, count);
+            let shards = assign(&e, &p, count);
             let mut all: Vec<_> = shards
                 .iter()
                 .flatten()
@@ -231,11 +237,11 @@ mod tests {
             // LPT: the heaviest shard exceeds the mean by at most the largest group.
             let loads: Vec<f64> = shards
                 .iter()
-                .map(|s| data_groups(s).iter().map(|g| estimated_cost(&p, g)).sum())
+                .map(|s| data_groups(s).iter().map(|g| estimated_cost(&est, g)).sum())
                 .collect();
             let biggest = data_groups(&p.cells)
                 .iter()
-                .map(|g| estimated_cost(&p, g))
+                .map(|g| estimated_cost(&est, g))
                 .fold(0.0, f64::max);
             let mean = loads.iter().sum::<f64>() / count as f64;
             let max = loads.iter().cloned().fold(0.0, f64::max);
@@ -244,7 +250,7 @@ mod tests {
                 "{count} shards: loads {loads:?}"
             );
             assert_eq!(
-                assign(&p, count),
+                assign(&e, &p, count),
                 shards,
                 "assignment must be deterministic"
             );
@@ -253,8 +259,8 @@ mod tests {
 
     #[test]
     fn missing_cells_are_reported_by_shard_index() {
-        let p = table1_quick();
-        let shards = assign(&p, 3);
+        let (e, p) = table1_quick();
+        let shards = assign(&e, &p, 3);
         let record = |c: &Cell| CellRecord {
             study: c.study,
             point: c.point,
@@ -271,12 +277,12 @@ mod tests {
             segment: 0,
         };
         let mut records: Vec<CellRecord> = shards.iter().flatten().map(record).collect();
-        assert!(check_complete(&p, 3, &records).is_ok());
+        assert!(check_complete(&e, &p, 3, &records).is_ok());
         let dropped = shards[1][0];
         records.retain(|r| {
             (r.study, r.point, r.repetition) != (dropped.study, dropped.point, dropped.repetition)
         });
-        match check_complete(&p, 3, &records) {
+        match check_complete(&e, &p, 3, &records) {
             Err(MergeError::Incomplete {
                 shards,
                 missing,
@@ -289,7 +295,7 @@ mod tests {
         records.push(record(&shards[0][0]));
         records.push(record(&dropped));
         assert!(matches!(
-            check_complete(&p, 3, &records),
+            check_complete(&e, &p, 3, &records),
             Err(MergeError::Incomplete { duplicated: 1, .. })
         ));
     }

@@ -117,6 +117,20 @@ fn axis_values(
     name: &str,
     def: Option<&ParamDef>,
 ) -> Result<Vec<f64>, SpecError> {
+    let count = match axis {
+        GridAxisSpec::List(v) => v.len(),
+        GridAxisSpec::Log(r) => r.points,
+    };
+    if count > super::MAX_AXIS_POINTS {
+        return Err(loc.error(
+            path,
+            format!(
+                "grid axis `{name}` has {count} values (at most {} per axis)",
+                super::MAX_AXIS_POINTS
+            ),
+            "a rate is fitted on tens of points: use e.g. points = 7 for a log range",
+        ));
+    }
     if let GridAxisSpec::Log(r) = axis {
         let [lo, hi] = r.log_range;
         if !(lo > 0.0 && hi > 0.0 && lo.is_finite() && hi.is_finite()) || r.points == 0 {

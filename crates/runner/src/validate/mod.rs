@@ -13,12 +13,32 @@ use crate::registry::{AlgorithmDef, FamilyDef, Values};
 use crate::spec::LoadedSpec;
 use crate::toml_path;
 
+pub mod budget;
 mod grid;
 mod params;
 mod slopes;
 mod study;
 
 pub use slopes::in_window;
+
+/// Largest repetition count of a study: a million runs of one grid point is
+/// far beyond any confidence interval this harness fits (the committed specs
+/// use at most 200), and bounds the plan before anything is expanded.
+pub const MAX_REPETITIONS: usize = 1_000_000;
+
+/// Largest number of values of one grid axis (a log range's `points`), so
+/// that an axis is never materialized beyond this.
+pub const MAX_AXIS_POINTS: usize = 100_000;
+
+/// Largest number of grid points of an experiment (all studies): the cost
+/// estimate walks every point (about a microsecond each), so `runner plan`
+/// answers in well under a second. The committed specs have at most 1 000.
+pub const MAX_GRID_POINTS: f64 = 100_000.0;
+
+/// Largest number of cells of an experiment, whatever the budget flags: the
+/// plan holds 40 bytes per cell and the store a record each, so 1e8 cells
+/// would need about 50 GiB before any computation.
+pub const MAX_CELLS: f64 = 1e8;
 
 /// Where a swept parameter goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -218,7 +238,47 @@ pub fn resolve(loaded: &LoadedSpec, profile: Option<&str>) -> Result<Experiment,
                 "use at least 2 repetitions so that a confidence interval exists",
             ));
         }
+        if reps > MAX_REPETITIONS {
+            return Err(loc.error(
+                &reps_path,
+                format!(
+                    "repetitions = {reps} is too large (at most {MAX_REPETITIONS}): study `{}` alone would plan {} or more cells",
+                    s.name,
+                    crate::cost::format_count(reps as f64)
+                ),
+                "use tens to hundreds of repetitions: the committed specs use 3 to 200, chosen for a 95% CI half-width of 0.1 on the fitted slopes",
+            ));
+        }
         studies.push(study::resolve(&loc, s, &base, reps, profile, profile_spec)?);
+    }
+    let points: f64 = studies.iter().map(crate::cost::grid_size).sum();
+    let cells: f64 = studies
+        .iter()
+        .map(|s| crate::cost::grid_size(s) * s.repetitions as f64)
+        .sum();
+    if points > MAX_GRID_POINTS || cells > MAX_CELLS {
+        let (i, largest) = studies
+            .iter()
+            .enumerate()
+            .max_by(|a, b| {
+                let size = |s: &Study| crate::cost::grid_size(s) * s.repetitions as f64;
+                size(a.1).total_cmp(&size(b.1))
+            })
+            .expect("an experiment has studies");
+        return Err(loc.error(
+            &join(&toml_path!["studies", i], &toml_path!["grid"]),
+            format!(
+                "the experiment has {} grid points and {} cells (study `{}`: {} points x {} repetitions); the runner holds at most {} grid points and {} cells",
+                crate::cost::format_count(points),
+                crate::cost::format_count(cells),
+                largest.name,
+                crate::cost::format_count(crate::cost::grid_size(largest)),
+                largest.repetitions,
+                crate::cost::format_count(MAX_GRID_POINTS),
+                crate::cost::format_count(MAX_CELLS)
+            ),
+            "shrink the grid (fewer points per axis, fewer axes) or the repetitions; split a very large sweep into several experiment files",
+        ));
     }
     if let Some(p) = profile_spec {
         for study in p

@@ -158,3 +158,8 @@ expect = {{ below_bound = true }}
 "#
     )
 }
+
+/// The workspace root (where `experiments/` is).
+pub fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
