@@ -75,7 +75,7 @@ fn the_committed_ledger_passes_and_a_changed_verdict_fails() {
     let text = std::fs::read_to_string(&csv).unwrap();
     let line = text
         .lines()
-        .find(|l| l.split(',').nth(1) == Some(id.as_str()))
+        .find(|l| l.contains(&format!(",{id},")))
         .unwrap()
         .to_string();
     let changed = line.replacen(",inconclusive,", ",confirmed,", 1);
