@@ -296,16 +296,7 @@ fn dispatch(cli: Cli) -> Result<i32> {
         }
         Some(Command::Calibrate(c)) => {
             let (_, experiment) = load(&c)?;
-            let path = results_path(&c, &experiment);
-            if !path.exists() {
-                return Err(UsageError(
-                    format!("no results file {}", path.display()),
-                    "run the experiment first (runner <spec>), with the same --profile".into(),
-                )
-                .into());
-            }
-            check_same_spec(&path, &experiment, &spec_hashes(&experiment))?;
-            let stored = read_file(&path, &experiment)?;
+            let (path, stored) = read_results(&c, &experiment)?;
             print!(
                 "{}",
                 crate::cost::calibrate::report(&experiment, &path, &stored.records)
@@ -835,16 +826,7 @@ impl Stored {
         }
         let (_, experiment) = load(c)?;
         let p = plan(&experiment);
-        let path = results_path(c, &experiment);
-        if !path.exists() {
-            return Err(UsageError(
-                format!("no results file {}", path.display()),
-                "run the experiment first (runner <spec>), with the same --profile".into(),
-            )
-            .into());
-        }
-        check_same_spec(&path, &experiment, &spec_hashes(&experiment))?;
-        let stored = read_file(&path, &experiment)?;
+        let (path, stored) = read_results(c, &experiment)?;
         let mut ctx = Self::from_records(experiment, p, &path, &stored.records)?;
         ctx.provenance_line = provenance_line(&stored.attributes);
         ctx.baseline = load_baseline(c, &ctx.experiment)?;
@@ -952,6 +934,22 @@ impl Stored {
             .join(format!("{}-points.csv", self.experiment.output_name()));
         report::write_csv(&points, &self.experiment, &self.analyses)
     }
+}
+
+/// The results file of `e` read back, refused when missing or written by a
+/// different spec.
+fn read_results(c: &CommonArgs, e: &Experiment) -> Result<(PathBuf, crate::store::StoredResults)> {
+    let path = results_path(c, e);
+    if !path.exists() {
+        return Err(UsageError(
+            format!("no results file {}", path.display()),
+            "run the experiment first (runner <spec>), with the same --profile".into(),
+        )
+        .into());
+    }
+    check_same_spec(&path, e, &spec_hashes(e))?;
+    let stored = read_file(&path, e)?;
+    Ok((path, stored))
 }
 
 fn load_baseline(c: &CommonArgs, e: &Experiment) -> Result<Option<Baseline>> {

@@ -44,12 +44,17 @@ pub fn write_baseline(
 ) -> Result<()> {
     let df = summary_frame(experiment, analyses)?;
     let mut df = df.select(["study", "swept", "count", "mean", "se"])?;
+    write_frame(path, &mut df)
+}
+
+/// Writes `df` as CSV at `path`, creating its directory.
+fn write_frame(path: &Path, df: &mut DataFrame) -> Result<()> {
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir)?;
     }
     let mut file =
         std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?;
-    CsvWriter::new(&mut file).finish(&mut df)?;
+    CsvWriter::new(&mut file).finish(df)?;
     Ok(())
 }
 
@@ -229,13 +234,7 @@ pub fn write_verdicts(
         Column::new("verdict".into(), verdict),
         Column::new("reason".into(), reason),
     ])?;
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir)?;
-    }
-    let mut file =
-        std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?;
-    CsvWriter::new(&mut file).finish(&mut df)?;
-    Ok(())
+    write_frame(path, &mut df)
 }
 
 /// Reads verdicts written by [`write_verdicts`].

@@ -183,15 +183,20 @@ pub struct Judged {
     pub analyses: Option<Vec<StudyAnalysis>>,
 }
 
-/// Loads every claim file of `dir`, sorted by file name.
-pub fn load_claims(dir: &Path) -> Result<Vec<(PathBuf, ClaimFile)>> {
+/// The `.toml` files directly in `dir`, sorted by name (a stable ledger order).
+fn toml_files(dir: &Path) -> Result<Vec<PathBuf>> {
     let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
         .with_context(|| format!("reading {}", dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "toml"))
         .collect();
     paths.sort();
-    paths
+    Ok(paths)
+}
+
+/// Loads every claim file of `dir`, sorted by file name.
+pub fn load_claims(dir: &Path) -> Result<Vec<(PathBuf, ClaimFile)>> {
+    toml_files(dir)?
         .into_iter()
         .map(|p| {
             let text =
@@ -212,13 +217,7 @@ pub fn load_claims(dir: &Path) -> Result<Vec<(PathBuf, ClaimFile)>> {
 /// Every experiment file of `dir` (default profile), with its analyses
 /// re-derived from the committed summary in `results_dir`.
 pub fn judge_experiments(dir: &Path, results_dir: &Path) -> Result<Vec<Judged>> {
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
-        .with_context(|| format!("reading {}", dir.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
-        .collect();
-    paths.sort();
-    paths
+    toml_files(dir)?
         .into_iter()
         .map(|path| {
             let loaded = crate::spec::load(&path)?;
