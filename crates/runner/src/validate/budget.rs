@@ -3,7 +3,7 @@
 //! located [`SpecError`] (exit 2, nothing touched), with the estimate and a hint.
 //!
 //! The estimates come from [`crate::cost`]; the hard limits on grid sizes
-//! that keep the estimate itself fast are in [`super::limits`].
+//! that keep the estimate itself fast are the `MAX_*` constants of [`super`].
 
 use crate::cost::{self, format_bytes, format_count, format_duration, PlanEstimate, PointValues};
 use crate::diagnostics::{PathSeg, SpecError};
