@@ -125,6 +125,10 @@ pub enum Accounting {
     RdpGroupPrivacy,
     /// Advanced composition (Dwork & Roth 2014, Thm 3.20): an upper bound.
     AdvancedComposition,
+    /// Pure-DP releases as zCDP (`eps0^2/2` each, Bun & Steinke 2016, Prop
+    /// 1.4), composed by adding rho, converted with Canonne–Kamath–Steinke
+    /// (2020), `mechanisms::zcdp::cks_eps`: an upper bound.
+    ZcdpCks,
     /// Fully adaptive composition (Whitehouse et al. 2023): an upper bound.
     FullyAdaptiveComposition,
     /// The smallest privacy the paper's cited theorem certifies for the printed
@@ -156,6 +160,7 @@ impl Accounting {
             Accounting::RdpGroupPrivacy => "RDP accountant + group privacy (bound)",
             Accounting::AdvancedComposition => "advanced composition (bound)",
             Accounting::FullyAdaptiveComposition => "adaptive composition (bound)",
+            Accounting::ZcdpCks => "zCDP of pure DP, CKS conversion (bound)",
             Accounting::CitedTheorem => "cited theorem (bound)",
         }
     }
