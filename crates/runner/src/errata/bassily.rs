@@ -1,9 +1,12 @@
 //! Bassily, Feldman, Talwar & Thakurta, "Private SCO with Optimal Rates".
 
 use mechanisms::calibration::{classical_gaussian_sigma, exact_gaussian_delta};
+use mechanisms::composition::ApproxDp;
+use mechanisms::rdp::RdpAccountant;
+use mechanisms::relation::Neighbouring;
 
 use super::erratum::Erratum;
-use super::formulas::{log_inv, smallest_passing, subsampled_gaussian_eps};
+use super::formulas::{log_inv, smallest_passing};
 use super::number_format::{num, param};
 use super::privacy::{Accounting, Privacy};
 use super::row::{erratum, noise};
@@ -42,17 +45,111 @@ impl Nsgd {
         self.batch * self.sigma
     }
 
-    /// Realised eps at `delta` when one example moves the batch sum by `shift`
-    /// times the norm bound (1 under add/remove, 2 under replace-one).
-    fn eps(&self, n: f64, multiplier: f64, shift: f64, delta: f64) -> f64 {
-        subsampled_gaussian_eps(self.steps, self.batch / n, multiplier / shift, delta)
+    /// The harness's RDP accountant ([`RdpAccountant::new`]: the 156 default
+    /// orders, fractional ones included) after `T` Poisson-subsampled Gaussian
+    /// steps at `q = m/n` with noise multiplier `z`, under add/remove.
+    fn add_remove(&self, n: f64, z: f64) -> RdpAccountant {
+        let mut accountant = RdpAccountant::new(Neighbouring::AddRemove);
+        accountant
+            .compose_poisson_gaussian(self.batch / n, z, self.steps as u64)
+            .expect("q in (0, 1], z > 0 and T >= 1");
+        accountant
     }
 
-    /// The smallest multiplier `m sigma / L` meeting `eps` at `delta` when one
-    /// example moves the batch sum by `shift` norm bounds.
-    fn calibrate(&self, n: f64, shift: f64, eps: f64, delta: f64) -> f64 {
-        smallest_passing(0.05, 200.0, |z| self.eps(n, z, shift, delta) <= eps)
+    /// Realised replace-one eps at `delta` by `route`, when one example's
+    /// gradient has norm at most `norm` times L (so under add/remove the batch
+    /// sum moves by `norm` L and under replace-one by `2 norm` L).
+    fn eps(&self, route: Route, n: f64, multiplier: f64, norm: f64, delta: f64) -> f64 {
+        match route {
+            Route::DoubledSensitivity => self
+                .add_remove(n, multiplier / (2.0 * norm))
+                .epsilon(delta)
+                .expect("delta in (0, 1)"),
+            Route::GroupPrivacy => group_of_two_eps(&self.add_remove(n, multiplier / norm), delta),
+        }
     }
+
+    /// The tightest replace-one eps the harness gives (the smaller of the two
+    /// routes) and the route attaining it.
+    fn tightest(&self, n: f64, multiplier: f64, norm: f64, delta: f64) -> (f64, Route) {
+        [Route::GroupPrivacy, Route::DoubledSensitivity]
+            .into_iter()
+            .map(|route| (self.eps(route, n, multiplier, norm, delta), route))
+            .min_by(|a, b| a.0.total_cmp(&b.0))
+            .expect("two routes")
+    }
+
+    /// eps under add/remove (one example moves the batch sum by `norm` L).
+    fn eps_add_remove(&self, n: f64, multiplier: f64, norm: f64, delta: f64) -> f64 {
+        self.add_remove(n, multiplier / norm)
+            .epsilon(delta)
+            .expect("delta in (0, 1)")
+    }
+
+    /// The smallest multiplier `m sigma / L` meeting `eps` at `delta` under
+    /// replace-one by the tightest route ([`Nsgd::tightest`]).
+    fn calibrate(&self, n: f64, norm: f64, eps: f64, delta: f64) -> f64 {
+        smallest_passing(0.05, 200.0, |z| self.tightest(n, z, norm, delta).0 <= eps)
+    }
+}
+
+/// The two replace-one accountings the harness has for Poisson-subsampled
+/// Gaussian steps (its RDP accountant covers `0 < q < 1` only under add/remove).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Route {
+    /// The add/remove RDP accountant with the sensitivity doubled to `2 norm`
+    /// (the digest's naive replace-one).
+    DoubledSensitivity,
+    /// The add/remove RDP accountant at sensitivity `norm`, converted to
+    /// (eps1, delta1), then group privacy for the two add/remove steps of a
+    /// replacement: (2 eps1, (1 + e^eps1) delta1) ([`ApproxDp::to_replace_one`]).
+    GroupPrivacy,
+}
+
+impl Route {
+    /// The route not taken.
+    fn other(self) -> Route {
+        match self {
+            Route::DoubledSensitivity => Route::GroupPrivacy,
+            Route::GroupPrivacy => Route::DoubledSensitivity,
+        }
+    }
+
+    fn accounting(self) -> Accounting {
+        match self {
+            Route::DoubledSensitivity => Accounting::RdpDoubledSensitivity,
+            Route::GroupPrivacy => Accounting::RdpGroupPrivacy,
+        }
+    }
+}
+
+/// Smallest replace-one `eps` at `delta` that group privacy certifies from an
+/// add/remove accountant: `eps = 2 eps1` with `(1 + e^eps1) delta_ar(eps1) <=
+/// delta`, where `delta_ar` is the accountant's tight conversion (`+inf` if no
+/// `eps1 <= 1e4` meets it). Every `eps1`
+/// meeting the constraint is a valid guarantee, and the bisection only ever
+/// returns one that meets it.
+fn group_of_two_eps(accountant: &RdpAccountant, delta: f64) -> f64 {
+    let ok = |eps1: f64| {
+        let delta1 = accountant.delta(eps1).expect("eps1 >= 0");
+        ApproxDp::new(eps1, delta1, Neighbouring::AddRemove)
+            .expect("valid (eps, delta)")
+            .to_replace_one()
+            .delta
+            <= delta
+    };
+    if ok(0.0) {
+        return 0.0;
+    }
+    let mut hi = 1.0;
+    while !ok(hi) {
+        if hi > 1e4 {
+            // No finite group-privacy guarantee (e.g. far too little noise).
+            return f64::INFINITY;
+        }
+        hi *= 2.0;
+    }
+    2.0 * smallest_passing(0.0, hi, ok)
 }
 
 /// Bassily §7 P4, P6: Algorithm 1's noise is asserted private via [ACG+16]
@@ -63,7 +160,10 @@ pub(super) fn nsgd() -> Erratum {
     let delta = 1.0 / (n * n);
     let p = Nsgd::new(n, d, eps, delta);
     let printed = p.multiplier();
-    let corrected = p.calibrate(n, 2.0, eps, delta);
+    let corrected = p.calibrate(n, 1.0, eps, delta);
+    let (realised, route) = p.tightest(n, printed, 1.0, delta);
+    let (realised_corrected, _) = p.tightest(n, corrected, 1.0, delta);
+    let other = route.other();
     erratum(
         "BFTT-P4",
         BASSILY,
@@ -79,19 +179,23 @@ pub(super) fn nsgd() -> Erratum {
         ),
         noise("mσ/L", printed, corrected).accounted(
             Privacy::Epsilon { eps, delta },
-            Accounting::RdpAccountant,
-            [
-                p.eps(n, printed, 2.0, delta),
-                p.eps(n, corrected, 2.0, delta),
-            ],
+            route.accounting(),
+            [realised, realised_corrected],
         ),
         format!(
             "the paper cites [ACG+16] without a derivation. Accounted with Poisson sampling at q = m/n \
-             (the paper samples with replacement, P5) and replace-one sensitivity 2L of the batch sum \
-             (the digest's naive replace-one; under add/remove the same noise gives ε = {}). \
-             Corrected: the smallest multiplier meeting the target under the same accountant. \
-             The digest's table gives z = 6.10 and ε = 1.07 here.",
-            num(p.eps(n, printed, 1.0, delta))
+             (the paper samples with replacement, P5, which no accountant here covers) by the harness's \
+             RDP accountant (156 orders, fractional ones included; Canonne–Kamath–Steinke conversion), \
+             the tighter of its two replace-one routes: {} gives ε = {}, {} gives ε = {} (add/remove alone: \
+             ε = {}). Corrected: the smallest multiplier meeting the target by the tighter route. The \
+             digest's table (integer orders, classical conversion, 2L) gives z = 6.10 and ε = 1.07 here; \
+             its correction gives 0.934 (2L), 0.903 (group privacy) and 0.833 by a tight replace-one \
+             PLD accountant, which the harness does not have.",
+            route.accounting().label(),
+            num(realised),
+            other.accounting().label(),
+            num(p.eps(other, n, printed, 1.0, delta)),
+            num(p.eps_add_remove(n, printed, 1.0, delta))
         ),
     )
 }
@@ -105,8 +209,9 @@ pub(super) fn proxgd() -> Erratum {
     let p = Nsgd::new(n, d, eps, delta);
     let printed = p.multiplier();
     let clip = 2.0 * (1.0 + 1.0 / n);
-    // Replace-one: the batch sum moves by 2 * clip (units of L).
-    let corrected = p.calibrate(n, 2.0 * clip, eps, delta);
+    let corrected = p.calibrate(n, clip, eps, delta);
+    let (realised, route) = p.tightest(n, printed, clip, delta);
+    let (realised_corrected, _) = p.tightest(n, corrected, clip, delta);
     erratum(
         "BFTT-P10",
         BASSILY,
@@ -120,18 +225,17 @@ pub(super) fn proxgd() -> Erratum {
         ),
         noise("mσ/L", printed, corrected).accounted(
             Privacy::Epsilon { eps, delta },
-            Accounting::RdpAccountant,
-            [
-                p.eps(n, printed, 2.0 * clip, delta),
-                p.eps(n, corrected, 2.0 * clip, delta),
-            ],
+            route.accounting(),
+            [realised, realised_corrected],
         ),
         format!(
             "the text reuses Thm 3.2's σ (computed with L) because ‖∇̂ℓ_β‖ ≤ L(1+1/n), but Lemma 4.3 only \
              gives 2L for the constrained envelope; corrected σ is calibrated to the clip norm 2L(1+1/n). \
-             Same accountant and sampling assumption as BFTT-P4 (replace-one; under add/remove the printed \
-             noise gives ε = {}). With the unconstrained envelope (norm L(1+1/n)) BFTT-P4 applies instead.",
-            num(p.eps(n, printed, clip, delta))
+             Same accountant, routes and sampling assumption as BFTT-P4 (the other route gives ε = {}; \
+             under add/remove the printed noise gives ε = {}). With the unconstrained envelope (norm \
+             L(1+1/n)) BFTT-P4 applies instead.",
+            num(p.eps(route.other(), n, printed, clip, delta)),
+            num(p.eps_add_remove(n, printed, clip, delta))
         ),
     )
 }
@@ -212,4 +316,39 @@ pub(super) fn objp_output_noise() -> Erratum {
             num(delta_h)
         ),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::formulas::subsampled_gaussian_eps;
+    use super::*;
+
+    #[test]
+    fn tight_accounting_certifies_what_the_loose_one_did_not() {
+        let (n, delta) = (1e4, 1e-8);
+        let p = Nsgd::new(n, 10.0, 1.0, delta);
+        let z = p.multiplier();
+        // The old accountant (integer orders, classical conversion, 2L): 1.073.
+        let loose = subsampled_gaussian_eps(p.steps, p.batch / n, z / 2.0, delta);
+        assert!((loose - 1.073).abs() < 1e-3, "{loose}");
+        // The harness's accountant, both routes; the digest's correction gives
+        // 0.934 (2L) and 0.903 (group privacy) with dp_accounting.
+        let doubled = p.eps(Route::DoubledSensitivity, n, z, 1.0, delta);
+        let group = p.eps(Route::GroupPrivacy, n, z, 1.0, delta);
+        assert!((doubled - 0.934).abs() < 2e-3, "{doubled}");
+        assert!((group - 0.903).abs() < 2e-3, "{group}");
+        assert_eq!(p.tightest(n, z, 1.0, delta), (group, Route::GroupPrivacy));
+    }
+
+    #[test]
+    fn group_route_is_the_group_privacy_bound() {
+        let (n, delta) = (1e4, 1e-8);
+        let p = Nsgd::new(n, 10.0, 1.0, delta);
+        let acc = p.add_remove(n, p.multiplier());
+        let eps = group_of_two_eps(&acc, delta);
+        let half = eps / 2.0;
+        let at = |e1: f64| (1.0 + e1.exp()) * acc.delta(e1).unwrap();
+        assert!(at(half) <= delta);
+        assert!(at(half * (1.0 - 1e-6)) > delta);
+    }
 }

@@ -10,24 +10,29 @@
 //! [`Verdict`] derived from the numbers. [`render_markdown`] prints the table
 //! shown by `runner errata` and in the README.
 //!
-//! Privacy accounting used here, with formulas written out locally (deliberately
-//! independent of the accountant modules of the `mechanisms` crate):
+//! Privacy accounting: each row uses the tightest accountant the harness has
+//! for it and names it ([`Accounting`]). Exact ones, where they exist, with
+//! formulas written out locally or taken from `mechanisms`:
 //!
 //! * exact Gaussian privacy profile, [`exact_gaussian_delta`] (Balle & Wang
 //!   2018, Thm 8); the same function gives the exact (eps, delta) curve of
 //!   mu-GDP (Dong, Roth & Su, Cor 2.13) with `sigma = 1`, `Delta = mu`;
 //! * zCDP of a Gaussian release, `rho = Delta^2 / (2 sigma^2)`, composing by
-//!   addition, and the conversion `eps = rho + 2 sqrt(rho ln(1/delta))`
-//!   (Bun & Steinke 2016, Props 1.6, 1.3);
-//! * advanced composition `eps' = sqrt(2k ln(1/delta')) eps0 + k eps0 (e^eps0 - 1)`
-//!   (Dwork & Roth 2014, Thm 3.20);
-//! * fully adaptive composition `eps = sqrt(2 ln(1/delta') S) + S/2` with
-//!   `S = sum eps_m^2` (Whitehouse et al. 2023, Thm 1, as quoted by the
-//!   González–Guzmán–Paquette digest, Thm A.2);
-//! * the RDP of the Poisson-subsampled Gaussian at integer orders (Mironov,
-//!   Talwar & Zhang 2019, as quoted by the Bassily et al. digest §7 P4) with the
-//!   RDP-to-DP conversion `eps = min_a T eps_RDP(a) + ln(1/delta)/(a - 1)`
-//!   (Mironov 2017, Prop 3).
+//!   addition (Bun & Steinke 2016, Prop 1.6);
+//!
+//! and upper bounds otherwise:
+//!
+//! * the subsampled-Gaussian rows (Bassily) use the harness's RDP accountant,
+//!   `mechanisms::rdp::RdpAccountant` (default orders, fractional ones
+//!   included, Canonne–Kamath–Steinke conversion), under add/remove; for the
+//!   paper's replace-one relation the smaller of two routes, doubled
+//!   sensitivity or group privacy `(2 eps, (1 + e^eps) delta)`;
+//! * compositions of pure-DP releases (González–Guzmán–Paquette) take the
+//!   smaller of the paper's composition theorem (advanced composition,
+//!   Dwork & Roth 2014, Thm 3.20, or fully adaptive composition, Whitehouse
+//!   et al. 2023, Thm 1) and the harness's zCDP (`eps0^2/2` per release,
+//!   `mechanisms::zcdp::cks_eps`);
+//! * objective perturbation has no accountant: the cited theorem's bound.
 //!
 //! Layout: the row types ([`Privacy`] and [`Accounting`] in `privacy`, the rest
 //! in `erratum`), the shared row builder (`row`), the local privacy formulas

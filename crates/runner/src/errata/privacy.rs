@@ -114,10 +114,21 @@ pub enum Accounting {
     /// The pure-DP guarantee `2 * weight * (score sensitivity)` of the
     /// exponential mechanism, attained by worst-case score changes.
     ExponentialMechanism,
-    /// Subsampled-Gaussian RDP accountant and RDP-to-DP conversion: an upper bound.
-    RdpAccountant,
+    /// The harness's Poisson-subsampled-Gaussian RDP accountant
+    /// (`mechanisms::rdp::RdpAccountant`: default orders, fractional ones
+    /// included, Canonne–Kamath–Steinke conversion) under add/remove, with the
+    /// sensitivity doubled for replace-one: an upper bound.
+    RdpDoubledSensitivity,
+    /// The same accountant under add/remove at the add/remove sensitivity,
+    /// then group privacy for the two add/remove steps of a replacement,
+    /// `(2 eps, (1 + e^eps) delta)`: an upper bound.
+    RdpGroupPrivacy,
     /// Advanced composition (Dwork & Roth 2014, Thm 3.20): an upper bound.
     AdvancedComposition,
+    /// Pure-DP releases as zCDP (`eps0^2/2` each, Bun & Steinke 2016, Prop
+    /// 1.4), composed by adding rho, converted with Canonne–Kamath–Steinke
+    /// (2020), `mechanisms::zcdp::cks_eps`: an upper bound.
+    ZcdpCks,
     /// Fully adaptive composition (Whitehouse et al. 2023): an upper bound.
     FullyAdaptiveComposition,
     /// The smallest privacy the paper's cited theorem certifies for the printed
@@ -145,9 +156,11 @@ impl Accounting {
             Accounting::ExactGdp => "exact GDP profile",
             Accounting::ZcdpSum => "zCDP sum, worst-case run",
             Accounting::ExponentialMechanism => "exponential mechanism",
-            Accounting::RdpAccountant => "RDP accountant (bound)",
+            Accounting::RdpDoubledSensitivity => "RDP accountant, 2× sensitivity (bound)",
+            Accounting::RdpGroupPrivacy => "RDP accountant + group privacy (bound)",
             Accounting::AdvancedComposition => "advanced composition (bound)",
             Accounting::FullyAdaptiveComposition => "adaptive composition (bound)",
+            Accounting::ZcdpCks => "zCDP of pure DP, CKS conversion (bound)",
             Accounting::CitedTheorem => "cited theorem (bound)",
         }
     }
