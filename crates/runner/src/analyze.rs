@@ -107,13 +107,6 @@ pub struct StudyAnalysis {
     pub slopes: Vec<SlopeResult>,
     /// Largest mean/bound ratio.
     pub max_bound_ratio: f64,
-    /// `Some(pass)` when the study requires means under the bound.
-    pub bound_check: Option<bool>,
-    /// `Some(points not above)` when the study requires means above the
-    /// reference curve in a window: the points whose CI does not clear it.
-    pub reference_failures: Option<Vec<usize>>,
-    /// `Some(points outside)` when the study requires a theory match.
-    pub theory_mismatches: Option<Vec<usize>>,
     /// Per-point CI multiplier used for the theory match.
     pub theory_match_quantile: f64,
     /// Failed cells with their messages (first few).
@@ -325,7 +318,7 @@ pub fn judge_study(
         None => every_point.clone(),
     };
     let trivial = study.trivial_max;
-    let slopes: Vec<SlopeResult> = study
+    let mut slopes: Vec<SlopeResult> = study
         .slopes
         .iter()
         .flat_map(|check| {
@@ -340,12 +333,7 @@ pub fn judge_study(
         .map(|p| p.mean / p.bound)
         .filter(|r| r.is_finite())
         .fold(f64::NAN, f64::max);
-    let bound_check = study.below_bound.then(|| {
-        every_point
-            .iter()
-            .all(|p| p.bound.is_finite() && p.mean <= p.bound)
-    });
-    let bound_judgement = study.below_bound.then(|| {
+    let mut bound_judgement = study.below_bound.then(|| {
         let pts: Vec<BoundPoint> = every_point
             .iter()
             .map(|p| BoundPoint {
@@ -362,15 +350,7 @@ pub fn judge_study(
             .first()
             .is_some_and(|(_, x)| crate::validate::in_window(*x, window))
     };
-    let reference_failures = study.above_reference.map(|window| {
-        summaries
-            .iter()
-            .filter(|p| in_reference_window(p, window))
-            .filter(|p| !(p.reference.is_finite() && p.ci_low > p.reference))
-            .map(|p| p.point)
-            .collect()
-    });
-    let reference_judgement = study.above_reference.map(|window| {
+    let mut reference_judgement = study.above_reference.map(|window| {
         let pts: Vec<ReferencePoint> = summaries
             .iter()
             .filter(|p| in_reference_window(p, window))
@@ -385,30 +365,18 @@ pub fn judge_study(
     let k = every_point.len().max(1) as f64;
     let reps = study.repetitions.max(2) as f64;
     let quantile = t_quantile(THEORY_MATCH_FAMILY_ALPHA / k, reps - 1.0);
-    let theory_mismatches: Option<Vec<usize>> = study.match_theory.then(|| {
-        every_point
+    let mut theory_judgement = study.match_theory.then(|| {
+        let misses = every_point
             .iter()
             .filter(|p| !(p.theory.is_finite() && (p.mean - p.theory).abs() <= quantile * p.se))
-            .map(|p| p.point)
-            .collect()
-    });
-    let theory_judgement = theory_mismatches.as_ref().map(|m| {
-        judge_theory_match(every_point.len(), m.len(), THEORY_MATCH_FAMILY_ALPHA)
+            .count();
+        judge_theory_match(every_point.len(), misses, THEORY_MATCH_FAMILY_ALPHA)
             .with_note(revised_note(study))
     });
-    let mut slopes: Vec<SlopeResult> = slopes;
-    let (mut bound_judgement, mut theory_judgement, mut reference_judgement) =
-        (bound_judgement, theory_judgement, reference_judgement);
     if let Some(why) = &study.regime_not_reached {
-        let weaken = |j: &mut Judgement| {
-            if j.verdict == Verdict::Confirmed {
-                *j = Judgement::new(
-                    Verdict::Inconclusive,
-                    format!("regime not reached: {why} (the check alone: {})", j.reason),
-                );
-            }
-        };
-        slopes.iter_mut().for_each(|s| weaken(&mut s.judgement));
+        for s in &mut slopes {
+            s.judgement = s.judgement.clone().weakened(why, "check");
+        }
         for j in [
             &mut bound_judgement,
             &mut theory_judgement,
@@ -417,7 +385,7 @@ pub fn judge_study(
         .into_iter()
         .flatten()
         {
-            weaken(j);
+            *j = j.clone().weakened(why, "check");
         }
     }
     StudyAnalysis {
@@ -425,9 +393,6 @@ pub fn judge_study(
         points: summaries,
         slopes,
         max_bound_ratio,
-        bound_check,
-        reference_failures,
-        theory_mismatches,
         theory_match_quantile: quantile,
         failures,
         failed_cells,
@@ -496,14 +461,8 @@ fn fit_slope(
     } else if judgement.verdict != Verdict::Confirmed {
         judgement = judgement.with_note(&note);
     }
-    if let (Some(why), Verdict::Confirmed) = (&check.regime_not_reached, judgement.verdict) {
-        judgement = Judgement::new(
-            Verdict::Inconclusive,
-            format!(
-                "regime not reached: {why} (the fit alone: {})",
-                judgement.reason
-            ),
-        );
+    if let Some(why) = &check.regime_not_reached {
+        judgement = judgement.weakened(why, "fit");
     }
     if let Some(why) = &check.revised {
         judgement = judgement.with_note(&format!("revised: {why}"));

@@ -99,7 +99,7 @@ pub fn headline_rows(experiment: &Experiment, analyses: &[StudyAnalysis]) -> Vec
                 fitted: s.fitted,
                 ci_half_width: s.ci_half_width,
                 window: s.window,
-                bound_ratio: if a.bound_check.is_some() {
+                bound_ratio: if a.bound_judgement.is_some() {
                     a.max_bound_ratio
                 } else {
                     f64::NAN

@@ -93,6 +93,23 @@ impl Judgement {
         }
     }
 
+    /// A confirmed verdict made inconclusive because the points do not reach
+    /// the theorem's regime (`why`); `what` names the evidence ("fit",
+    /// "check") in the reason. Other verdicts are returned as they are: this
+    /// can only weaken evidence.
+    pub fn weakened(self, why: &str, what: &str) -> Self {
+        if self.verdict != Verdict::Confirmed {
+            return self;
+        }
+        Judgement::new(
+            Verdict::Inconclusive,
+            format!(
+                "regime not reached: {why} (the {what} alone: {})",
+                self.reason
+            ),
+        )
+    }
+
     /// Appends a sentence to the reason.
     pub fn with_note(mut self, note: &str) -> Self {
         if !note.is_empty() {
@@ -240,11 +257,10 @@ pub fn judge_bound(points: &[BoundPoint], trivial_max: Option<f64>, onset: &str)
         .iter()
         .filter(|p| p.mean - p.ci_half_width > p.bound)
         .count();
+    // A NaN mean is no evidence of staying below.
     let above = with_bound
         .iter()
-        .filter(|p| {
-            p.mean.partial_cmp(&p.bound) != Some(std::cmp::Ordering::Less) && p.mean != p.bound
-        })
+        .filter(|p| p.mean.is_nan() || p.mean > p.bound)
         .count();
     let ratio = with_bound
         .iter()
