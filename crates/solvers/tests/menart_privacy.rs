@@ -5,8 +5,9 @@
 //! depend on `(n, rho)` only through `n sqrt(rho)`.
 
 use datagen::menart::{
-    GemanMcClure, GemanMcClureParams, KnsPl, KnsPlParams, MeanEstimation, MeanEstimationParams,
-    PowerTilt, PowerTiltParams, Theorem8Instance, Theorem8Params,
+    GemanMcClure, GemanMcClureParams, KnsPl, KnsPlParams, LeastSquares, LeastSquaresParams,
+    MeanEstimation, MeanEstimationParams, PowerRegression, PowerRegressionParams, PowerTilt,
+    PowerTiltParams, Theorem8Instance, Theorem8Params,
 };
 use dpcore::menart::KlObjective;
 use rand::SeedableRng;
@@ -265,4 +266,70 @@ fn clipping_bounds_the_spend_when_the_constants_are_too_small() {
         .unwrap();
     assert!(run.clipped_records > 0);
     assert!(run.rho_spent <= 1.0);
+}
+
+/// Every noise-relevant quantity of Algorithm 1's schedule on `problem`, as
+/// bits: round count, floor, round-start noise, and per round the step, the
+/// difference noise and the update count.
+fn spider_noise_bits(problem: &dyn KlObjective, rho: f64) -> Vec<u64> {
+    let inputs = SpiderInputs::from_problem(problem, rho, 0.1).unwrap();
+    let schedule = KlSpider::default()
+        .schedule(inputs)
+        .unwrap()
+        .expect("non-trivial");
+    let mut bits = vec![
+        inputs.gamma.to_bits(),
+        schedule.rounds,
+        schedule.floor.to_bits(),
+        schedule.sigma_hat.to_bits(),
+    ];
+    for k in 1..=schedule.rounds {
+        bits.extend([
+            schedule.step(k).to_bits(),
+            schedule.sigma_difference(k).to_bits(),
+            schedule.max_updates(k),
+        ]);
+    }
+    bits
+}
+
+/// Digest P7 (issue 24, item 1): F-C and F-F used to read gamma from the
+/// sampled design's lambda_min, so neighbouring data sets got different noise.
+/// Replacing record 0 by a copy of record 1 changes the design's certified
+/// lambda_min (checked, so the old constant would have differed) but not one
+/// bit of the noise schedule.
+#[test]
+fn neighbouring_designs_get_bitwise_identical_noise_scales() {
+    let mut rng = Pcg64::seed_from_u64(0x9a7);
+    // mn_fc_d's setting: n = 4096, x = 1e7.
+    let rho = (1e7_f64 / 4096.0).powi(2);
+    // (d = 1 is left out: unit rows make lambda_min = 1 for every design.)
+    for d in [2, 8, 32] {
+        let data = PowerRegression::new(PowerRegressionParams::new(4096, d, 3.0), &mut rng);
+        let neighbour = data.with_record(0, data.row(1)).unwrap();
+        assert_ne!(
+            data.lambda_min().to_bits(),
+            neighbour.lambda_min().to_bits()
+        );
+        assert_eq!(
+            spider_noise_bits(&data, rho),
+            spider_noise_bits(&neighbour, rho),
+            "d = {d}"
+        );
+    }
+    // mn_ff_rho's setting: n = 1e5, d = 16, rho in [1, 1000].
+    let data = LeastSquares::new(LeastSquaresParams::new(100_000, 16), &mut rng);
+    let (x1, _) = data.record(1);
+    // Record 1's features with the largest admissible label |y| = 1 + s.
+    let neighbour = data.with_record(0, x1, 1.1).unwrap();
+    assert_ne!(
+        data.pl_constant().to_bits(),
+        neighbour.pl_constant().to_bits()
+    );
+    for rho in [1.0, 1000.0] {
+        assert_eq!(
+            spider_noise_bits(&data, rho),
+            spider_noise_bits(&neighbour, rho)
+        );
+    }
 }

@@ -107,3 +107,28 @@ pub(crate) fn add_tilt_gradient(tilts: Option<&[f64]>, i: usize, out: &mut [f64]
         out.iter_mut().zip(z).for_each(|(o, t)| *o += t);
     }
 }
+
+/// `Err` unless the sampled design's certified `lambda_min` is at least the
+/// public bound `public` (F-C and F-F: the family's universe, see
+/// [`super::spectrum::public_min_eigenvalue`]).
+pub(crate) fn check_universe(
+    n: usize,
+    d: usize,
+    certified: f64,
+    public: f64,
+) -> Result<(), String> {
+    if public <= 0.0 {
+        return Err(format!(
+            "no public KL constant at n = {n}, d = {d}: the matrix-Chernoff bound on \
+             lambda_min needs n >= d ln(d/1e-6) = {:.0}",
+            d as f64 * (d as f64 / super::spectrum::DESIGN_FAILURE_PROBABILITY).ln()
+        ));
+    }
+    if certified < public {
+        return Err(format!(
+            "the sampled design is outside the family's universe: certified lambda_min = \
+             {certified:.6} < public bound {public:.6} (n = {n}, d = {d}; probability <= 1e-6)"
+        ));
+    }
+    Ok(())
+}

@@ -5,14 +5,19 @@
 //! `||w#|| = 1` and `u_i` uniform on `[-1, 1]`. `H = X^T X / n`, `w^ = H^-1 X^T y / n`
 //! (Cholesky; needs full rank, i.e. `n >= d` in practice). Excess
 //! `1/2 (w - w^)^T H (w - w^) = (1/2n) ||X (w - w^)||^2` (digest P17, no
-//! cancellation). PL with `mu = lambda_min(H)`, so `(1/sqrt(2 mu), 2)`-KL; `mu`
-//! is a certified lower bound ([`super::min_eigenvalue_lower_bound`]).
+//! cancellation). PL with any `mu <= lambda_min(H)`, so `(1/sqrt(2 mu), 2)`-KL.
+//! `gamma` sets Algorithm 1's round count and every noise scale, so `mu` is
+//! the public [`super::public_min_eigenvalue`]`(n, d)` (digest P7), never
+//! the sampled `H`'s; the family's universe is the data sets whose certified
+//! `lambda_min(H)` ([`super::min_eigenvalue_lower_bound`]) is at least that
+//! bound, and a sample outside it (probability `<= 1e-6`) is refused (a
+//! utility guard: the noise never reads the data).
 //! Public constants (`||x_i|| = 1`, `|y_i| <= 1 + s`) on `B_B(0)`, start
 //! `w0 = 0`: `L1 = 1`, `L0 = B + 1 + s`, `F0 = (1 + s)^2 / 2 >= F(0)`.
 //! Oracles: the `O(n d)` defaults.
 
-use super::common::{check_pos, no_sensitivity};
-use super::spectrum::{gram, min_eigenvalue_lower_bound};
+use super::common::{check_pos, check_universe, no_sensitivity};
+use super::spectrum::{gram, min_eigenvalue_lower_bound, public_min_eigenvalue};
 use super::RecordLoss;
 use crate::geometry::sample_unit_sphere;
 use crate::linalg::cholesky_solve;
@@ -54,6 +59,7 @@ pub struct LeastSquares {
     y: Vec<f64>,
     solution: Vec<f64>,
     mu: f64,
+    public_mu: f64,
     start: Vec<f64>,
     min_value: f64,
 }
@@ -62,8 +68,21 @@ impl LeastSquares {
     /// Samples the data and solves the normal equations.
     ///
     /// # Panics
-    /// On invalid parameters or a numerically singular `H`.
+    /// On invalid parameters or a data set outside the family's universe
+    /// ([`Self::try_new`]).
     pub fn new<R: Rng + ?Sized>(params: LeastSquaresParams, rng: &mut R) -> Self {
+        Self::try_new(params, rng).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// Samples the data and solves the normal equations; `Err` when the
+    /// certified `lambda_min(H)` is below the public bound (module docs).
+    ///
+    /// # Panics
+    /// On invalid parameters.
+    pub fn try_new<R: Rng + ?Sized>(
+        params: LeastSquaresParams,
+        rng: &mut R,
+    ) -> Result<Self, String> {
         let (n, d) = (params.n, params.d);
         assert!(n >= d && d >= 1, "need n >= d >= 1");
         check_pos("region_radius", params.region_radius);
@@ -77,12 +96,17 @@ impl LeastSquares {
             y.push(dot(&xi, &truth) + params.noise * u);
             x.extend(xi);
         }
+        Self::from_data(params, x, y)
+    }
+
+    /// The instance on explicit records (`x_i` on the unit sphere,
+    /// `|y_i| <= 1 + s`).
+    fn from_data(params: LeastSquaresParams, x: Vec<f64>, y: Vec<f64>) -> Result<Self, String> {
+        let (n, d) = (params.n, params.d);
         let h = gram(&x, d);
         let mu = min_eigenvalue_lower_bound(&h, d);
-        assert!(
-            mu > 0.0,
-            "H is singular: least squares needs full column rank"
-        );
+        let public_mu = public_min_eigenvalue(n, d);
+        check_universe(n, d, mu, public_mu)?;
         let mut rhs = vec![0.0; d];
         for (xi, yi) in x.chunks(d).zip(&y) {
             rhs.iter_mut()
@@ -97,20 +121,49 @@ impl LeastSquares {
             .map(|(xi, yi)| 0.5 * (dot(xi, &rhs) - yi).powi(2))
             .sum::<f64>()
             / n as f64;
-        Self {
+        Ok(Self {
             params,
             x,
             y,
             solution: rhs,
             mu,
+            public_mu,
             start: vec![0.0; d],
             min_value,
-        }
+        })
     }
 
-    /// The certified PL constant `mu <= lambda_min(H)`.
+    /// The neighbouring data set with record `i` replaced by `(x, y)` (`x`
+    /// a unit vector, `|y| <= 1 + s`); `Err` when it leaves the universe.
+    ///
+    /// # Panics
+    /// On `i >= n`, `x` of the wrong length or `|y| > 1 + s`.
+    pub fn with_record(&self, i: usize, x: &[f64], y: f64) -> Result<Self, String> {
+        let d = self.params.d;
+        assert!(i < self.params.n && x.len() == d, "record out of range");
+        assert!(y.abs() <= 1.0 + self.params.noise, "|y| must be <= 1 + s");
+        let mut xs = self.x.clone();
+        xs[i * d..(i + 1) * d].copy_from_slice(x);
+        let mut ys = self.y.clone();
+        ys[i] = y;
+        Self::from_data(self.params, xs, ys)
+    }
+
+    /// Record `i`: features `x_i` and label `y_i`.
+    pub fn record(&self, i: usize) -> (&[f64], f64) {
+        let d = self.params.d;
+        (&self.x[i * d..(i + 1) * d], self.y[i])
+    }
+
+    /// Certified `mu <= lambda_min(H)` of the sampled data (a diagnostic:
+    /// the KL constant uses [`Self::public_pl_constant`]).
     pub fn pl_constant(&self) -> f64 {
         self.mu
+    }
+
+    /// The public PL constant `mu(n, d)` the KL constant is built from.
+    pub fn public_pl_constant(&self) -> f64 {
+        self.public_mu
     }
 }
 
@@ -161,7 +214,7 @@ impl Objective for LeastSquares {
         ProblemConstants {
             lipschitz: k.lipschitz,
             smoothness: 1.0,
-            strong_convexity: self.mu,
+            strong_convexity: self.public_mu,
             radius: k.region_radius,
         }
     }
@@ -214,7 +267,7 @@ impl KlObjective for LeastSquares {
         let b = self.params.region_radius;
         KlConstants {
             kl: Some(KlParameters {
-                gamma: 1.0 / (2.0 * self.mu).sqrt(),
+                gamma: 1.0 / (2.0 * self.public_mu).sqrt(),
                 kappa: 2.0,
             }),
             lipschitz: b + 1.0 + s,

@@ -8,10 +8,10 @@
 //! |---|---|---|---|
 //! | F-A [`MeanEstimation`] | PL, convex | 2 | `1/sqrt 2`, equality |
 //! | F-B [`PowerTilt`] | power + zero-sum tilt | `p/(p-1)` | `p^(-1/kappa)`, equality |
-//! | F-C [`PowerRegression`] | realisable power regression (`p >= 2`) | `p/(p-1)` | certified upper bound via `lambda_min` |
+//! | F-C [`PowerRegression`] | realisable power regression (`p >= 2`) | `p/(p-1)` | public, from `(n, d)` ([`public_min_eigenvalue`]) |
 //! | F-D [`KnsPl`] | non-convex PL (Karimi et al.) | 2 | `1/sqrt(2 mu_R)`, `mu_R` by grid + refinement |
 //! | F-E [`Theorem8Instance`] | the Thm 8 lower-bound instance, `d = 1` | `tau/(tau-1)` | max over the region (dense grid) |
-//! | F-F [`LeastSquares`] | PL, convex | 2 | `1/sqrt(2 mu)`, certified `mu` |
+//! | F-F [`LeastSquares`] | PL, convex | 2 | `1/sqrt(2 mu)`, public `mu(n, d)` |
 //! | F-G [`PhaseRetrieval`] | non-convex, local KL only | — | estimate with [`kl_check`] |
 //! | F-H [`GemanMcClure`] | non-KL (Theorem 5) | — | — |
 //!
@@ -38,7 +38,7 @@ pub use phase_retrieval::{PhaseRetrieval, PhaseRetrievalParams};
 pub use power_regression::{PowerRegression, PowerRegressionParams};
 pub use power_tilt::{PowerTilt, PowerTiltParams};
 pub use robust::{GemanMcClure, GemanMcClureParams};
-pub use spectrum::min_eigenvalue_lower_bound;
+pub use spectrum::{min_eigenvalue_lower_bound, public_min_eigenvalue, DESIGN_FAILURE_PROBABILITY};
 pub use theorem8::{Theorem8Instance, Theorem8Params};
 
 /// Per-record losses `f(w; x_i)` of the families (the values whose gradients

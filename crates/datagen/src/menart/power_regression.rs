@@ -7,14 +7,21 @@
 //! `(1/(n p)) sum |<a_i, w - w#>|^p` (digest P17). Growth
 //! `F(w) >= (M_p/p) ||w - w#||^p` with `M_p = min_{||v||=1} (1/n) sum |<a_i, v>|^p
 //! >= lambda_min(A^T A/n)^(p/2)` (power mean, `p >= 2`), so Lemma 6 gives
-//! `(gamma, p/(p-1))`-KL with the certified
-//! `gamma = p^(1/p) / sqrt(lambda_min)` (`~ (p/m_p)^(1/p) sqrt d`: the
-//! `d`-slope doubles, digest §4.2 rule 2). Constants on `B_R(w#)`,
+//! `(gamma, p/(p-1))`-KL with `gamma = p^(1/p) / sqrt(mu)` for any
+//! `mu <= lambda_min`. Privacy needs `gamma` public (it sets Algorithm 1's
+//! round count and every noise scale, digest P7), so `mu` is the public
+//! [`super::public_min_eigenvalue`]`(n, d)` (`~ 1/d`: `gamma ~ sqrt d`, the
+//! `d`-slope doubles, digest §4.2 rule 2), never the sampled design's. The
+//! family's universe is the designs whose certified `lambda_min` is at least
+//! that bound; a sample outside it (probability `<= 1e-6`) is refused, which
+//! guards the utility claim only: the noise never reads the data. Constants on `B_R(w#)`,
 //! `R = margin R0`: `L0 = R^(p-1)`, `L1 = (p-1) R^(p-2)`, `F0 = R0^p/p`.
 //! Oracles: the `O(n d)` defaults.
 
-use super::common::{check_pos, no_sensitivity, point_at_distance, problem_constants};
-use super::spectrum::{gram, min_eigenvalue_lower_bound};
+use super::common::{
+    check_pos, check_universe, no_sensitivity, point_at_distance, problem_constants,
+};
+use super::spectrum::{gram, min_eigenvalue_lower_bound, public_min_eigenvalue};
 use super::RecordLoss;
 use crate::geometry::sample_unit_sphere;
 use dpcore::menart::{KlConstants, KlObjective, KlParameters};
@@ -57,14 +64,29 @@ pub struct PowerRegression {
     truth: Vec<f64>,
     start: Vec<f64>,
     lambda_min: f64,
+    public_lambda_min: f64,
 }
 
 impl PowerRegression {
     /// Samples the design and the truth.
     ///
     /// # Panics
-    /// On `p < 2`, `n < d` or a singular design.
+    /// On `p < 2`, `n < d`, or a design outside the family's universe
+    /// ([`Self::try_new`]).
     pub fn new<R: Rng + ?Sized>(params: PowerRegressionParams, rng: &mut R) -> Self {
+        Self::try_new(params, rng).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// Samples the design and the truth; `Err` when the sampled design's
+    /// certified `lambda_min` is below the public bound (module docs) or no
+    /// public bound exists at this `(n, d)`.
+    ///
+    /// # Panics
+    /// On `p < 2`, `n < d` or invalid distances.
+    pub fn try_new<R: Rng + ?Sized>(
+        params: PowerRegressionParams,
+        rng: &mut R,
+    ) -> Result<Self, String> {
         let (n, d) = (params.n, params.d);
         assert!(n >= d && d >= 1, "need n >= d >= 1");
         assert!(params.p >= 2.0 && params.p.is_finite(), "p must be >= 2");
@@ -76,20 +98,59 @@ impl PowerRegression {
         for _ in 0..n {
             a.extend(sample_unit_sphere(d, rng));
         }
+        Self::from_design(params, a, truth, start)
+    }
+
+    /// The instance on an explicit design (rows of `a` on the unit sphere).
+    fn from_design(
+        params: PowerRegressionParams,
+        a: Vec<f64>,
+        truth: Vec<f64>,
+        start: Vec<f64>,
+    ) -> Result<Self, String> {
+        let d = params.d;
+        let public_lambda_min = public_min_eigenvalue(params.n, d);
         let lambda_min = min_eigenvalue_lower_bound(&gram(&a, d), d);
-        assert!(lambda_min > 0.0, "singular design");
-        Self {
+        check_universe(params.n, d, lambda_min, public_lambda_min)?;
+        Ok(Self {
             params,
             a,
             truth,
             start,
             lambda_min,
-        }
+            public_lambda_min,
+        })
     }
 
-    /// Certified `lambda_min(A^T A / n)` lower bound.
+    /// The neighbouring data set with record `i` replaced by the unit vector
+    /// `a` (label `<a, w#>`, still realisable); `Err` when the new design
+    /// leaves the family's universe.
+    ///
+    /// # Panics
+    /// On `i >= n` or `a` of the wrong length.
+    pub fn with_record(&self, i: usize, a: &[f64]) -> Result<Self, String> {
+        let d = self.params.d;
+        assert!(i < self.params.n && a.len() == d, "record out of range");
+        let mut design = self.a.clone();
+        design[i * d..(i + 1) * d].copy_from_slice(a);
+        Self::from_design(self.params, design, self.truth.clone(), self.start.clone())
+    }
+
+    /// Record `i`'s features `a_i` (its label is `<a_i, w#>`).
+    pub fn row(&self, i: usize) -> &[f64] {
+        let d = self.params.d;
+        &self.a[i * d..(i + 1) * d]
+    }
+
+    /// Certified `lambda_min(A^T A / n)` lower bound of the sampled design
+    /// (a diagnostic: the KL constant uses [`Self::public_lambda_min`]).
     pub fn lambda_min(&self) -> f64 {
         self.lambda_min
+    }
+
+    /// The public bound `mu(n, d)` the KL constant is built from.
+    pub fn public_lambda_min(&self) -> f64 {
+        self.public_lambda_min
     }
 
     fn residual(&self, i: usize, w: &[f64]) -> f64 {
@@ -167,7 +228,7 @@ impl KlObjective for PowerRegression {
         let big_r = self.params.margin * self.params.start_distance;
         KlConstants {
             kl: Some(KlParameters {
-                gamma: p.powf(1.0 / p) / self.lambda_min.sqrt(),
+                gamma: p.powf(1.0 / p) / self.public_lambda_min.sqrt(),
                 kappa: p / (p - 1.0),
             }),
             lipschitz: big_r.powf(p - 1.0),

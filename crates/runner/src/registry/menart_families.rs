@@ -113,7 +113,8 @@ fn build_power_regression(v: &Values, rng: &mut Pcg64) -> Result<Box<dyn KlObjec
         margin: num(v, "margin"),
         ..PowerRegressionParams::new(n(v), d(v), num(v, "p"))
     };
-    Ok(Box::new(PowerRegression::new(params, rng)))
+    let problem = PowerRegression::try_new(params, rng).map_err(RunFailure::InvalidParameters)?;
+    Ok(Box::new(problem))
 }
 
 fn build_kns(v: &Values, rng: &mut Pcg64) -> Result<Box<dyn KlObjective>, RunFailure> {
@@ -146,7 +147,8 @@ fn build_least_squares(v: &Values, rng: &mut Pcg64) -> Result<Box<dyn KlObjectiv
         region_radius: num(v, "region_radius"),
         ..LeastSquaresParams::new(n(v), d(v))
     };
-    Ok(Box::new(LeastSquares::new(params, rng)))
+    let problem = LeastSquares::try_new(params, rng).map_err(RunFailure::InvalidParameters)?;
+    Ok(Box::new(problem))
 }
 
 fn build_phase_retrieval(v: &Values, rng: &mut Pcg64) -> Result<Box<dyn KlObjective>, RunFailure> {
@@ -207,8 +209,9 @@ pub(super) const FAMILIES: &[FamilyDef] = &[
     },
     FamilyDef {
         name: "kl_power_regression",
-        doc: "Menart et al. F-C: realisable power regression |<a, w> - b|^p/p, ||a_i|| = 1, p >= 2; certified \
-              gamma = p^(1/p)/sqrt(lambda_min) ~ sqrt(d) (the d-slope doubles); O(n d) oracles",
+        doc: "Menart et al. F-C: realisable power regression |<a, w> - b|^p/p, ||a_i|| = 1, p >= 2; public \
+              gamma = p^(1/p)/sqrt(mu(n, d)) ~ sqrt(d) (the d-slope doubles), mu the matrix-Chernoff bound on \
+              lambda_min at failure 1e-6 (a design below it is refused); O(n d) oracles",
         params: &[
             N_DESIGN,
             D,
@@ -246,8 +249,9 @@ pub(super) const FAMILIES: &[FamilyDef] = &[
     },
     FamilyDef {
         name: "kl_least_squares",
-        doc: "Menart et al. F-F: least squares (<x, w> - y)^2/2, x_i on the unit sphere; PL with certified \
-              mu = lambda_min(H); excess (w - w^)^T H (w - w^)/2; O(n d) oracles",
+        doc: "Menart et al. F-F: least squares (<x, w> - y)^2/2, x_i on the unit sphere; PL with the public \
+              mu(n, d) <= lambda_min(H) (matrix Chernoff at failure 1e-6; a sample below it is refused); \
+              excess (w - w^)^T H (w - w^)/2; O(n d) oracles",
         params: &[
             N_DESIGN,
             D,
