@@ -27,8 +27,19 @@ fn term_constants(ctx: &RunContext, c: &ProblemConstants) -> Option<(f64, f64)> 
         "nonsmooth" => mu / 2.0 + 2.0,
         _ => 2.0 * mu,
     };
-    let kappa = term::kappa_tau(c, tau, term::TermSmoothness::Statement);
-    Some((tau * range, kappa))
+    Some((tau * range, tilted_condition_number(c)))
+}
+
+/// `kappa_tau` of the tilted objective whose constants are `c`. The TERM
+/// family's constants are already `F_tau`'s (smoothness `beta_tau = beta +
+/// tau L^2`, Lemma 5.3's statement), so `kappa_tau = beta_tau/mu` is their
+/// condition number: `1 + 4 mu tau` on the quadratic loss (`L = 2 mu`).
+/// `term::kappa_tau` adds `tau L^2` to a *base* smoothness; applied to these
+/// constants it counted it twice (`1 + 8 mu tau`: 5 instead of 3 at
+/// `mu = 1, tau = 0.5`), loosening Thm 5.2's bound and tightening Algorithm
+/// 1's prescribed accuracy by up to 2x (issue 24, item 2).
+fn tilted_condition_number(c: &ProblemConstants) -> f64 {
+    c.condition_number()
 }
 
 /// Bound of `op_conceptual_projected`: Prop 4.1 (population), the conceptual
@@ -166,6 +177,31 @@ pub(super) fn black_box_diagnostics(r: &BlackBoxRelease) -> Vec<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use datagen::term::{Term, TermLoss, TermParams};
+    use rand::SeedableRng;
+
+    /// Hand values on the tilted objective: `mu = 1`, `L = 2 mu = 2`,
+    /// `beta_tau = mu + tau L^2`; the E6 studies' `tau = 0.5` gives
+    /// `kappa_tau = 1 + 4 mu tau = 3` (the double count gave 5).
+    #[test]
+    fn kappa_tau_is_the_tilted_objectives_condition_number_counted_once() {
+        for (tau, hand) in [(0.5, 3.0), (2.0, 9.0), (0.05, 1.2)] {
+            let params = TermParams::new(200, 3, tau, TermLoss::Quadratic);
+            let problem = Term::generate(params, &mut rand_pcg::Pcg64::seed_from_u64(7)).unwrap();
+            let c = problem.constants();
+            assert_eq!(
+                c.smoothness,
+                1.0 + tau * 4.0,
+                "the family's beta_tau is tilted"
+            );
+            let kappa = tilted_condition_number(&c);
+            assert!((kappa - hand).abs() < 1e-12, "tau = {tau}: {kappa}");
+            // The base-smoothness formula on the tilted constants is the
+            // defect: it adds tau L^2 a second time.
+            let doubled = term::kappa_tau(&c, tau, term::TermSmoothness::Statement);
+            assert!((doubled - (1.0 + 8.0 * tau)).abs() < 1e-12);
+        }
+    }
 
     #[test]
     fn black_box_diagnostics_are_the_regularized_ones_without_lambda() {
