@@ -169,3 +169,47 @@ fn alg3_parameters_spend_and_data_budget() {
     // The number of steps is random (heavy-tailed 2^N): not all equal.
     assert!(steps.iter().any(|&s| s != steps[0]), "{steps:?}");
 }
+
+/// Mean and standard error of the duality gap of Algorithm 3's output over
+/// `runs` seeds on `game` at `(eps, 1e-6)`.
+fn alg3_gap(game: &SimplexGame, eps: f64, runs: u64) -> (f64, f64) {
+    let gaps: Vec<f64> = (0..runs)
+        .map(|seed| {
+            let privacy = PrivacyParams::approx(eps, 1e-6);
+            let out =
+                private_smd_bias_reduced(game, privacy, &mut Pcg64::seed_from_u64(seed)).unwrap();
+            game.duality_gap(&out.x, &out.y)
+        })
+        .collect();
+    let k = gaps.len() as f64;
+    let mean = gaps.iter().sum::<f64>() / k;
+    let var = gaps.iter().map(|g| (g - mean) * (g - mean)).sum::<f64>() / (k - 1.0);
+    (mean, (var / k).sqrt())
+}
+
+/// Algorithm 3's utility, a check that fails if it ignores the data or stops
+/// improving with n (issue 24 item 7; `gap >= 0` alone could not fail). On
+/// the log-cosh game (d = 8) at eps = 5, the output's duality gap must lie
+/// below the data-ignoring uniform release's (0.452) by more than Z standard
+/// errors, and fall from n = 5e4 to n = 2e5 by more than Z combined standard
+/// errors (one-sided z-tests at Z = 5, false-alarm rate 2.9e-7 each, 8 fixed
+/// seeds). Measured at 1d3d814: 0.419 +- 0.003 and 0.388 +- 0.0014.
+#[test]
+fn alg3_beats_the_uniform_release_and_improves_with_n() {
+    let uniform = vec![1.0 / 8.0; 8];
+    let small = logcosh_game(8, 50_000, 4.0, 5);
+    let large = logcosh_game(8, 200_000, 4.0, 5);
+    let trivial = large.duality_gap(&uniform, &uniform);
+    let (m_small, se_small) = alg3_gap(&small, 5.0, 8);
+    let (m_large, se_large) = alg3_gap(&large, 5.0, 8);
+    assert!(m_large >= 0.0 && m_small >= 0.0);
+    assert!(
+        m_large < trivial - Z * se_large,
+        "{m_large} +- {se_large} vs uniform {trivial}"
+    );
+    let se = (se_small * se_small + se_large * se_large).sqrt();
+    assert!(
+        m_large < m_small - Z * se,
+        "n = 2e5: {m_large}, n = 5e4: {m_small} (se {se})"
+    );
+}
