@@ -27,22 +27,22 @@ pub const SECONDS_PER_OP: &[(&str, f64)] = &[
     ("ggp_nonprivate_smd", 9.949e-10),             // 18 cells, 22.0 s
     ("kl_adaptive_gd", 4.518e-11),                 // 96 cells, 21.7 s
     ("kl_dp_gd", 5.091e-08),                       // 24 cells, 109.3 s
-    ("kl_proximal_point", 1.481e-04),              // 80 cells, 17.1 s
-    ("kl_spider", 3.386e-10),                      // 260 cells, 70.2 s
-    ("kl_stationary_selection", 1.495e-09),        // 44 cells, 4.6 s
-    ("nsgd", 5.239e-09),                           // 448 cells, 191.8 s
-    ("nsgd_moreau", 5.898e-09),                    // 80 cells, 43.9 s
-    ("objp", 3.388e-11),                           // 208 cells, 28.8 s
-    ("objp_app", 3.082e-10),                       // 332 cells, 13.9 s
-    ("one_pass_sgd", 1.205e-08),                   // 64 cells, 3.6 s
+    ("kl_proximal_point", 4.141e-09), // 80 cells, 18.7 s (menart-quick of a1fb171, n^2 rho/d formula)
+    ("kl_spider", 3.386e-10),         // 260 cells, 70.2 s
+    ("kl_stationary_selection", 1.495e-09), // 44 cells, 4.6 s
+    ("nsgd", 5.239e-09),              // 448 cells, 191.8 s
+    ("nsgd_moreau", 5.898e-09),       // 80 cells, 43.9 s
+    ("objp", 3.388e-11),              // 208 cells, 28.8 s
+    ("objp_app", 3.082e-10),          // 332 cells, 13.9 s
+    ("one_pass_sgd", 1.205e-08),      // 64 cells, 3.6 s
     ("output_perturbation_conceptual", 5.851e-09), // 600 cells, 2.5 s
-    ("prox_gd", 3.883e-08),                        // 32 cells, 24.9 s
-    ("theory_curve", 2.261e-08),                   // 128 cells, 6.8 s
-    ("wang_full_dim_dpgd", 9.400e-10),             // 12 cells, 30.7 s
-    ("wang_jl_margin_check", 6.055e-10),           // 24 cells, 6.3 s
-    ("wang_m_prime", 1.128e-09),                   // 12 cells, 0.1 s
-    ("wang_m_star", 3.363e-10),                    // 320 cells, 71.8 s
-    ("wang_oracle_jlgd", 2.815e-10),               // 36 cells, 8.2 s
+    ("prox_gd", 3.883e-08),           // 32 cells, 24.9 s
+    ("theory_curve", 2.261e-08),      // 128 cells, 6.8 s
+    ("wang_full_dim_dpgd", 9.400e-10), // 12 cells, 30.7 s
+    ("wang_jl_margin_check", 6.055e-10), // 24 cells, 6.3 s
+    ("wang_m_prime", 1.128e-09),      // 12 cells, 0.1 s
+    ("wang_m_star", 3.363e-10),       // 320 cells, 71.8 s
+    ("wang_oracle_jlgd", 2.815e-10),  // 36 cells, 8.2 s
 ];
 // END GENERATED
 
