@@ -10,39 +10,45 @@
 
 // BEGIN GENERATED (scripts/refresh_cost_constants.sh)
 /// Where the constants below were measured.
-pub const CALIBRATED_FROM: &str = "table1-quick, wang-quick, gonzalez-quick, menart-quick, bassily-quick (quick profiles' stored timings) at 390c660 on 2026-11-26";
+pub const CALIBRATED_FROM: &str = "table1-quick, wang-quick, gonzalez-quick, menart-quick, bassily-quick, lowy_razaviyayn-quick (quick profiles' stored timings) at a762377 on 2026-11-26";
 
 /// Seconds per operation of each algorithm's work formula, by algorithm name.
 pub const SECONDS_PER_OP: &[(&str, f64)] = &[
-    ("erm", 9.632e-09),                            // 256 cells, 68.5 s
-    ("ggp_alg1", 4.466e-09),                       // 258 cells, 245.7 s
-    ("ggp_alg3", 3.945e-09),                       // 24 cells, 3.3 s
-    ("ggp_alg4", 8.624e-09),                       // 42 cells, 4.9 s
-    ("ggp_alg5", 1.986e-10),                       // 24 cells, 0.1 s
-    ("ggp_dp_frank_wolfe", 2.270e-07),             // 24 cells, 3.1 s
-    ("ggp_dp_sgd_simplex", 2.063e-08),             // 12 cells, 1.0 s
-    ("ggp_euclidean_dp_sgda", 1.386e-08),          // 42 cells, 12.2 s
-    ("ggp_mwem", 2.205e-10),                       // 24 cells, 0.1 s
-    ("ggp_noisy_entropic_md", 5.946e-10),          // 18 cells, 0.0 s
-    ("ggp_nonprivate_smd", 9.949e-10),             // 18 cells, 22.0 s
-    ("kl_adaptive_gd", 4.518e-11),                 // 96 cells, 21.7 s
-    ("kl_dp_gd", 5.091e-08),                       // 24 cells, 109.3 s
-    ("kl_proximal_point", 4.141e-09), // 80 cells, 18.7 s (menart-quick of a1fb171, n^2 rho/d formula)
-    ("kl_spider", 3.386e-10),         // 260 cells, 70.2 s
-    ("kl_stationary_selection", 1.495e-09), // 44 cells, 4.6 s
-    ("nsgd", 5.239e-09),              // 448 cells, 191.8 s
-    ("nsgd_moreau", 5.898e-09),       // 80 cells, 43.9 s
-    ("objp", 3.388e-11),              // 208 cells, 28.8 s
-    ("objp_app", 3.082e-10),          // 332 cells, 13.9 s
-    ("one_pass_sgd", 1.205e-08),      // 64 cells, 3.6 s
-    ("output_perturbation_conceptual", 5.851e-09), // 600 cells, 2.5 s
-    ("prox_gd", 3.883e-08),           // 32 cells, 24.9 s
-    ("theory_curve", 2.261e-08),      // 128 cells, 6.8 s
-    ("wang_full_dim_dpgd", 9.400e-10), // 12 cells, 30.7 s
-    ("wang_jl_margin_check", 6.055e-10), // 24 cells, 6.3 s
-    ("wang_m_prime", 1.128e-09),      // 12 cells, 0.1 s
-    ("wang_m_star", 3.363e-10),       // 320 cells, 71.8 s
-    ("wang_oracle_jlgd", 2.815e-10),  // 36 cells, 8.2 s
+    ("adversarial_black_box", 1.403e-09),   // 760 cells, 33.3 s
+    ("erm", 4.415e-09),                     // 256 cells, 31.4 s
+    ("ggp_alg1", 4.033e-09),                // 267 cells, 223.7 s
+    ("ggp_alg3", 4.100e-09),                // 24 cells, 3.4 s
+    ("ggp_alg4", 9.402e-09),                // 42 cells, 5.4 s
+    ("ggp_alg5", 3.107e-10),                // 24 cells, 0.1 s
+    ("ggp_dp_frank_wolfe", 2.367e-07),      // 24 cells, 3.3 s
+    ("ggp_dp_sgd_simplex", 2.090e-08),      // 12 cells, 1.1 s
+    ("ggp_euclidean_dp_sgda", 1.382e-08),   // 42 cells, 12.2 s
+    ("ggp_mwem", 3.136e-10),                // 24 cells, 0.1 s
+    ("ggp_noisy_entropic_md", 5.492e-10),   // 18 cells, 0.0 s
+    ("ggp_nonprivate_smd", 9.922e-10),      // 18 cells, 21.9 s
+    ("kl_adaptive_gd", 4.799e-11),          // 96 cells, 23.1 s
+    ("kl_dp_gd", 5.137e-08),                // 24 cells, 110.3 s
+    ("kl_proximal_point", 4.141e-09),       // 80 cells, 18.7 s
+    ("kl_spider", 4.064e-10),               // 260 cells, 84.2 s
+    ("kl_stationary_selection", 1.526e-09), // 44 cells, 4.7 s
+    ("noisy_sgd", 6.541e-08),               // 120 cells, 24.8 s
+    ("nsgd", 3.624e-09),                    // 448 cells, 132.7 s
+    ("nsgd_moreau", 3.100e-09),             // 80 cells, 23.1 s
+    ("objp", 2.012e-11),                    // 208 cells, 17.1 s
+    ("objp_app", 1.629e-10),                // 332 cells, 7.3 s
+    ("one_pass_sgd", 6.663e-09),            // 64 cells, 2.0 s
+    ("op_black_box", 2.449e-08),            // 3080 cells, 524.6 s
+    ("op_conceptual_projected", 3.774e-09), // 1720 cells, 7.0 s
+    ("op_regularized", 9.668e-11),          // 1920 cells, 83.8 s
+    ("output_perturbation_conceptual", 1.279e-08), // 2680 cells, 33.3 s
+    ("prox_gd", 2.423e-08),                 // 32 cells, 15.5 s
+    ("theory_curve", 1.145e-08),            // 128 cells, 3.4 s
+    ("wang_full_dim_dpgd", 8.102e-10),      // 12 cells, 26.5 s
+    ("wang_jl_margin_check", 5.930e-10),    // 24 cells, 6.1 s
+    ("wang_m_prime", 6.442e-10),            // 12 cells, 0.0 s
+    ("wang_m_star", 2.922e-10),             // 320 cells, 62.4 s
+    ("wang_oracle_jlgd", 2.190e-10),        // 36 cells, 6.3 s
+    ("zzmw17", 7.666e-12),                  // 240 cells, 0.1 s
 ];
 // END GENERATED
 
