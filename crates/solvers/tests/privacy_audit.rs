@@ -28,13 +28,13 @@
 //! (the noise samplers called directly with half the calibrated scale) and
 //! must then find `eps_lb > eps`.
 //!
-//! Clopper–Pearson bounds are computed from the exact binomial tail (the CP
-//! bound is the Beta quantile `Beta^{-1}(a; k, N - k + 1)`, equivalently the `p`
-//! at which `P[Bin(N, p) >= k] = a`): statrs, which has the Beta quantile, is
-//! not a dependency of `solvers`, so the tail is summed here in log space with
-//! a compensated table of `ln k!`, and the routine is checked against
-//! closed forms, direct summation and mpmath references.
+//! Clopper–Pearson bounds are the `audit` crate's (exact binomial tails,
+//! checked there against closed forms, direct sums and mpmath). This file
+//! keeps its own fixed thresholds and Bonferroni correction rather than the
+//! crate's selection/estimation split: its thresholds come from the
+//! calibration alone, before any sampling, so all `DRAWS` runs estimate.
 
+use audit::ClopperPearson;
 use datagen::{DiagonalQuadratic, DiagonalQuadraticParams};
 use dpcore::{MinimizerSensitivity, Objective, PrivacyParams, ProblemConstants};
 use mechanisms::gdp::gdp_epsilon;
@@ -230,171 +230,6 @@ fn worst_case_pair_attains_tight_sensitivity() {
 }
 
 // ---------------------------------------------------------------------------
-// Clopper–Pearson bounds from the exact binomial tail
-// ---------------------------------------------------------------------------
-
-/// `ln k!` for `k = 0..=n`, by Neumaier-compensated cumulative sums of `ln i`.
-fn ln_factorials(n: usize) -> Vec<f64> {
-    let mut out = Vec::with_capacity(n + 1);
-    let (mut sum, mut comp) = (0.0f64, 0.0f64);
-    out.push(0.0);
-    for i in 1..=n {
-        let term = (i as f64).ln();
-        let t = sum + term;
-        if sum.abs() >= term.abs() {
-            comp += (sum - t) + term;
-        } else {
-            comp += (term - t) + sum;
-        }
-        sum = t;
-        out.push(sum + comp);
-    }
-    out
-}
-
-/// Exact one-sided Clopper–Pearson bounds for `n` Bernoulli trials.
-struct ClopperPearson {
-    n: usize,
-    ln_fact: Vec<f64>,
-}
-
-impl ClopperPearson {
-    fn new(n: usize) -> Self {
-        Self {
-            n,
-            ln_fact: ln_factorials(n),
-        }
-    }
-
-    fn ln_pmf(&self, k: usize, p: f64) -> f64 {
-        let n = self.n;
-        self.ln_fact[n] - self.ln_fact[k] - self.ln_fact[n - k]
-            + k as f64 * p.ln()
-            + (n - k) as f64 * (-p).ln_1p()
-    }
-
-    /// `ln P[Bin(n, p) >= k]` for `p <= k/n` (terms decrease from `j = k`).
-    fn ln_upper_tail(&self, k: usize, p: f64) -> f64 {
-        let ratio = p / (1.0 - p);
-        let (mut term, mut sum) = (1.0f64, 1.0f64);
-        for j in k..self.n {
-            term *= (self.n - j) as f64 / (j + 1) as f64 * ratio;
-            sum += term;
-            if term < 1e-18 * sum {
-                break;
-            }
-        }
-        self.ln_pmf(k, p) + sum.ln()
-    }
-
-    /// `ln P[Bin(n, p) <= k]` for `p >= k/n` (terms decrease from `j = k`).
-    fn ln_lower_tail(&self, k: usize, p: f64) -> f64 {
-        let ratio = (1.0 - p) / p;
-        let (mut term, mut sum) = (1.0f64, 1.0f64);
-        for j in (1..=k).rev() {
-            term *= j as f64 / (self.n - j + 1) as f64 * ratio;
-            sum += term;
-            if term < 1e-18 * sum {
-                break;
-            }
-        }
-        self.ln_pmf(k, p) + sum.ln()
-    }
-
-    /// Lower bound: the `p` with `P[Bin(n, p) >= k] = a` (0 when `k = 0`);
-    /// then `P[p_true < bound] <= a`.
-    fn lower(&self, k: usize, a: f64) -> f64 {
-        if k == 0 {
-            return 0.0;
-        }
-        let target = a.ln();
-        let (mut lo, mut hi) = (0.0f64, k as f64 / self.n as f64);
-        for _ in 0..200 {
-            let mid = 0.5 * (lo + hi);
-            if mid <= lo || mid >= hi {
-                break;
-            }
-            if self.ln_upper_tail(k, mid) < target {
-                lo = mid;
-            } else {
-                hi = mid;
-            }
-        }
-        lo
-    }
-
-    /// Upper bound: the `p` with `P[Bin(n, p) <= k] = a` (1 when `k = n`);
-    /// then `P[p_true > bound] <= a`.
-    fn upper(&self, k: usize, a: f64) -> f64 {
-        if k == self.n {
-            return 1.0;
-        }
-        let target = a.ln();
-        let (mut lo, mut hi) = (k as f64 / self.n as f64, 1.0f64);
-        for _ in 0..200 {
-            let mid = 0.5 * (lo + hi);
-            if mid <= lo || mid >= hi {
-                break;
-            }
-            if self.ln_lower_tail(k, mid) < target {
-                hi = mid;
-            } else {
-                lo = mid;
-            }
-        }
-        hi
-    }
-}
-
-/// The Clopper–Pearson routine against closed forms (`k = 0`: upper
-/// `1 - a^(1/n)`; `k = n`: lower `a^(1/n)`), a direct f64 binomial sum for
-/// n = 20, and mpmath references (binomial tails at 30 digits with
-/// `loggamma`; the n = 20 case also with `betainc`) to 1e-9 relative.
-#[test]
-fn clopper_pearson_matches_references() {
-    let cp20 = ClopperPearson::new(20);
-    let a = 0.01f64;
-    assert!(((cp20.upper(0, a)) - (1.0 - a.powf(1.0 / 20.0))).abs() < 1e-14);
-    assert!(((cp20.lower(20, a)) - a.powf(1.0 / 20.0)).abs() < 1e-14);
-    let (lo, hi) = (cp20.lower(5, a), cp20.upper(5, a));
-    assert!((lo / 0.068_845_018_801_241_43 - 1.0).abs() < 1e-9, "{lo}");
-    assert!((hi / 0.532_106_408_953_461_8 - 1.0).abs() < 1e-9, "{hi}");
-    // Direct sums with exact binomial coefficients.
-    let binom = |n: u64, k: u64| (0..k).fold(1.0f64, |c, i| c * (n - i) as f64 / (i + 1) as f64);
-    let tail_ge = |k: u64, p: f64| {
-        (k..=20)
-            .map(|j| binom(20, j) * p.powi(j as i32) * (1.0 - p).powi(20 - j as i32))
-            .sum::<f64>()
-    };
-    for k in 1..20u64 {
-        let p = cp20.lower(k as usize, a);
-        assert!((tail_ge(k, p) / a - 1.0).abs() < 1e-9, "k={k}");
-        let q = cp20.upper(k as usize, a);
-        assert!(((1.0 - tail_ge(k + 1, q)) / a - 1.0).abs() < 1e-9, "k={k}");
-    }
-    let cp = ClopperPearson::new(1_000_000);
-    let refs = [
-        (
-            1000,
-            1e-7,
-            0.000_844_231_115_831_435_6,
-            0.001_174_163_632_214_772_5,
-        ),
-        (
-            250_000,
-            1e-8,
-            0.247_574_782_905_656_6,
-            0.252_435_885_075_293_96,
-        ),
-    ];
-    for (k, a, lo_ref, hi_ref) in refs {
-        let (lo, hi) = (cp.lower(k, a), cp.upper(k, a));
-        assert!((lo / lo_ref - 1.0).abs() < 1e-9, "k={k}: {lo} vs {lo_ref}");
-        assert!((hi / hi_ref - 1.0).abs() < 1e-9, "k={k}: {hi} vs {hi_ref}");
-    }
-}
-
-// ---------------------------------------------------------------------------
 // The audit
 // ---------------------------------------------------------------------------
 
@@ -429,8 +264,8 @@ fn tail_counts(samples: &[f64], thresholds: &[f64]) -> Vec<usize> {
 /// The lower confidence bound `max_t ln((p_lo(X) - delta) / p_hi(X'))` with
 /// every bound at level `ALPHA / (2 m)` (module docs).
 fn audit(s_x: &[f64], s_xp: &[f64], thresholds: &[f64], delta: f64, cp: &ClopperPearson) -> Audit {
-    assert_eq!(s_x.len(), cp.n);
-    assert_eq!(s_xp.len(), cp.n);
+    assert_eq!(s_x.len(), cp.trials());
+    assert_eq!(s_xp.len(), cp.trials());
     let level = ALPHA / (2 * thresholds.len()) as f64;
     let (cx, cxp) = (tail_counts(s_x, thresholds), tail_counts(s_xp, thresholds));
     let mut best = Audit {

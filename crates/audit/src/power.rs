@@ -1,0 +1,116 @@
+//! What an audit with a given number of runs can detect.
+
+use crate::clopper_pearson::ClopperPearson;
+use mechanisms::gdp::{gdp_epsilon, gdp_mu};
+use mechanisms::normal::normal_cdf;
+
+/// The largest `eps` lower bound any threshold audit with `runs` estimation
+/// runs per data set can certify at `(delta, alpha)`: every run in the event
+/// under `D`, none under `D'`. A claim above it cannot be contradicted by
+/// these runs at all.
+pub fn ceiling(runs: usize, delta: f64, alpha: f64) -> f64 {
+    let cp = ClopperPearson::new(runs);
+    let p_lo = cp.lower(runs, alpha / 2.0);
+    if p_lo <= delta {
+        return f64::NEG_INFINITY;
+    }
+    ((p_lo - delta) / cp.upper(0, alpha / 2.0)).ln()
+}
+
+/// The bound a threshold audit gets, at the best threshold, when its counts
+/// equal their expectations on the Gaussian pair `N(mu, 1)` vs `N(0, 1)`
+/// (a `mu`-GDP mechanism at its worst-case pair, Dong, Roth & Su 2019): the
+/// typical audit's `eps` lower bound for that mechanism.
+pub fn gaussian_typical_eps_lower(mu: f64, runs: usize, delta: f64, alpha: f64) -> f64 {
+    let cp = ClopperPearson::new(runs);
+    let n = runs as f64;
+    let mut best = f64::NEG_INFINITY;
+    // Thresholds every 0.02 from the D' mean to 8 above the D mean (past
+    // that the D' tail holds no expected run for runs <= 1e15). Below the D'
+    // mean nothing is lost: the tail ratio Phi(mu - t)/Phi(-t) increases with
+    // t (monotone likelihood ratio) while both tails are large. Counts repeat
+    // between neighbouring thresholds, so each pair is bounded once.
+    let steps = ((mu + 8.0) / 0.02).ceil() as usize;
+    let mut seen = std::collections::HashSet::new();
+    for i in 0..=steps {
+        let t = 0.02 * i as f64;
+        let k_a = ((n * normal_cdf(mu - t)).round() as usize).min(runs);
+        let k_b = ((n * normal_cdf(-t)).round() as usize).min(runs);
+        if !seen.insert((k_a, k_b)) {
+            continue;
+        }
+        let p_lo = cp.lower(k_a, alpha / 2.0);
+        if p_lo > delta {
+            best = best.max(((p_lo - delta) / cp.upper(k_b, alpha / 2.0)).ln());
+        }
+    }
+    best
+}
+
+/// The smallest `eps` (at `delta`) of a Gaussian mechanism that a typical
+/// threshold audit with `runs` runs flags against the claim `claimed_eps`
+/// (its [`gaussian_typical_eps_lower`] exceeds the claim): the audit's power
+/// in the units of the claim. `None` when no Gaussian mechanism is flagged,
+/// because the [`ceiling`] of these runs is below the claim.
+pub fn smallest_detectable_gaussian_eps(
+    claimed_eps: f64,
+    runs: usize,
+    delta: f64,
+    alpha: f64,
+) -> Option<f64> {
+    if ceiling(runs, delta, alpha) <= claimed_eps {
+        return None;
+    }
+    let flagged = |mu: f64| gaussian_typical_eps_lower(mu, runs, delta, alpha) > claimed_eps;
+    let mut lo = gdp_mu(claimed_eps, delta).ok()?;
+    let mut hi = 2.0 * lo;
+    while !flagged(hi) {
+        hi *= 2.0;
+        if hi > 1e3 {
+            return None;
+        }
+    }
+    // The typical bound is a step function of mu (rounded counts): 25
+    // halvings resolve mu to 3e-8 of the bracket, far below any step.
+    for _ in 0..25 {
+        let mid = 0.5 * (lo + hi);
+        if flagged(mid) {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    gdp_epsilon(hi, delta).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_ceiling_grows_with_the_runs_as_ln_runs() {
+        let (c1, c2) = (ceiling(1_000, 0.0, 0.05), ceiling(100_000, 0.0, 0.05));
+        // p_hi(0) = 1 - (alpha/2)^(1/n) ~ ln(2/alpha)/n, so the ceiling is
+        // about ln(n / ln(40)): +ln(100) = 4.6 between the two.
+        assert!((c2 - c1 - 100f64.ln()).abs() < 0.01, "{c1} {c2}");
+        assert!(ceiling(10, 0.5, 0.05) < 0.0);
+    }
+
+    #[test]
+    fn a_stronger_mechanism_is_harder_to_catch() {
+        let weak = gaussian_typical_eps_lower(4.0, 100_000, 1e-5, 0.05);
+        let strong = gaussian_typical_eps_lower(1.0, 100_000, 1e-5, 0.05);
+        assert!(weak > strong + 1.0, "{weak} {strong}");
+        // Never above the mechanism's own eps at delta: the bound is sound.
+        assert!(weak < gdp_epsilon(4.0, 1e-5).unwrap());
+        assert!(strong < gdp_epsilon(1.0, 1e-5).unwrap());
+    }
+
+    #[test]
+    fn detectable_violation_lies_above_the_claim_and_shrinks_with_runs() {
+        let few = smallest_detectable_gaussian_eps(1.0, 10_000, 1e-5, 0.05).unwrap();
+        let many = smallest_detectable_gaussian_eps(1.0, 200_000, 1e-5, 0.05).unwrap();
+        assert!(few > many && many > 1.0, "{few} {many}");
+        assert!(smallest_detectable_gaussian_eps(20.0, 1_000, 1e-5, 0.05).is_none());
+    }
+}
