@@ -10,6 +10,7 @@ pub mod app;
 pub mod check;
 pub mod claims;
 pub mod cost;
+pub mod csv;
 pub mod diagnostics;
 pub mod errata;
 pub mod execute;
