@@ -2,7 +2,7 @@
 //!
 //! Stages: [`spec`] (parse) → [`validate`] (resolve, located errors) → [`plan`]
 //! (cells and seeds) → [`execute`] (rayon, crash-safe [`store`]) → [`analyze`]
-//! (polars) → [`figures`] / [`plot`] (plotters) → [`report`] → [`check`].
+//! ([`stats`]) → [`figures`] / [`plot`] (plotters) → [`report`] ([`csv`]) → [`check`].
 //! [`app`] wires them to the command line.
 
 pub mod analyze;
