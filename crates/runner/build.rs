@@ -18,7 +18,6 @@ fn main() {
     let lock = std::fs::read_to_string(lock_path).unwrap_or_default();
     let wanted = [
         "hdf5-pure",
-        "polars",
         "plotters",
         "rayon",
         "rand",

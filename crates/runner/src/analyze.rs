@@ -1,19 +1,19 @@
-//! Analysis: per-grid-point summaries (with polars), log-log slope fits and
-//! verdicts against each study's expectations.
+//! Analysis: per-grid-point summaries, log-log slope fits and verdicts
+//! against each study's expectations.
 
 use std::collections::BTreeMap;
 
-use anyhow::Result;
-use polars::prelude::*;
-
 use crate::plan::Plan;
-use crate::stats::{fit_loglog, summarize, t_quantile};
+use crate::stats::{
+    fit_loglog, sample_mean, sample_median, sample_quantile, sample_std, summarize, t_quantile,
+};
 use crate::store::CellRecord;
 use crate::validate::{Experiment, Study};
 use crate::verdict::{
     combine, judge_bound, judge_reference, judge_slope, judge_theory_match, power_law_crossing,
     BoundPoint, Judgement, ReferencePoint, SlopeEvidence, Verdict, TRIVIAL_FRACTION,
 };
+use anyhow::Result;
 
 /// Family-wise false-alarm rate of a study's `match_theory` check (Bonferroni
 /// over its grid points).
@@ -176,7 +176,7 @@ pub fn analyze(
     plan: &Plan,
     records: &[CellRecord],
 ) -> Result<Vec<StudyAnalysis>> {
-    experiment
+    Ok(experiment
         .studies
         .iter()
         .enumerate()
@@ -184,75 +184,60 @@ pub fn analyze(
             let rows: Vec<&CellRecord> = records.iter().filter(|r| r.study == s).collect();
             analyze_study(study, &plan.points[s], &rows)
         })
-        .collect()
-}
-
-fn point_table(rows: &[&CellRecord]) -> Result<DataFrame> {
-    let ok: Vec<&&CellRecord> = rows.iter().filter(|r| r.ok()).collect();
-    let df = df!(
-        "point" => ok.iter().map(|r| r.point as u64).collect::<Vec<u64>>(),
-        "metric" => ok.iter().map(|r| r.metric).collect::<Vec<f64>>(),
-        "theory" => ok.iter().map(|r| r.theory).collect::<Vec<f64>>(),
-        "bound" => ok.iter().map(|r| r.bound).collect::<Vec<f64>>(),
-        "reference" => ok.iter().map(|r| r.reference).collect::<Vec<f64>>(),
-    )?;
-    let out = df
-        .lazy()
-        .group_by([col("point")])
-        .agg([
-            col("metric").mean().alias("mean"),
-            col("metric").median().alias("median"),
-            col("metric")
-                .quantile(lit(0.1), QuantileMethod::Linear)
-                .alias("q10"),
-            col("metric")
-                .quantile(lit(0.9), QuantileMethod::Linear)
-                .alias("q90"),
-            col("metric").std(1).alias("std"),
-            col("metric").count().alias("count"),
-            col("theory").mean().alias("theory"),
-            col("bound").mean().alias("bound"),
-            col("reference").mean().alias("reference"),
-        ])
-        .sort(["point"], Default::default())
-        .collect()?;
-    Ok(out)
-}
-
-fn column_f64(df: &DataFrame, name: &str) -> Result<Vec<f64>> {
-    let s = df.column(name)?.cast(&DataType::Float64)?;
-    let ca = s.f64()?;
-    Ok((0..ca.len())
-        .map(|i| ca.get(i).unwrap_or(f64::NAN))
         .collect())
+}
+
+/// Sample statistics of one grid point's successful cells.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct PointStats {
+    count: usize,
+    mean: f64,
+    median: f64,
+    q10: f64,
+    q90: f64,
+    std: f64,
+    theory: f64,
+    bound: f64,
+    reference: f64,
+}
+
+/// Per grid point (only those with a successful cell), the statistics of its
+/// successful cells, each sample in row order (see [`crate::stats`] on why
+/// the order and formulas are fixed). The theory, bound and reference are
+/// means over the cells too: equal in every cell of a point, or NaN where
+/// any cell lacks them.
+fn point_table(rows: &[&CellRecord]) -> BTreeMap<usize, PointStats> {
+    let mut groups: BTreeMap<usize, Vec<&CellRecord>> = BTreeMap::new();
+    for r in rows.iter().filter(|r| r.ok()) {
+        groups.entry(r.point).or_default().push(r);
+    }
+    groups
+        .into_iter()
+        .map(|(point, cells)| {
+            let column = |f: fn(&CellRecord) -> f64| cells.iter().map(|r| f(r)).collect::<Vec<_>>();
+            let metric = column(|r| r.metric);
+            let stats = PointStats {
+                count: metric.len(),
+                mean: sample_mean(&metric),
+                median: sample_median(&metric),
+                q10: sample_quantile(&metric, 0.1),
+                q90: sample_quantile(&metric, 0.9),
+                std: sample_std(&metric),
+                theory: sample_mean(&column(|r| r.theory)),
+                bound: sample_mean(&column(|r| r.bound)),
+                reference: sample_mean(&column(|r| r.reference)),
+            };
+            (point, stats)
+        })
+        .collect()
 }
 
 fn analyze_study(
     study: &Study,
     points: &[crate::plan::GridPoint],
     rows: &[&CellRecord],
-) -> Result<StudyAnalysis> {
-    let table = point_table(rows)?;
-    let ids = column_f64(&table, "point")?;
-    let cols: BTreeMap<&str, Vec<f64>> = [
-        "mean",
-        "median",
-        "q10",
-        "q90",
-        "std",
-        "count",
-        "theory",
-        "bound",
-        "reference",
-    ]
-    .into_iter()
-    .map(|c| column_f64(&table, c).map(|v| (c, v)))
-    .collect::<Result<_>>()?;
-    let by_point: BTreeMap<usize, usize> = ids
-        .iter()
-        .enumerate()
-        .map(|(i, p)| (*p as usize, i))
-        .collect();
+) -> StudyAnalysis {
+    let table = point_table(rows);
     let mut failed = vec![0usize; points.len()];
     let mut failures = Vec::new();
     for r in rows.iter().filter(|r| !r.ok()) {
@@ -267,37 +252,37 @@ fn analyze_study(
     let summaries: Vec<PointSummary> = points
         .iter()
         .map(|p| {
-            let get = |c: &str| by_point.get(&p.index).map_or(f64::NAN, |&i| cols[c][i]);
-            let count = get("count");
-            let count = if count.is_nan() { 0 } else { count as usize };
-            let s = summarize(count, get("mean"), get("std"));
+            let st = table.get(&p.index);
+            let get = |f: fn(&PointStats) -> f64| st.map_or(f64::NAN, f);
+            let count = st.map_or(0, |s| s.count);
+            let s = summarize(count, get(|s| s.mean), get(|s| s.std));
             PointSummary {
                 point: p.index,
                 swept: p.swept.clone(),
                 count,
                 failed: failed[p.index],
                 mean: s.mean,
-                median: get("median"),
-                q10: get("q10"),
-                q90: get("q90"),
+                median: get(|s| s.median),
+                q10: get(|s| s.q10),
+                q90: get(|s| s.q90),
                 se: s.se,
                 ci_low: s.mean - s.ci_half_width,
                 ci_high: s.mean + s.ci_half_width,
-                theory: get("theory"),
-                bound: get("bound"),
-                reference: get("reference"),
+                theory: get(|s| s.theory),
+                bound: get(|s| s.bound),
+                reference: get(|s| s.reference),
                 worst_case_at: None,
             }
         })
         .collect();
     let planned = points.len() * study.repetitions;
-    Ok(judge_study(
+    judge_study(
         study,
         summaries,
         failures,
         failed.iter().sum(),
         planned.saturating_sub(rows.len()),
-    ))
+    )
 }
 
 /// Fits and judges a study from its per-grid-point summaries (every grid

@@ -13,10 +13,10 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use anyhow::{bail, Context, Result};
-use polars::prelude::*;
 use statrs::distribution::{ContinuousCDF, Normal};
 
 use crate::analyze::StudyAnalysis;
+use crate::csv::{read_csv, Column, Table};
 use crate::report::{describe_values, point_key, sig, summary_frame};
 use crate::validate::Experiment;
 use crate::verdict::Verdict;
@@ -42,44 +42,30 @@ pub fn write_baseline(
     experiment: &Experiment,
     analyses: &[StudyAnalysis],
 ) -> Result<()> {
-    let df = summary_frame(experiment, analyses)?;
-    let mut df = df.select(["study", "swept", "count", "mean", "se"])?;
-    write_frame(path, &mut df)
+    summary_frame(experiment, analyses)
+        .select(&["study", "swept", "count", "mean", "se"])?
+        .write_csv(path)
 }
 
-/// Writes `df` as CSV at `path`, creating its directory.
-fn write_frame(path: &Path, df: &mut DataFrame) -> Result<()> {
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir)?;
-    }
-    let mut file =
-        std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?;
-    CsvWriter::new(&mut file).finish(df)?;
-    Ok(())
-}
-
-/// Reads a baseline written by [`write_baseline`].
+/// Reads a baseline written by [`write_baseline`]. A missing or unparsable
+/// mean or standard error reads as NaN.
 pub fn read_baseline(path: &Path) -> Result<Baseline> {
-    let df = CsvReadOptions::default()
-        .with_has_header(true)
-        .try_into_reader_with_file_path(Some(path.to_path_buf()))?
-        .finish()
-        .map_err(|e| anyhow::anyhow!("reading baseline {}: {e}", path.display()))?;
-    let study = df.column("study")?.str()?.clone();
-    let swept = df.column("swept")?.str()?.clone();
-    let mean = df.column("mean")?.cast(&DataType::Float64)?;
-    let se = df.column("se")?.cast(&DataType::Float64)?;
-    let (mean, se) = (mean.f64()?, se.f64()?);
+    let csv = read_csv(path).with_context(|| format!("reading baseline {}", path.display()))?;
+    let col = |name| {
+        csv.column(name)
+            .with_context(|| format!("baseline {}", path.display()))
+    };
+    let (study, swept, mean, se) = (col("study")?, col("swept")?, col("mean")?, col("se")?);
     let mut out = Baseline::new();
-    for i in 0..df.height() {
-        let (Some(st), Some(sw)) = (study.get(i), swept.get(i)) else {
+    for i in 0..csv.rows.len() {
+        let (Some(st), Some(sw)) = (csv.get(i, study), csv.get(i, swept)) else {
             bail!("baseline {} row {i} lacks study or swept", path.display());
         };
         out.insert(
             (st.to_string(), sw.to_string()),
             BaselinePoint {
-                mean: mean.get(i).unwrap_or(f64::NAN),
-                se: se.get(i).unwrap_or(f64::NAN),
+                mean: csv.float(i, mean),
+                se: csv.float(i, se),
             },
         );
     }
@@ -228,28 +214,27 @@ pub fn write_verdicts(
             reason.push(j.reason.clone());
         }
     }
-    let mut df = DataFrame::new_infer_height(vec![
-        Column::new("study".into(), study),
-        Column::new("check".into(), label),
-        Column::new("verdict".into(), verdict),
-        Column::new("reason".into(), reason),
-    ])?;
-    write_frame(path, &mut df)
+    Table::new()
+        .with("study", Column::Text(study))
+        .with("check", Column::Text(label))
+        .with("verdict", Column::Text(verdict))
+        .with("reason", Column::Text(reason))
+        .write_csv(path)
 }
 
 /// Reads verdicts written by [`write_verdicts`].
 pub fn read_verdicts(path: &Path) -> Result<CommittedVerdicts> {
-    let df = CsvReadOptions::default()
-        .with_has_header(true)
-        .with_infer_schema_length(Some(0))
-        .try_into_reader_with_file_path(Some(path.to_path_buf()))?
-        .finish()
-        .map_err(|e| anyhow::anyhow!("reading verdicts {}: {e}", path.display()))?;
-    let col = |name: &str| -> Result<StringChunked> { Ok(df.column(name)?.str()?.clone()) };
+    let csv = read_csv(path).with_context(|| format!("reading verdicts {}", path.display()))?;
+    let col = |name| {
+        csv.column(name)
+            .with_context(|| format!("verdicts {}", path.display()))
+    };
     let (study, label, verdict) = (col("study")?, col("check")?, col("verdict")?);
     let mut out = CommittedVerdicts::new();
-    for i in 0..df.height() {
-        let (Some(st), Some(l), Some(v)) = (study.get(i), label.get(i), verdict.get(i)) else {
+    for i in 0..csv.rows.len() {
+        let (Some(st), Some(l), Some(v)) =
+            (csv.get(i, study), csv.get(i, label), csv.get(i, verdict))
+        else {
             bail!("verdicts {} row {i} is incomplete", path.display());
         };
         let Some(v) = Verdict::from_name(v) else {

@@ -11,10 +11,10 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use polars::prelude::*;
 use serde::Deserialize;
 
 use crate::analyze::{SlopeResult, StudyAnalysis};
+use crate::csv::{read_csv, Column, Table};
 use crate::diagnostics::{SpecError, SpecLocator};
 use crate::report::sig;
 use crate::validate::{Experiment, Study};
@@ -678,46 +678,37 @@ pub fn markdown(rows: &[LedgerRow], provenance: &str) -> String {
 
 /// Writes the ledger as CSV.
 pub fn write_csv(path: &Path, rows: &[LedgerRow]) -> Result<()> {
-    let text = |f: fn(&LedgerRow) -> String| rows.iter().map(f).collect::<Vec<_>>();
-    let num = |f: fn(&LedgerRow) -> f64| rows.iter().map(f).collect::<Vec<_>>();
-    let mut df = DataFrame::new_infer_height(vec![
-        Column::new("paper".into(), text(|r| r.paper.clone())),
-        Column::new("claim_id".into(), text(|r| r.claim_id.clone())),
-        Column::new("theorem".into(), text(|r| r.theorem.clone())),
-        Column::new("kind".into(), text(|r| r.kind.clone())),
-        Column::new("statement".into(), text(|r| r.statement.clone())),
-        Column::new("parameter".into(), text(|r| r.parameter.clone())),
-        Column::new("expected".into(), text(|r| r.expected.clone())),
-        Column::new("evidence".into(), text(|r| r.evidence.clone())),
-        Column::new("measured".into(), num(|r| r.measured)),
-        Column::new("ci_low".into(), num(|r| r.ci_low)),
-        Column::new("ci_high".into(), num(|r| r.ci_high)),
-        Column::new("window".into(), text(|r| r.window.clone())),
-        Column::new("verdict".into(), text(|r| r.verdict.name().to_string())),
-        Column::new("reason".into(), text(|r| r.reason.clone())),
-        Column::new("revised".into(), text(|r| r.revised.clone())),
-        Column::new("studies".into(), text(|r| r.studies.clone())),
-        Column::new("spec".into(), text(|r| r.spec.clone())),
-    ])?;
-    let mut file =
-        std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?;
-    CsvWriter::new(&mut file).finish(&mut df)?;
-    Ok(())
+    let text = |f: fn(&LedgerRow) -> String| Column::Text(rows.iter().map(f).collect());
+    let num = |f: fn(&LedgerRow) -> f64| Column::Float(rows.iter().map(f).collect());
+    Table::new()
+        .with("paper", text(|r| r.paper.clone()))
+        .with("claim_id", text(|r| r.claim_id.clone()))
+        .with("theorem", text(|r| r.theorem.clone()))
+        .with("kind", text(|r| r.kind.clone()))
+        .with("statement", text(|r| r.statement.clone()))
+        .with("parameter", text(|r| r.parameter.clone()))
+        .with("expected", text(|r| r.expected.clone()))
+        .with("evidence", text(|r| r.evidence.clone()))
+        .with("measured", num(|r| r.measured))
+        .with("ci_low", num(|r| r.ci_low))
+        .with("ci_high", num(|r| r.ci_high))
+        .with("window", text(|r| r.window.clone()))
+        .with("verdict", text(|r| r.verdict.name().to_string()))
+        .with("reason", text(|r| r.reason.clone()))
+        .with("revised", text(|r| r.revised.clone()))
+        .with("studies", text(|r| r.studies.clone()))
+        .with("spec", text(|r| r.spec.clone()))
+        .write_csv(path)
 }
 
 /// Reads the claim ids and verdicts of a committed ledger CSV.
 pub fn read_verdicts(path: &Path) -> Result<BTreeMap<String, Verdict>> {
-    let df = CsvReadOptions::default()
-        .with_has_header(true)
-        .with_infer_schema_length(Some(0))
-        .try_into_reader_with_file_path(Some(path.to_path_buf()))?
-        .finish()
-        .map_err(|e| anyhow::anyhow!("reading {}: {e}", path.display()))?;
-    let id = df.column("claim_id")?.str()?.clone();
-    let verdict = df.column("verdict")?.str()?.clone();
+    let csv = read_csv(path).with_context(|| format!("reading {}", path.display()))?;
+    let col = |name| csv.column(name).with_context(|| path.display().to_string());
+    let (id, verdict) = (col("claim_id")?, col("verdict")?);
     let mut out = BTreeMap::new();
-    for i in 0..df.height() {
-        let (Some(c), Some(v)) = (id.get(i), verdict.get(i)) else {
+    for i in 0..csv.rows.len() {
+        let (Some(c), Some(v)) = (csv.get(i, id), csv.get(i, verdict)) else {
             bail!("{} row {i} is incomplete", path.display());
         };
         let v = Verdict::from_name(v)

@@ -7,10 +7,10 @@
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
-use polars::prelude::*;
+use anyhow::Result;
 
 use crate::analyze::StudyAnalysis;
+use crate::csv::{Column, Table};
 use crate::figures::study_series;
 use crate::plot::{render_panels, Figure};
 use crate::report::{describe_values, sig, verdict_cell};
@@ -150,30 +150,25 @@ pub fn headline_markdown(rows: &[HeadlineRow]) -> String {
 
 /// Writes the headline table as CSV.
 pub fn write_headline_csv(path: &Path, rows: &[HeadlineRow]) -> Result<()> {
-    let text = |f: fn(&HeadlineRow) -> String| rows.iter().map(f).collect::<Vec<_>>();
-    let num = |f: fn(&HeadlineRow) -> f64| rows.iter().map(f).collect::<Vec<_>>();
-    let columns = vec![
-        Column::new("paper".into(), text(|r| r.paper.clone())),
-        Column::new("theorem".into(), text(|r| r.theorem.clone())),
-        Column::new("algorithm".into(), text(|r| r.algorithm.clone())),
-        Column::new("family".into(), text(|r| r.family.clone())),
-        Column::new("privacy".into(), text(|r| r.privacy.clone())),
-        Column::new("swept".into(), text(|r| r.swept.clone())),
-        Column::new("theory".into(), text(|r| r.theory.clone())),
-        Column::new("theory_slope".into(), num(|r| r.theory_slope)),
-        Column::new("fitted".into(), num(|r| r.fitted)),
-        Column::new("ci_half_width".into(), num(|r| r.ci_half_width)),
-        Column::new("window_low".into(), num(|r| r.window.0)),
-        Column::new("window_high".into(), num(|r| r.window.1)),
-        Column::new("max_bound_ratio".into(), num(|r| r.bound_ratio)),
-        Column::new("verdict".into(), text(|r| r.verdict.name().to_string())),
-        Column::new("reason".into(), text(|r| r.reason.clone())),
-    ];
-    let mut df = DataFrame::new_infer_height(columns)?;
-    let mut file =
-        std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?;
-    CsvWriter::new(&mut file).finish(&mut df)?;
-    Ok(())
+    let text = |f: fn(&HeadlineRow) -> String| Column::Text(rows.iter().map(f).collect());
+    let num = |f: fn(&HeadlineRow) -> f64| Column::Float(rows.iter().map(f).collect());
+    Table::new()
+        .with("paper", text(|r| r.paper.clone()))
+        .with("theorem", text(|r| r.theorem.clone()))
+        .with("algorithm", text(|r| r.algorithm.clone()))
+        .with("family", text(|r| r.family.clone()))
+        .with("privacy", text(|r| r.privacy.clone()))
+        .with("swept", text(|r| r.swept.clone()))
+        .with("theory", text(|r| r.theory.clone()))
+        .with("theory_slope", num(|r| r.theory_slope))
+        .with("fitted", num(|r| r.fitted))
+        .with("ci_half_width", num(|r| r.ci_half_width))
+        .with("window_low", num(|r| r.window.0))
+        .with("window_high", num(|r| r.window.1))
+        .with("max_bound_ratio", num(|r| r.bound_ratio))
+        .with("verdict", text(|r| r.verdict.name().to_string()))
+        .with("reason", text(|r| r.reason.clone()))
+        .write_csv(path)
 }
 
 /// Draws `overview.png` and `.svg` in `dir`: one panel per headline row

@@ -2,7 +2,7 @@
 //!
 //! Stages: [`spec`] (parse) → [`validate`] (resolve, located errors) → [`plan`]
 //! (cells and seeds) → [`execute`] (rayon, crash-safe [`store`]) → [`analyze`]
-//! (polars) → [`figures`] / [`plot`] (plotters) → [`report`] → [`check`].
+//! ([`stats`]) → [`figures`] / [`plot`] (plotters) → [`report`] ([`csv`]) → [`check`].
 //! [`app`] wires them to the command line.
 
 pub mod analyze;
@@ -10,6 +10,7 @@ pub mod app;
 pub mod check;
 pub mod claims;
 pub mod cost;
+pub mod csv;
 pub mod diagnostics;
 pub mod errata;
 pub mod execute;

@@ -1,13 +1,13 @@
 //! Reports: `results/<name>.md` (readable verdict and per-point tables) and
-//! `results/<name>.csv` (per-point summary, written with polars).
+//! `results/<name>.csv` (per-point summary, written by [`crate::csv`]).
 
 use std::fmt::Write as _;
 use std::path::Path;
 
 use anyhow::{Context, Result};
-use polars::prelude::*;
 
 use crate::analyze::{StudyAnalysis, THEORY_MATCH_FAMILY_ALPHA};
+use crate::csv::{Column, Table};
 use crate::validate::Experiment;
 use crate::verdict::Verdict;
 
@@ -265,8 +265,9 @@ pub fn write_markdown(
     std::fs::write(path, md).with_context(|| format!("writing {}", path.display()))
 }
 
-/// The per-point summary as a polars frame (one row per study and grid point).
-pub fn summary_frame(experiment: &Experiment, analyses: &[StudyAnalysis]) -> Result<DataFrame> {
+/// The per-point summary as a table (one row per study and grid point): the
+/// columns of `results/<name>.csv`, and of the baseline (a selection).
+pub fn summary_frame(experiment: &Experiment, analyses: &[StudyAnalysis]) -> Table {
     let mut study = Vec::new();
     let mut point = Vec::new();
     let mut swept = Vec::new();
@@ -315,23 +316,18 @@ pub fn summary_frame(experiment: &Experiment, analyses: &[StudyAnalysis]) -> Res
         "bound",
         "reference",
     ];
-    let mut columns: Vec<Column> = vec![
-        Column::new("study".into(), study),
-        Column::new("point".into(), point),
-        Column::new("swept".into(), swept),
-    ];
+    // Counts are written as floats (`20.0`), as the committed files have them.
+    let mut table = Table::new()
+        .with("study", Column::Text(study))
+        .with("point", Column::UInt(point))
+        .with("swept", Column::Text(swept));
     for (name, c) in names.iter().zip(cols) {
-        columns.push(Column::new((*name).into(), c));
+        table.push(name, Column::Float(c));
     }
-    columns.push(Column::new("worst_case_at".into(), worst));
-    Ok(DataFrame::new_infer_height(columns)?)
+    table.with("worst_case_at", Column::Text(worst))
 }
 
 /// Writes the per-point summary CSV.
 pub fn write_csv(path: &Path, experiment: &Experiment, analyses: &[StudyAnalysis]) -> Result<()> {
-    let mut df = summary_frame(experiment, analyses)?;
-    let mut file =
-        std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?;
-    CsvWriter::new(&mut file).finish(&mut df)?;
-    Ok(())
+    summary_frame(experiment, analyses).write_csv(path)
 }

@@ -1,4 +1,5 @@
-//! Small statistical routines: confidence intervals and log-log slope fits.
+//! Small statistical routines: per-grid-point sample statistics, confidence
+//! intervals and log-log slope fits.
 
 use statrs::distribution::{ContinuousCDF, Normal, StudentsT};
 
@@ -81,6 +82,109 @@ pub fn fit_loglog(x: &[f64], mean: &[f64], se: &[f64]) -> Option<LogLogFit> {
     })
 }
 
+// Per-grid-point sample statistics. They reproduce, operation for operation,
+// what the polars 0.55 group-by that computed them before did (a hash
+// group-by, so each group's values in row order): the committed summaries hold
+// these numbers at full precision, and re-analysing stored cells must give the
+// same bytes. A different summation order or interpolation formula would move
+// the last bits.
+
+/// Compensated (Kahan) sum in slice order, as polars' `KahanSum`: the error
+/// term is only updated while it stays finite, so an infinite value does not
+/// turn the sum into NaN through `inf - inf`.
+fn kahan_sum(values: &[f64]) -> f64 {
+    let (mut sum, mut err) = (0.0f64, 0.0f64);
+    for &v in values {
+        let y = v - err;
+        let new_sum = sum + y;
+        let new_err = (new_sum - sum) - y;
+        sum = new_sum;
+        if new_err.is_finite() {
+            err = new_err;
+        }
+    }
+    sum
+}
+
+/// Mean of a sample: the value itself for one value, the Kahan sum over the
+/// count otherwise; NaN for an empty sample (polars gave null, read as NaN).
+/// A NaN anywhere makes the mean NaN (so a point whose theory is unknown in
+/// any cell has an unknown mean theory).
+pub fn sample_mean(values: &[f64]) -> f64 {
+    match values {
+        [] => f64::NAN,
+        [v] => *v,
+        _ => kahan_sum(values) / values.len() as f64,
+    }
+}
+
+/// The order polars sorts floats in: NaN above everything (all NaNs equal),
+/// and `-0.0 == 0.0`.
+fn polars_total_cmp(a: &f64, b: &f64) -> std::cmp::Ordering {
+    match (a.is_nan(), b.is_nan()) {
+        (true, true) => std::cmp::Ordering::Equal,
+        (true, false) => std::cmp::Ordering::Greater,
+        (false, true) => std::cmp::Ordering::Less,
+        (false, false) => a.partial_cmp(b).expect("neither is NaN"),
+    }
+}
+
+/// Quantile `q` (in [0, 1]) with linear interpolation between the order
+/// statistics at `floor((n-1) q)` and the next one, the formula of polars'
+/// `QuantileMethod::Linear`: `lower + (h - floor(h)) (upper - lower)` with
+/// `h = (n-1) q`, and `lower` itself when the two are equal (so equal
+/// infinities give that infinity, not NaN). NaN sorts above every number, so
+/// a NaN reaches the result only when it is one of the two order statistics
+/// used. NaN for an empty sample or `q` outside [0, 1].
+pub fn sample_quantile(values: &[f64], q: f64) -> f64 {
+    if values.is_empty() || !(0.0..=1.0).contains(&q) {
+        return f64::NAN;
+    }
+    if values.len() == 1 {
+        return values[0];
+    }
+    let mut sorted = values.to_vec();
+    sorted.sort_by(polars_total_cmp);
+    let n = sorted.len();
+    let h = (n as f64 - 1.0) * q;
+    let idx = (h as usize).min(n - 1);
+    let top = h.ceil() as usize;
+    let lower = sorted[idx];
+    if idx == top {
+        return lower;
+    }
+    let upper = sorted[idx + 1];
+    if lower == upper {
+        lower
+    } else {
+        (h - idx as f64) * (upper - lower) + lower
+    }
+}
+
+/// Median: [`sample_quantile`] at 0.5.
+pub fn sample_median(values: &[f64]) -> f64 {
+    sample_quantile(values, 0.5)
+}
+
+/// Sample standard deviation with `ddof = 1` by Welford's online update in
+/// slice order (polars' `online_variance`), then the square root; NaN with
+/// fewer than two values (polars gave null).
+pub fn sample_std(values: &[f64]) -> f64 {
+    let (mut mean, mut m2, mut count) = (0.0f64, 0.0f64, 0u64);
+    for &v in values {
+        count += 1;
+        let delta_1 = v - mean;
+        let new_mean = delta_1 / count as f64 + mean;
+        let delta_2 = v - new_mean;
+        m2 += delta_1 * delta_2;
+        mean = new_mean;
+    }
+    if count <= 1 {
+        return f64::NAN;
+    }
+    (m2 / (count as f64 - 1.0)).sqrt()
+}
+
 /// Summary statistics of one sample.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SampleSummary {
@@ -120,6 +224,76 @@ pub fn summarize(count: usize, mean: f64, std: f64) -> SampleSummary {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn kahan_mean_compensates_and_propagates_nan() {
+        assert!(sample_mean(&[]).is_nan());
+        assert_eq!(sample_mean(&[-0.0]).to_bits(), (-0.0f64).to_bits());
+        assert_eq!(sample_mean(&[1.0, 2.0, 4.0]), 7.0 / 3.0);
+        // A naive left-to-right sum loses the small terms next to 1e16;
+        // the compensated one keeps them.
+        let v = [1e16, 1.0, 1.0, 1.0, 1.0, -1e16];
+        let naive = v.iter().sum::<f64>() / 6.0;
+        assert_eq!(naive, 0.0);
+        assert_eq!(sample_mean(&v), 4.0 / 6.0);
+        // Ten 0.1s: the plain sum is 0.9999999999999999, Kahan's is 1.
+        assert_eq!(sample_mean(&[0.1; 10]), 0.1);
+        assert!(sample_mean(&[1.0, f64::NAN, 2.0]).is_nan());
+        // An infinity does not make NaN through the error term.
+        assert_eq!(sample_mean(&[1.0, f64::INFINITY, 2.0]), f64::INFINITY);
+        assert!(sample_mean(&[f64::INFINITY, f64::NEG_INFINITY]).is_nan());
+    }
+
+    #[test]
+    fn linear_quantiles_interpolate_between_order_statistics() {
+        let v = [5.0, 1.0, 4.0, 2.0, 3.0];
+        assert_eq!(sample_median(&v), 3.0);
+        assert_eq!(sample_median(&[4.0, 1.0, 2.0, 3.0]), 2.5);
+        // h = 4 * 0.1 = 0.4: 1 + 0.4 * (2 - 1).
+        assert_eq!(sample_quantile(&v, 0.1), 1.4);
+        // h = 4 * 0.9 = 3.6: the proportion is 3.6 - 3, not exactly 0.6.
+        assert_eq!(sample_quantile(&v, 0.9), (3.6f64 - 3.0) * (5.0 - 4.0) + 4.0);
+        assert_eq!(sample_quantile(&v, 0.0), 1.0);
+        assert_eq!(sample_quantile(&v, 1.0), 5.0);
+        // n = 20, q = 0.1: h = 1.9000000000000001, as polars computes it.
+        let w: Vec<f64> = (0..20).map(f64::from).collect();
+        assert_eq!(sample_quantile(&w, 0.1), (19.0f64 * 0.1 - 1.0) * 1.0 + 1.0);
+        assert_eq!(sample_quantile(&[7.0], 0.9), 7.0);
+        assert!(sample_quantile(&[], 0.5).is_nan());
+        assert!(sample_quantile(&v, 1.5).is_nan());
+        // Equal neighbours give the value itself, even infinite.
+        assert_eq!(
+            sample_quantile(&[f64::INFINITY, f64::INFINITY, 0.0], 0.75),
+            f64::INFINITY
+        );
+    }
+
+    #[test]
+    fn nan_sorts_last_in_quantiles() {
+        let v = [f64::NAN, 1.0, 2.0, 3.0, 4.0];
+        // The lower quantiles never touch the NaN at the top ...
+        assert_eq!(sample_quantile(&v, 0.1), 1.4);
+        assert_eq!(sample_median(&v), 3.0);
+        // ... an interpolation with it is NaN, and so is the maximum.
+        assert!(sample_quantile(&v, 0.9).is_nan());
+        assert!(sample_quantile(&v, 1.0).is_nan());
+    }
+
+    #[test]
+    fn std_has_one_degree_of_freedom_removed() {
+        assert!(sample_std(&[]).is_nan());
+        assert!(sample_std(&[3.0]).is_nan());
+        assert_eq!(sample_std(&[2.0, 2.0, 2.0]), 0.0);
+        // Deviations -1, 0, 1: sum of squares 2 over n - 1 = 2.
+        assert_eq!(sample_std(&[1.0, 2.0, 3.0]), 1.0);
+        let v = [2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0];
+        assert!((sample_std(&v) - (32.0f64 / 7.0).sqrt()).abs() < 1e-15);
+        // Welford's update stays accurate far from zero, where the
+        // textbook sum-of-squares formula cancels catastrophically.
+        let far = [1e9 + 4.0, 1e9 + 7.0, 1e9 + 13.0, 1e9 + 16.0];
+        assert_eq!(sample_std(&far), 30f64.sqrt());
+        assert!(sample_std(&[1.0, f64::NAN]).is_nan());
+    }
 
     #[test]
     fn exact_power_law_is_recovered() {

@@ -10,9 +10,9 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
-use polars::prelude::*;
 
 use crate::analyze::{judge_study, PointSummary, StudyAnalysis};
+use crate::csv::read_csv;
 use crate::validate::Experiment;
 
 /// The summary file of `experiment` in `results_dir`: `<name>-points.csv`
@@ -48,21 +48,10 @@ pub fn parse_point_key(key: &str) -> Result<Vec<(String, f64)>> {
 
 /// Reads the per-point summaries of every study, by study name, in file order.
 pub fn read_summary(path: &Path) -> Result<BTreeMap<String, Vec<PointSummary>>> {
-    let df = CsvReadOptions::default()
-        .with_has_header(true)
-        .with_infer_schema_length(Some(0))
-        .try_into_reader_with_file_path(Some(path.to_path_buf()))
-        .map_err(|e| anyhow::anyhow!("opening {}: {e}", path.display()))?
-        .finish()
-        .map_err(|e| anyhow::anyhow!("reading summary {}: {e}", path.display()))?;
-    let text = |name: &str| -> Result<Option<StringChunked>> {
-        match df.column(name) {
-            Ok(c) => Ok(Some(c.str()?.clone())),
-            Err(_) => Ok(None),
-        }
-    };
-    let required = |name: &str| -> Result<StringChunked> {
-        text(name)?.with_context(|| format!("{} has no column `{name}`", path.display()))
+    let csv = read_csv(path).with_context(|| format!("reading summary {}", path.display()))?;
+    let required = |name: &str| -> Result<usize> {
+        csv.index(name)
+            .with_context(|| format!("{} has no column `{name}`", path.display()))
     };
     let study = required("study")?;
     let point = required("point")?;
@@ -75,25 +64,21 @@ pub fn read_summary(path: &Path) -> Result<BTreeMap<String, Vec<PointSummary>>> 
     for name in numeric {
         cols.insert(name, required(name)?);
     }
-    let reference = text("reference")?;
-    let worst = text("worst_case_at")?;
-    let num = |c: &StringChunked, i: usize| -> f64 {
-        c.get(i)
-            .and_then(|s| s.trim().parse::<f64>().ok())
-            .unwrap_or(f64::NAN)
-    };
+    // Older summaries lack these two columns.
+    let reference = csv.index("reference");
+    let worst = csv.index("worst_case_at");
     let mut out: BTreeMap<String, Vec<PointSummary>> = BTreeMap::new();
-    for i in 0..df.height() {
-        let (Some(st), Some(sw)) = (study.get(i), swept.get(i)) else {
+    for i in 0..csv.rows.len() {
+        let (Some(st), Some(sw)) = (csv.get(i, study), csv.get(i, swept)) else {
             bail!("{} row {i} lacks study or swept", path.display());
         };
-        let get = |name: &str| num(&cols[name], i);
-        let worst_case_at = match worst.as_ref().and_then(|w| w.get(i)) {
+        let get = |name: &str| csv.float(i, cols[name]);
+        let worst_case_at = match worst.and_then(|w| csv.get(i, w)) {
             Some(w) if !w.trim().is_empty() => parse_point_key(w)?.into_iter().next(),
             _ => None,
         };
         out.entry(st.to_string()).or_default().push(PointSummary {
-            point: num(&point, i) as usize,
+            point: csv.float(i, point) as usize,
             swept: parse_point_key(sw)
                 .with_context(|| format!("{} row {i}: swept `{sw}`", path.display()))?,
             count: get("count") as usize,
@@ -107,7 +92,7 @@ pub fn read_summary(path: &Path) -> Result<BTreeMap<String, Vec<PointSummary>>> 
             ci_high: get("ci_high"),
             theory: get("theory"),
             bound: get("bound"),
-            reference: reference.as_ref().map_or(f64::NAN, |r| num(r, i)),
+            reference: reference.map_or(f64::NAN, |r| csv.float(i, r)),
             worst_case_at,
         });
     }
