@@ -30,6 +30,23 @@ fn ln_factorials(n: usize) -> Vec<f64> {
     out
 }
 
+/// Halves `[lo, hi]` to adjacent `f64`s (at most 200 steps) keeping
+/// `below(lo)` true and `below(hi)` false; returns the final bracket.
+fn bisect(mut lo: f64, mut hi: f64, below: impl Fn(f64) -> bool) -> (f64, f64) {
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if mid <= lo || mid >= hi {
+            break;
+        }
+        if below(mid) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    (lo, hi)
+}
+
 /// Clopper–Pearson bounds for `n` Bernoulli trials (the table of `ln k!` is
 /// built once per `n`).
 #[derive(Debug, Clone)]
@@ -97,20 +114,12 @@ impl ClopperPearson {
         if k == 0 {
             return 0.0;
         }
+        // P[Bin(n, p) >= k] increases with p: below the bound it is < a.
         let target = a.ln();
-        let (mut lo, mut hi) = (0.0f64, k as f64 / self.n as f64);
-        for _ in 0..200 {
-            let mid = 0.5 * (lo + hi);
-            if mid <= lo || mid >= hi {
-                break;
-            }
-            if self.ln_upper_tail(k, mid) < target {
-                lo = mid;
-            } else {
-                hi = mid;
-            }
-        }
-        lo
+        bisect(0.0, k as f64 / self.n as f64, |p| {
+            self.ln_upper_tail(k, p) < target
+        })
+        .0
     }
 
     /// Upper bound at level `a` for `k <= n` successes: the `p` with
@@ -122,20 +131,12 @@ impl ClopperPearson {
         if k == self.n {
             return 1.0;
         }
+        // P[Bin(n, p) <= k] decreases with p: below the bound it is >= a.
         let target = a.ln();
-        let (mut lo, mut hi) = (k as f64 / self.n as f64, 1.0f64);
-        for _ in 0..200 {
-            let mid = 0.5 * (lo + hi);
-            if mid <= lo || mid >= hi {
-                break;
-            }
-            if self.ln_lower_tail(k, mid) < target {
-                hi = mid;
-            } else {
-                lo = mid;
-            }
-        }
-        hi
+        bisect(k as f64 / self.n as f64, 1.0, |p| {
+            self.ln_lower_tail(k, p) >= target
+        })
+        .1
     }
 }
 
