@@ -109,7 +109,7 @@ impl Adversarial {
         };
         let mut start = vec![0.0; params.d];
         start[0] = 1.0;
-        let sol = certify_minimizer(&me, start, |w, h| me.hessian(w, h))
+        let sol = certify_minimizer(&me, start, me.data.hessian_rows(), |w, h| me.hessian(w, h))
             .map_err(|e| format!("adversarial ground truth: {e}"))?;
         let nw = norm2(&sol.point);
         if nw < MIN_MINIMIZER_NORM {

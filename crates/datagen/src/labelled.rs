@@ -149,6 +149,19 @@ impl LabelledData {
         self.y[i]
     }
 
+    /// Iterators over `(x_i, y_i)` for consecutive blocks of `rows` records
+    /// (the last block may be shorter), in record order.
+    pub fn blocks(
+        &self,
+        rows: usize,
+    ) -> impl Iterator<Item = impl Iterator<Item = (&[f64], f64)> + Clone> {
+        let d = self.d;
+        self.x
+            .chunks(rows.max(1) * d)
+            .zip(self.y.chunks(rows.max(1)))
+            .map(move |(x, y)| x.chunks_exact(d).zip(y.iter().copied()))
+    }
+
     /// Iterator over `(x_i, y_i)`.
     pub fn iter(&self) -> impl Iterator<Item = (&[f64], f64)> + Clone {
         self.x.chunks_exact(self.d).zip(self.y.iter().copied())
@@ -161,5 +174,10 @@ impl LabelledData {
     pub fn hessian_stride(&self) -> usize {
         let m = 20_000usize.max(400_000_000 / (self.d * self.d));
         self.len().div_ceil(m).max(1)
+    }
+
+    /// Rows a strided Hessian visits: `ceil(len / hessian_stride)`.
+    pub fn hessian_rows(&self) -> usize {
+        self.len().div_ceil(self.hessian_stride())
     }
 }

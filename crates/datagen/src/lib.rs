@@ -11,6 +11,7 @@ pub mod geometric_median;
 pub mod geometry;
 pub mod gonzalez;
 pub mod labelled;
+pub mod lbfgs;
 pub mod linalg;
 pub mod logistic;
 pub mod menart;

@@ -1,5 +1,7 @@
-//! Damped Newton driver for the certified ground truth of the logistic (digest
-//! §8 E1b), tilted-ERM (§5.1, §8 E6) and adversarial (§8 E7) families. The
+//! Certified ground truth of the logistic (digest §8 E1b), tilted-ERM (§5.1,
+//! §8 E6) and adversarial (§8 E7) families: the damped Newton driver, and
+//! [`certify_minimizer`], which picks Newton or L-BFGS ([`crate::lbfgs`]) by
+//! cost ([`newton_is_cheaper`]) under the same certificate. The
 //! stable scalar helpers and compensated accumulators they share live in
 //! [`crate::numerics`], the dense lower-triangle kernels in [`crate::linalg`];
 //! both are re-exported here.
@@ -43,39 +45,130 @@ pub const GROUND_TRUTH: NewtonOptions = NewtonOptions {
 /// Iterations without a new best gradient norm after which the driver stops.
 pub const STALL_PATIENCE: usize = 6;
 
-/// Result of [`newton_minimize`]: the point with the smallest gradient norm seen.
+/// Result of a certified solve ([`newton_minimize`], [`crate::lbfgs::lbfgs_minimize`]):
+/// the point with the smallest gradient norm seen.
 #[derive(Debug, Clone, PartialEq)]
-pub struct NewtonSolution {
+pub struct CertifiedSolution {
     /// The certified approximate minimizer.
     pub point: Vec<f64>,
     /// `||grad F(point)||_2` as evaluated by the caller's gradient closure.
     pub grad_norm: f64,
-    /// Newton iterations performed.
+    /// Iterations performed to reach `point`.
     pub iterations: usize,
 }
 
-/// The certified ground truth of a family: [`newton_minimize`] from `start`
-/// with the [`GROUND_TRUTH`] stopping rule on `problem`'s own value and
-/// gradient; `hessian` only shapes the search direction.
+/// The earlier name of [`CertifiedSolution`], kept for callers of [`newton_minimize`].
+pub type NewtonSolution = CertifiedSolution;
+
+/// Hessian budget, in gradient passes, up to which [`certify_minimizer`] uses
+/// damped Newton rather than L-BFGS ([`newton_is_cheaper`]). Measured by
+/// `examples/certified_crossover.rs` on the logistic family on one thread
+/// (2026-11-26; n = 1e4, 1e5, mu = 0.1, 0.01, to the 1e-13 certificate):
+/// where a Hessian costs 1.5 to 2.5 passes (d = 2, 4) Newton took 0.82 to
+/// 1.41 (median 0.89) times L-BFGS's time, at 4.5 passes (d = 8) 1.01 to
+/// 1.24 times; from 6.5 passes (d >= 12) L-BFGS was faster in 20 of 24
+/// settings, 3.8 to 5.4 times faster at d = 64, 100 and n = 1e5.
+pub const NEWTON_HESSIAN_BUDGET: f64 = 4.0;
+
+/// L-BFGS's iteration cap in [`certify_minimizer_fused`], per Newton
+/// iteration allowed by the stopping rule: its rate is linear in the
+/// condition number where Newton's is quadratic (a condition number of at
+/// least 2.0e5 took 4 350 iterations to 1e-13 in `tests/certified_solver.rs`),
+/// and an iteration costs one pass, not a Hessian: 50 x the 200 Newton
+/// iterations of [`GROUND_TRUTH`].
+pub const LBFGS_ITERATIONS_PER_NEWTON: usize = 50;
+
+/// Whether one damped Newton step, a Hessian of `hessian_rows` rows
+/// (`m d (d + 1) / 2` multiply-adds) and its Cholesky factorisation
+/// (`d^3 / 6`), costs at most [`NEWTON_HESSIAN_BUDGET`] gradient passes
+/// (`n d` each). Newton then wins by needing fewer iterations; beyond it,
+/// L-BFGS reaches the same certificate for less work.
+pub fn newton_is_cheaper(num_records: usize, hessian_rows: usize, d: usize) -> bool {
+    let (n, m, d) = (num_records as f64, hessian_rows as f64, d as f64);
+    let hessian = m * d * (d + 1.0) / 2.0 + d * d * d / 6.0;
+    hessian <= NEWTON_HESSIAN_BUDGET * n * d
+}
+
+/// The certified ground truth of a family, stopped by the [`GROUND_TRUTH`]
+/// rule on `problem`'s own value and gradient: damped Newton
+/// ([`newton_minimize`]) where [`newton_is_cheaper`], else L-BFGS
+/// ([`crate::lbfgs::lbfgs_minimize`], first step scaled by `1 / smoothness`),
+/// falling back to Newton from L-BFGS's best point if L-BFGS does not reach
+/// the certificate. `hessian` (over `hessian_rows` records) only shapes
+/// Newton's search direction, never the certificate.
 ///
 /// # Errors
 /// As [`newton_minimize`].
 pub(crate) fn certify_minimizer<F, H>(
     problem: &F,
     start: Vec<f64>,
+    hessian_rows: usize,
     hessian: H,
-) -> Result<NewtonSolution, String>
+) -> Result<CertifiedSolution, String>
 where
     F: Objective + ?Sized,
     H: Fn(&[f64], &mut [f64]),
 {
-    newton_minimize(
+    let value_and_gradient = |w: &[f64], g: &mut [f64]| {
+        problem.gradient(w, g);
+        problem.value(w)
+    };
+    certify_minimizer_fused(
+        problem,
         start,
         &GROUND_TRUTH,
-        |w| problem.value(w),
-        |w, g| problem.gradient(w, g),
+        hessian_rows,
         hessian,
+        value_and_gradient,
     )
+}
+
+/// [`certify_minimizer`] with stopping rule `opts` and the caller's fused
+/// `value_and_gradient` pass for L-BFGS (it must agree with `problem`'s value
+/// and gradient: the certificate is the gradient norm it returns).
+///
+/// # Errors
+/// As [`newton_minimize`].
+pub(crate) fn certify_minimizer_fused<F, H, FG>(
+    problem: &F,
+    start: Vec<f64>,
+    opts: &NewtonOptions,
+    hessian_rows: usize,
+    hessian: H,
+    value_and_gradient: FG,
+) -> Result<CertifiedSolution, String>
+where
+    F: Objective + ?Sized,
+    H: Fn(&[f64], &mut [f64]),
+    FG: FnMut(&[f64], &mut [f64]) -> f64,
+{
+    let (n, d) = (problem.num_records(), problem.dim());
+    let newton = |start| {
+        newton_minimize(
+            start,
+            opts,
+            |w| problem.value(w),
+            |w, g| problem.gradient(w, g),
+            &hessian,
+        )
+    };
+    if newton_is_cheaper(n, hessian_rows, d) {
+        return newton(start);
+    }
+    let lbfgs_opts = NewtonOptions {
+        max_iter: opts.max_iter.saturating_mul(LBFGS_ITERATIONS_PER_NEWTON),
+        ..*opts
+    };
+    let run = crate::lbfgs::lbfgs_minimize(
+        start,
+        &lbfgs_opts,
+        1.0 / problem.constants().smoothness,
+        value_and_gradient,
+    );
+    match run.failure {
+        None => Ok(run.best),
+        Some(why) => newton(run.best.point).map_err(|e| format!("{why}; then {e}")),
+    }
 }
 
 /// Damped Newton with Armijo backtracking: `p = -H^{-1} g` by Cholesky
@@ -112,7 +205,7 @@ where
     if !f.is_finite() || !gn.is_finite() {
         return Err(format!("newton: non-finite start (F = {f}, |g| = {gn})"));
     }
-    let mut best = NewtonSolution {
+    let mut best = CertifiedSolution {
         point: w.clone(),
         grad_norm: gn,
         iterations: 0,
@@ -154,7 +247,7 @@ where
             return Err(format!("newton: non-finite gradient at iteration {it}"));
         }
         if gn < best.grad_norm {
-            best = NewtonSolution {
+            best = CertifiedSolution {
                 point: w.clone(),
                 grad_norm: gn,
                 iterations: it,
@@ -173,11 +266,11 @@ where
     finish_on_stall(best, opts, "iteration cap reached")
 }
 
-fn finish_on_stall(
-    best: NewtonSolution,
+pub(crate) fn finish_on_stall(
+    best: CertifiedSolution,
     opts: &NewtonOptions,
     why: &str,
-) -> Result<NewtonSolution, String> {
+) -> Result<CertifiedSolution, String> {
     if best.grad_norm <= opts.tol.max(opts.floor_tol) {
         Ok(best)
     } else {

@@ -146,7 +146,7 @@ pub fn dot4(w: &[f64], x: [&[f64]; 4]) -> [f64; 4] {
 pub fn compensated_glm_sum<'a>(
     rows: impl Iterator<Item = (&'a [f64], f64)> + Clone,
     w: &[f64],
-    coefficient: impl Fn(f64, f64) -> f64,
+    mut coefficient: impl FnMut(f64, f64) -> f64,
 ) -> CompensatedVec {
     let mut acc = CompensatedVec::zeros(w.len());
     let mut block: [(&[f64], f64); 4] = [(&[], 0.0); 4];

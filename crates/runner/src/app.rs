@@ -440,6 +440,11 @@ fn push_study(b: &mut SeedBuilder, s: &Study, with_repetitions: bool) {
         b.push_u64(s.repetitions as u64);
     }
     b.push_str(s.family.name).push_str(s.algorithm.name);
+    if s.family.ground_truth_revision > 0 {
+        // Only revised families enter the hash: every other study keeps its identity.
+        b.push_str("ground_truth_revision")
+            .push_u64(u64::from(s.family.ground_truth_revision));
+    }
     for (k, v) in s.problem.iter().chain(s.options.iter()) {
         b.push_str(k).push_str(&format!("{v:?}"));
     }

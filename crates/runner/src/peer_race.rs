@@ -14,13 +14,17 @@
 //!   calibration, clipping `C = 1`, step `1/(1/4 + mu)` unless given, last
 //!   iterate). Timed: building the rows (validation, row norms) and the `T`
 //!   steps; the calibration is computed once, before the timer.
-//! - `--task op`: pure `eps`-DP output perturbation of Lowy–Razaviyayn Eq. (2),
-//!   [`solvers::ConceptualOutputPerturbation`] with the tight sensitivity
-//!   `2/(mu n)`: `w*` by the family's certified damped Newton
-//!   ([`datagen::logistic::Logistic::from_data`], gradient norm `<= 1e-13`, or
-//!   `<= 1e-10` at the rounding floor) plus `l2`-Laplace noise
-//!   (`Gamma(d, Delta/eps)` radius, uniform direction). Timed: building the
-//!   problem (validation and the Newton solve) and the release.
+//! - `--task op`: pure `eps`-DP output perturbation of a certified
+//!   approximate minimizer, [`solvers::CertifiedOutputPerturbation`]: the
+//!   centre is solved to `||grad F|| <= gtol` (`--gtol`, default `1e-10`,
+//!   scipy's `gtol` in the race) by
+//!   [`datagen::logistic::Logistic::from_data_certified_to`] (L-BFGS on the
+//!   fused value-and-gradient pass, or damped Newton where `d` is small
+//!   enough that it is cheaper), and the noise is calibrated to the tight
+//!   sensitivity `2/(mu n)` widened by `2 gtol/mu` (the centre lies within
+//!   `gtol/mu` of `w*` on every data set): `l2`-Laplace noise with
+//!   `Gamma(d, Delta_T/eps)` radius and uniform direction. Timed: building
+//!   the problem (validation and the solve) and the release.
 //!
 //! Excess risk: `F(w) - F(w*)` by the family's cancellation-free
 //! [`dpcore::Objective::excess_risk`], where `w*` is the certified Newton
@@ -39,9 +43,10 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
 use datagen::logistic::{LabelledData, Logistic};
+use datagen::newton::NewtonOptions;
 use dpcore::{Objective, PrivacyParams};
 use solvers::full_batch_gd::{FullBatchCalibration, FullBatchNoisyGd, LogisticRows};
-use solvers::{ConceptualOutputPerturbation, SensitivityChoice};
+use solvers::{CertifiedOutputPerturbation, ConceptualOutputPerturbation, SensitivityChoice};
 
 use crate::removal_margin::{read_labelled, LabelledMatrix};
 use crate::seeds::rng_from_seed;
@@ -81,6 +86,10 @@ pub struct PeerRaceArgs {
     /// Privacy parameter delta (task gd; op is pure eps-DP).
     #[arg(long, default_value_t = 1e-6)]
     pub delta: f64,
+    /// Gradient-norm certificate of the output-perturbation centre (task op);
+    /// the noise is calibrated to 2/(mu n) + 2 gtol/mu.
+    #[arg(long, default_value_t = 1e-10)]
+    pub gtol: f64,
     /// Number of GD steps T (task gd).
     #[arg(long, default_value_t = 100)]
     pub steps: u64,
@@ -124,6 +133,8 @@ pub struct RaceRun {
     pub excess_risk: f64,
     /// The released vector.
     pub w: Vec<f64>,
+    /// Task op: `||grad F||` of the centre the noise was added to (NaN for gd).
+    pub certified_grad_norm: f64,
 }
 
 /// The noise calibration a race used.
@@ -131,10 +142,14 @@ pub struct RaceRun {
 pub enum RaceCalibration {
     /// Task gd (`sigma = 0` and no privacy when noiseless).
     Gd(FullBatchCalibration),
-    /// Task op: sensitivity `2/(mu n)` and radius scale `Delta/eps`.
+    /// Task op: sensitivity `2/(mu n) + 2 gtol/mu` and radius scale `Delta_T/eps`.
     Op {
-        /// Replace-one sensitivity of the minimizer.
+        /// Replace-one sensitivity of the released centre, widened.
         sensitivity: f64,
+        /// The widening `2 gtol/mu` inside `sensitivity`.
+        widening: f64,
+        /// The certificate every centre meets: `||grad F|| <= gtol`.
+        gtol: f64,
         /// Scale of the `Gamma(d, scale)` noise radius.
         scale: f64,
     },
@@ -186,6 +201,12 @@ fn check_args(a: &PeerRaceArgs) -> Result<()> {
     }
     if a.repeats == 0 {
         return Err(input_error("--repeats must be >= 1".into()));
+    }
+    if !pos(a.gtol) {
+        return Err(input_error(format!(
+            "--gtol {} must be finite and > 0",
+            a.gtol
+        )));
     }
     if a.task == PeerTask::Gd {
         if !(a.delta > 0.0 && a.delta < 1.0) {
@@ -243,6 +264,8 @@ fn race_on_pool(args: &PeerRaceArgs, m: &LabelledMatrix, threads: usize) -> Resu
         step_size: f64::NAN,
         calibration: RaceCalibration::Op {
             sensitivity: f64::NAN,
+            widening: f64::NAN,
+            gtol: f64::NAN,
             scale: f64::NAN,
         },
         private: !args.noiseless,
@@ -272,17 +295,28 @@ fn race_on_pool(args: &PeerRaceArgs, m: &LabelledMatrix, threads: usize) -> Resu
                 let start = Instant::now();
                 let rows = LogisticRows::new(&m.features, &m.labels, m.d)?;
                 let run = gd.run_with_sigma(&rows, cal.sigma, &mut rng)?;
-                report.runs.push(finished(seed, start, run.w, &reference));
+                report
+                    .runs
+                    .push(finished(seed, start, run.w, f64::NAN, &reference));
             }
         }
         PeerTask::Op => {
-            let mechanism = ConceptualOutputPerturbation {
+            let mechanism = CertifiedOutputPerturbation {
                 sensitivity: SensitivityChoice::Tight,
+                gradient_target: args.gtol,
+            };
+            let certificate = NewtonOptions {
+                tol: args.gtol,
+                floor_tol: args.gtol,
+                max_iter: 1000,
             };
             let privacy = PrivacyParams::pure(args.eps);
-            let sensitivity = SensitivityChoice::Tight.select(reference.minimizer_sensitivity());
+            let sensitivity =
+                mechanism.widened_sensitivity(reference.minimizer_sensitivity(), args.mu);
             report.calibration = RaceCalibration::Op {
                 sensitivity,
+                widening: mechanism.widening(args.mu),
+                gtol: args.gtol,
                 scale: ConceptualOutputPerturbation::noise_scale(sensitivity, privacy)?,
             };
             for seed in seeds {
@@ -290,12 +324,13 @@ fn race_on_pool(args: &PeerRaceArgs, m: &LabelledMatrix, threads: usize) -> Resu
                 let (x, y) = (m.features.clone(), m.labels.clone());
                 let start = Instant::now();
                 let data = LabelledData::from_rows(m.d, x, y).map_err(input_error)?;
-                let problem = Logistic::from_data(data, args.mu)
+                let problem = Logistic::from_data_certified_to(data, args.mu, &certificate)
                     .map_err(|e| anyhow::anyhow!("output perturbation solve: {e}"))?;
-                let release = mechanism.run(&problem, privacy, &mut rng)?;
+                let cert = problem.certified_gradient_norm();
+                let release = mechanism.run(&problem, cert, privacy, &mut rng)?;
                 report
                     .runs
-                    .push(finished(seed, start, release.w, &reference));
+                    .push(finished(seed, start, release.w, cert, &reference));
             }
         }
     }
@@ -304,13 +339,20 @@ fn race_on_pool(args: &PeerRaceArgs, m: &LabelledMatrix, threads: usize) -> Resu
 
 /// A repetition that started at `start` and released `w`: its time is
 /// taken first, so scoring `w` against the reference is not timed.
-fn finished(seed: u64, start: Instant, w: Vec<f64>, reference: &Logistic) -> RaceRun {
+fn finished(
+    seed: u64,
+    start: Instant,
+    w: Vec<f64>,
+    certified_grad_norm: f64,
+    reference: &Logistic,
+) -> RaceRun {
     let seconds = start.elapsed().as_secs_f64();
     RaceRun {
         seed,
         seconds,
         excess_risk: reference.excess_risk(&w),
         w,
+        certified_grad_norm,
     }
 }
 
@@ -370,13 +412,20 @@ impl RaceReport {
                     num(c.realised_eps)
                 );
             }
-            RaceCalibration::Op { sensitivity, scale } => {
+            RaceCalibration::Op {
+                sensitivity,
+                widening,
+                gtol,
+                scale,
+            } => {
                 let _ = writeln!(
                     s,
                     "  \"private\": {},\n  \"calibration\": {{\"mechanism\": \"l2-laplace\", \
-                     \"sensitivity\": {}, \"scale\": {}}},",
+                     \"sensitivity\": {}, \"widening\": {}, \"gtol\": {}, \"scale\": {}}},",
                     self.private,
                     num(sensitivity),
+                    num(widening),
+                    num(gtol),
                     num(scale)
                 );
             }
@@ -404,11 +453,13 @@ impl RaceReport {
             let norm = r.w.iter().map(|v| v * v).sum::<f64>().sqrt();
             let _ = writeln!(
                 s,
-                "    {{\"seed\": {}, \"seconds\": {}, \"excess_risk\": {}, \"norm\": {}, \"w\": {}}}{}",
+                "    {{\"seed\": {}, \"seconds\": {}, \"excess_risk\": {}, \"norm\": {}, \
+                 \"certified_grad_norm\": {}, \"w\": {}}}{}",
                 r.seed,
                 num(r.seconds),
                 num(r.excess_risk),
                 num(norm),
+                num(r.certified_grad_norm),
                 vector(&r.w),
                 if i + 1 < self.runs.len() { "," } else { "" }
             );

@@ -58,6 +58,7 @@ fn args(task: PeerTask, file: PathBuf) -> PeerRaceArgs {
         steps: 30,
         step_size: None,
         seed: 7,
+        gtol: 1e-10,
         repeats: 3,
         threads: 1,
         noiseless: false,
@@ -144,16 +145,30 @@ fn noiseless_gd_is_plain_gd_and_noisy_gd_uses_the_accountants_scale() {
 }
 
 #[test]
-fn output_perturbation_releases_the_minimizer_plus_tight_noise() {
+fn output_perturbation_releases_a_certified_centre_plus_noise_for_the_widened_sensitivity() {
     let m = matrix(400, 3, 2);
-    let a = args(PeerTask::Op, PathBuf::new());
+    let a = PeerRaceArgs {
+        gtol: 1e-6,
+        ..args(PeerTask::Op, PathBuf::new())
+    };
     let report = race(&a, &m).unwrap();
-    let (sensitivity, scale) = match report.calibration {
-        RaceCalibration::Op { sensitivity, scale } => (sensitivity, scale),
+    let (sensitivity, widening, gtol, scale) = match report.calibration {
+        RaceCalibration::Op {
+            sensitivity,
+            widening,
+            gtol,
+            scale,
+        } => (sensitivity, widening, gtol, scale),
         other => panic!("{other:?}"),
     };
-    assert!((sensitivity - 2.0 / (0.05 * 400.0)).abs() < 1e-15);
+    // The widening is 2 gtol / mu from the public target, not the achieved norm.
+    assert_eq!(gtol, 1e-6);
+    assert_eq!(widening, 2.0 * 1e-6 / 0.05);
+    assert!((sensitivity - (2.0 / (0.05 * 400.0) + widening)).abs() < 1e-15);
     assert_eq!(scale, sensitivity / a.eps);
+    for r in &report.runs {
+        assert!(r.certified_grad_norm <= 1e-6, "{}", r.certified_grad_norm);
+    }
     // ||z|| ~ Gamma(3, scale): each repetition moved away from w*, and the
     // noise is not absurd (P(Gamma(3, s) > 20 s) < 1e-5).
     for r in &report.runs {

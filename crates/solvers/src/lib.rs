@@ -12,4 +12,6 @@ pub mod menart;
 pub mod output_perturbation;
 pub mod wang;
 
-pub use output_perturbation::{ConceptualOutputPerturbation, Release, SensitivityChoice};
+pub use output_perturbation::{
+    CertifiedOutputPerturbation, ConceptualOutputPerturbation, Release, SensitivityChoice,
+};

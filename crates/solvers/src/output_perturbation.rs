@@ -73,6 +73,101 @@ pub(crate) fn check_delta(privacy: PrivacyParams) -> Result<(), RunFailure> {
     }
 }
 
+/// `centre + z` with `z` calibrated to `sensitivity` ([`ConceptualOutputPerturbation::noise_scale`]).
+fn perturb<R: Rng + ?Sized>(
+    centre: &[f64],
+    sensitivity: f64,
+    privacy: PrivacyParams,
+    rng: &mut R,
+) -> Result<Release, RunFailure> {
+    let d = centre.len();
+    let noise_scale = ConceptualOutputPerturbation::noise_scale(sensitivity, privacy)?;
+    let z = if privacy.is_pure() {
+        l2_laplace(d, noise_scale, rng)
+    } else {
+        gaussian(d, noise_scale, rng)
+    };
+    let noise_norm_sq: f64 = z.iter().map(|v| v * v).sum();
+    let w: Vec<f64> = centre.iter().zip(&z).map(|(m, v)| m + v).collect();
+    if !noise_norm_sq.is_finite() || w.iter().any(|v| !v.is_finite()) {
+        return Err(RunFailure::NonFinite(format!(
+            "output perturbation produced a non-finite release (Delta = {sensitivity}, scale = {noise_scale})"
+        )));
+    }
+    Ok(Release {
+        w,
+        sensitivity,
+        noise_scale,
+        noise_norm_sq,
+    })
+}
+
+/// Output perturbation of a *certified approximate* minimizer (the
+/// implemented counterpart of [`ConceptualOutputPerturbation`], Algorithm 1's
+/// release rule with the accuracy stated as a gradient norm): the centre
+/// `w_hat` of every data set satisfies `||grad F(w_hat)|| <= gradient_target`,
+/// hence `||w_hat - w*|| <= gradient_target / mu` (mu-strong convexity,
+/// digest P1 (b)), and the released centre's sensitivity is at most
+/// `Delta + 2 gradient_target / mu` (Prop 3.1 with
+/// `alpha = gradient_target^2 / (2 mu)`: `2 sqrt(2 alpha / mu)` is the same
+/// widening).
+///
+/// The widening uses the certified *target*, a public constant, never the
+/// achieved gradient norm (which depends on the data); a centre whose
+/// certificate misses the target is refused.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CertifiedOutputPerturbation {
+    /// Which sensitivity bound of the exact minimizer is widened.
+    pub sensitivity: SensitivityChoice,
+    /// The gradient norm every centre is certified to, e.g. `1e-10`.
+    pub gradient_target: f64,
+}
+
+impl CertifiedOutputPerturbation {
+    /// `Delta + 2 gradient_target / mu`: the sensitivity of a centre certified
+    /// to `gradient_target` on a `mu`-strongly convex objective.
+    pub fn widened_sensitivity(&self, exact: MinimizerSensitivity, mu: f64) -> f64 {
+        self.sensitivity.select(exact) + self.widening(mu)
+    }
+
+    /// `2 gradient_target / mu`, the widening alone.
+    pub fn widening(&self, mu: f64) -> f64 {
+        2.0 * self.gradient_target / mu
+    }
+
+    /// Releases `problem.minimizer() + z`, where `problem.minimizer()` is the
+    /// certified centre and `certified_gradient_norm` its certificate
+    /// `||grad F||`, with `z` calibrated to [`Self::widened_sensitivity`].
+    ///
+    /// Errors: `InvalidParameters` for a target that is not finite and
+    /// positive or invalid privacy parameters; `NonConvergence` when the
+    /// certificate exceeds the target (releasing it would not be private at
+    /// the widened scale); `NonFinite` for a non-finite release.
+    pub fn run<R: Rng + ?Sized>(
+        &self,
+        problem: &dyn Objective,
+        certified_gradient_norm: f64,
+        privacy: PrivacyParams,
+        rng: &mut R,
+    ) -> Result<Release, RunFailure> {
+        if !(self.gradient_target.is_finite() && self.gradient_target > 0.0) {
+            return Err(invalid(format!(
+                "gradient target must be finite and > 0, got {}",
+                self.gradient_target
+            )));
+        }
+        if certified_gradient_norm.is_nan() || certified_gradient_norm > self.gradient_target {
+            return Err(RunFailure::NonConvergence(format!(
+                "certificate ||grad F|| = {certified_gradient_norm:.3e} above the target {:.3e}",
+                self.gradient_target
+            )));
+        }
+        let mu = problem.constants().strong_convexity;
+        let sensitivity = self.widened_sensitivity(problem.minimizer_sensitivity(), mu);
+        perturb(problem.minimizer(), sensitivity, privacy, rng)
+    }
+}
+
 impl ConceptualOutputPerturbation {
     /// Noise scale for sensitivity `Delta`: `Delta/eps` when `delta = 0`
     /// (Eq. 4), else `sigma = (c_delta + sqrt(c_delta^2 + eps)) Delta / (sqrt 2 eps)`
@@ -97,32 +192,8 @@ impl ConceptualOutputPerturbation {
         privacy: PrivacyParams,
         rng: &mut R,
     ) -> Result<Release, RunFailure> {
-        let d = problem.dim();
         let sensitivity = self.sensitivity.select(problem.minimizer_sensitivity());
-        let noise_scale = Self::noise_scale(sensitivity, privacy)?;
-        let z = if privacy.is_pure() {
-            l2_laplace(d, noise_scale, rng)
-        } else {
-            gaussian(d, noise_scale, rng)
-        };
-        let noise_norm_sq: f64 = z.iter().map(|v| v * v).sum();
-        let w: Vec<f64> = problem
-            .minimizer()
-            .iter()
-            .zip(&z)
-            .map(|(m, v)| m + v)
-            .collect();
-        if !noise_norm_sq.is_finite() || w.iter().any(|v| !v.is_finite()) {
-            return Err(RunFailure::NonFinite(format!(
-                "output perturbation produced a non-finite release (Delta = {sensitivity}, scale = {noise_scale})"
-            )));
-        }
-        Ok(Release {
-            w,
-            sensitivity,
-            noise_scale,
-            noise_norm_sq,
-        })
+        perturb(problem.minimizer(), sensitivity, privacy, rng)
     }
 
     /// `E||z||^2` of the noise: `d(d+1) Delta^2 / eps^2` for the l2-Laplace

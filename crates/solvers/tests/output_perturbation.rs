@@ -261,3 +261,60 @@ fn failures_are_reported() {
         .exact_expected_excess(&nan_min, PrivacyParams::pure(1.0))
         .is_none());
 }
+
+/// Issue 27: the certified (inexact-centre) release widens the sensitivity by
+/// `2 gtol / mu` from the public target, draws the same noise as the
+/// conceptual mechanism at that sensitivity, and refuses a centre whose
+/// certificate misses the target.
+#[test]
+fn certified_release_widens_by_the_target_and_refuses_a_missed_certificate() {
+    use datagen::logistic::{Logistic, LogisticParams};
+    use datagen::newton::NewtonOptions;
+    use solvers::CertifiedOutputPerturbation;
+
+    let params = LogisticParams::new(3000, 40, 0.05);
+    let exact = Logistic::generate(params, &mut Pcg64::seed_from_u64(5)).unwrap();
+    let loose = NewtonOptions {
+        tol: 1e-6,
+        floor_tol: 1e-6,
+        max_iter: 1000,
+    };
+    let centre = Logistic::from_data_certified_to(exact.data().clone(), 0.05, &loose).unwrap();
+    let cert = centre.certified_gradient_norm();
+    assert!(cert <= 1e-6 && cert > 0.0, "{cert}");
+    let mechanism = CertifiedOutputPerturbation {
+        sensitivity: SensitivityChoice::Tight,
+        gradient_target: 1e-6,
+    };
+    let privacy = PrivacyParams::pure(1.0);
+    let release = mechanism
+        .run(&centre, cert, privacy, &mut Pcg64::seed_from_u64(9))
+        .unwrap();
+    let delta = 2.0 / (0.05 * 3000.0);
+    assert_eq!(release.sensitivity, delta + 2.0 * 1e-6 / 0.05);
+    // The widening is the target's, whatever the achieved norm.
+    let tighter = mechanism
+        .run(&centre, cert / 10.0, privacy, &mut Pcg64::seed_from_u64(9))
+        .unwrap();
+    assert_eq!(tighter.sensitivity, release.sensitivity);
+    assert_eq!(tighter.w, release.w);
+    // Same draws as the conceptual mechanism at the widened sensitivity.
+    let scale = ConceptualOutputPerturbation::noise_scale(release.sensitivity, privacy).unwrap();
+    assert_eq!(release.noise_scale, scale);
+    // The centre is within cert / mu of the exact minimizer.
+    let gap = datagen::newton::dist(centre.minimizer(), exact.minimizer());
+    assert!(gap <= (cert + exact.certified_gradient_norm()) / 0.05);
+    // A certificate above the target is refused, not released.
+    let err = mechanism
+        .run(&centre, 2e-6, privacy, &mut Pcg64::seed_from_u64(9))
+        .unwrap_err();
+    assert!(matches!(err, RunFailure::NonConvergence(_)), "{err}");
+    let bad = CertifiedOutputPerturbation {
+        gradient_target: 0.0,
+        ..mechanism
+    };
+    assert!(matches!(
+        bad.run(&centre, 0.0, privacy, &mut Pcg64::seed_from_u64(9)),
+        Err(RunFailure::InvalidParameters(_))
+    ));
+}

@@ -106,7 +106,7 @@ impl Term {
             log_v_star: Vec::new(),
             grad_norm: f64::INFINITY,
         };
-        let sol = certify_minimizer(&me, me.newton_start(), |w, h| me.hessian(w, h))
+        let sol = certify_minimizer(&me, me.newton_start(), n, |w, h| me.hessian(w, h))
             .map_err(|e| format!("TERM ground truth (tau = {}): {e}", params.tau))?;
         me.log_v_star = me.log_weights(&sol.point);
         me.w_star = sol.point;

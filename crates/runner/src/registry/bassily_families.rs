@@ -118,6 +118,7 @@ pub(super) const FAMILIES: &[FamilyDef] = &[
         metrics: RISKS,
         build: Build::Objective(build_lin_ball),
         privacy_defines_data: true,
+        ground_truth_revision: 0,
     },
     FamilyDef {
         name: "abs_deviation",
@@ -128,6 +129,7 @@ pub(super) const FAMILIES: &[FamilyDef] = &[
         metrics: RISKS,
         build: Build::Objective(build_abs_deviation),
         privacy_defines_data: true,
+        ground_truth_revision: 0,
     },
     FamilyDef {
         name: "least_squares_glm",
@@ -143,6 +145,7 @@ pub(super) const FAMILIES: &[FamilyDef] = &[
         metrics: RISKS,
         build: Build::Objective(build_least_squares),
         privacy_defines_data: false,
+        ground_truth_revision: 0,
     },
     FamilyDef {
         name: "logistic_glm",
@@ -157,5 +160,6 @@ pub(super) const FAMILIES: &[FamilyDef] = &[
         metrics: RISKS,
         build: Build::Objective(build_logistic),
         privacy_defines_data: false,
+        ground_truth_revision: 0,
     },
 ];

@@ -275,6 +275,7 @@ pub(super) const FAMILIES: &[FamilyDef] = &[
         metrics: &["duality_gap"],
         build: Build::Saddle(build_game),
         privacy_defines_data: false,
+        ground_truth_revision: 0,
     },
     FamilyDef {
         name: "ggp_least_squares",
@@ -284,6 +285,7 @@ pub(super) const FAMILIES: &[FamilyDef] = &[
         metrics: &["excess_population_risk"],
         build: Build::SimplexSco(build_least_squares),
         privacy_defines_data: false,
+        ground_truth_revision: 0,
     },
     FamilyDef {
         name: "ggp_separable_sco",
@@ -301,6 +303,7 @@ pub(super) const FAMILIES: &[FamilyDef] = &[
         metrics: &["excess_population_risk"],
         build: Build::SimplexSco(build_separable_sco),
         privacy_defines_data: false,
+        ground_truth_revision: 0,
     },
     FamilyDef {
         name: "ggp_marginals",
@@ -310,5 +313,6 @@ pub(super) const FAMILIES: &[FamilyDef] = &[
         metrics: &["max_query_error"],
         build: Build::QueryRelease(build_marginals),
         privacy_defines_data: false,
+        ground_truth_revision: 0,
     },
 ];

@@ -161,8 +161,9 @@ pub(super) const FAMILIES: &[FamilyDef] = &[
     FamilyDef {
         name: "logistic",
         doc: "Lowy–Razaviyayn §8 E1b: L2-regularized logistic regression, x uniform in the unit ball, \
-              labels from a logistic model with w_true = signal e_1 and label flips; w* by Newton to a \
-              certified gradient norm; beta = 1/4 + mu, R = min(1/mu, sqrt(2 ln2/mu)), L = 1 + mu R",
+              labels from a logistic model with w_true = signal e_1 and label flips; w* certified by its \
+              gradient norm (<= 1e-13), by L-BFGS or by Newton where d is small enough that it is \
+              cheaper; beta = 1/4 + mu, R = min(1/mu, sqrt(2 ln2/mu)), L = 1 + mu R",
         params: &[
             N,
             D,
@@ -173,6 +174,7 @@ pub(super) const FAMILIES: &[FamilyDef] = &[
         metrics: EMPIRICAL,
         build: Build::Objective(build_logistic),
         privacy_defines_data: false,
+        ground_truth_revision: 1,
     },
     FamilyDef {
         name: "sco_quadratic",
@@ -189,6 +191,7 @@ pub(super) const FAMILIES: &[FamilyDef] = &[
         metrics: BOTH,
         build: Build::Objective(build_sco_quadratic),
         privacy_defines_data: false,
+        ground_truth_revision: 0,
     },
     FamilyDef {
         name: "sharp",
@@ -204,6 +207,7 @@ pub(super) const FAMILIES: &[FamilyDef] = &[
         metrics: BOTH,
         build: Build::Objective(build_sharp),
         privacy_defines_data: false,
+        ground_truth_revision: 0,
     },
     FamilyDef {
         name: "geometric_median",
@@ -213,6 +217,7 @@ pub(super) const FAMILIES: &[FamilyDef] = &[
         metrics: BOTH,
         build: Build::Objective(build_geometric_median),
         privacy_defines_data: false,
+        ground_truth_revision: 0,
     },
     FamilyDef {
         name: "pseudo_huber",
@@ -227,12 +232,13 @@ pub(super) const FAMILIES: &[FamilyDef] = &[
         metrics: BOTH,
         build: Build::Objective(build_pseudo_huber),
         privacy_defines_data: false,
+        ground_truth_revision: 0,
     },
     FamilyDef {
         name: "term",
         doc: "Lowy–Razaviyayn §8 E6: tilted ERM F_tau = (1/tau) log mean exp(tau f) of \
               f = mu/2 ||w-x||² (x in the unit ball) or f = mu/2||w||² + ||w-x|| (x on the sphere); \
-              w*_tau by Newton with log-sum-exp weights; sensitivity (2L/mu) min(1, C_tau/n)",
+              w*_tau certified by L-BFGS or Newton (log-sum-exp weights); sensitivity (2L/mu) min(1, C_tau/n)",
         params: &[
             N,
             D,
@@ -249,6 +255,7 @@ pub(super) const FAMILIES: &[FamilyDef] = &[
         metrics: EMPIRICAL,
         build: Build::Objective(build_term),
         privacy_defines_data: false,
+        ground_truth_revision: 1,
     },
     FamilyDef {
         name: "adversarial_logistic",
@@ -266,5 +273,6 @@ pub(super) const FAMILIES: &[FamilyDef] = &[
         metrics: EMPIRICAL,
         build: Build::Objective(build_adversarial),
         privacy_defines_data: false,
+        ground_truth_revision: 1,
     },
 ];

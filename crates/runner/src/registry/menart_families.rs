@@ -189,6 +189,7 @@ pub(super) const FAMILIES: &[FamilyDef] = &[
         metrics: KL_METRICS,
         build: Build::KlObjective(build_mean),
         privacy_defines_data: false,
+        ground_truth_revision: 0,
     },
     FamilyDef {
         name: "kl_power_tilt",
@@ -206,6 +207,7 @@ pub(super) const FAMILIES: &[FamilyDef] = &[
         metrics: KL_METRICS,
         build: Build::KlObjective(build_power_tilt),
         privacy_defines_data: false,
+        ground_truth_revision: 0,
     },
     FamilyDef {
         name: "kl_power_regression",
@@ -222,6 +224,7 @@ pub(super) const FAMILIES: &[FamilyDef] = &[
         metrics: KL_METRICS,
         build: Build::KlObjective(build_power_regression),
         privacy_defines_data: false,
+        ground_truth_revision: 0,
     },
     FamilyDef {
         name: "kl_kns_pl",
@@ -231,6 +234,7 @@ pub(super) const FAMILIES: &[FamilyDef] = &[
         metrics: KL_METRICS,
         build: Build::KlObjective(build_kns),
         privacy_defines_data: false,
+        ground_truth_revision: 0,
     },
     FamilyDef {
         name: "kl_theorem8",
@@ -246,6 +250,7 @@ pub(super) const FAMILIES: &[FamilyDef] = &[
         metrics: KL_METRICS,
         build: Build::KlObjective(build_theorem8),
         privacy_defines_data: false,
+        ground_truth_revision: 0,
     },
     FamilyDef {
         name: "kl_least_squares",
@@ -261,6 +266,7 @@ pub(super) const FAMILIES: &[FamilyDef] = &[
         metrics: KL_METRICS,
         build: Build::KlObjective(build_least_squares),
         privacy_defines_data: false,
+        ground_truth_revision: 0,
     },
     FamilyDef {
         name: "kl_phase_retrieval",
@@ -275,6 +281,7 @@ pub(super) const FAMILIES: &[FamilyDef] = &[
         metrics: KL_METRICS,
         build: Build::KlObjective(build_phase_retrieval),
         privacy_defines_data: false,
+        ground_truth_revision: 0,
     },
     FamilyDef {
         name: "kl_geman_mcclure",
@@ -289,5 +296,6 @@ pub(super) const FAMILIES: &[FamilyDef] = &[
         metrics: KL_METRICS,
         build: Build::KlObjective(build_geman_mcclure),
         privacy_defines_data: false,
+        ground_truth_revision: 0,
     },
 ];

@@ -146,6 +146,14 @@ pub struct FamilyDef {
     /// [`FamilyDef::build`] as values and includes them in the data seed, so
     /// cells at different privacy levels no longer share a data set.
     pub privacy_defines_data: bool,
+    /// Revision of the ground-truth solver's arithmetic: 0 for families never
+    /// changed; bumped when a solver change moves the certified minimizer
+    /// (within its certificate) and so the cells' bits. A revision above 0
+    /// enters the study's identity hash, so `--reuse-unchanged` recomputes
+    /// exactly the studies on the family and a resumed file refuses stale
+    /// cells. 1: L-BFGS where a Newton step costs more than its budget
+    /// (`datagen::newton::newton_is_cheaper`, issue 27).
+    pub ground_truth_revision: u32,
 }
 
 /// A registered algorithm.

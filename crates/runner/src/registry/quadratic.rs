@@ -72,6 +72,7 @@ pub(super) const FAMILIES: &[FamilyDef] = &[FamilyDef {
     metrics: &["excess_empirical_risk"],
     build: Build::Objective(build_diagonal_quadratic),
     privacy_defines_data: false,
+    ground_truth_revision: 0,
 }];
 
 /// Every registered algorithm.

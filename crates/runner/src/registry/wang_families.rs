@@ -158,6 +158,7 @@ pub(super) const FAMILIES: &[FamilyDef] = &[
         metrics: METRICS,
         build: Build::Halfspace(build_isotropic),
         privacy_defines_data: false,
+        ground_truth_revision: 0,
     },
     FamilyDef {
         name: "wang_two_cluster",
@@ -169,5 +170,6 @@ pub(super) const FAMILIES: &[FamilyDef] = &[
         metrics: METRICS,
         build: Build::Halfspace(build_two_cluster),
         privacy_defines_data: false,
+        ground_truth_revision: 0,
     },
 ];
