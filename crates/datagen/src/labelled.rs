@@ -149,6 +149,13 @@ impl LabelledData {
         self.y[i]
     }
 
+    /// Consecutive blocks of `rows` records as `(features, labels)` slices
+    /// (row-major features; the last block may be shorter), in record order.
+    pub fn block_slices(&self, rows: usize) -> impl Iterator<Item = (&[f64], &[f64])> {
+        let rows = rows.max(1);
+        self.x.chunks(rows * self.d).zip(self.y.chunks(rows))
+    }
+
     /// Iterators over `(x_i, y_i)` for consecutive blocks of `rows` records
     /// (the last block may be shorter), in record order.
     pub fn blocks(
@@ -156,9 +163,7 @@ impl LabelledData {
         rows: usize,
     ) -> impl Iterator<Item = impl Iterator<Item = (&[f64], f64)> + Clone> {
         let d = self.d;
-        self.x
-            .chunks(rows.max(1) * d)
-            .zip(self.y.chunks(rows.max(1)))
+        self.block_slices(rows)
             .map(move |(x, y)| x.chunks_exact(d).zip(y.iter().copied()))
     }
 

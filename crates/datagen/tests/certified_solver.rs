@@ -215,3 +215,38 @@ fn newton_is_chosen_only_where_its_hessian_fits_the_budget() {
     ));
     assert!(!newton_is_cheaper(1_000_000, 1_000_000, d + 2));
 }
+
+#[test]
+fn fast_certificate_bounds_the_exact_gradient_norm() {
+    // 3 blocks, so the plain pass runs blocked on the pool; the race's gtol.
+    let n = 2 * datagen::logistic::PASS_BLOCK_ROWS + 1234;
+    let (d, mu, gtol) = (60, 0.01, 1e-10);
+    let data = race_like(n, d, 11);
+    let fast = Logistic::from_data_certified_fast(data.clone(), mu, gtol).unwrap();
+    let cert = fast.certified_gradient_norm();
+    assert!(cert <= gtol, "{cert}");
+    // The compensated gradient at the certified centre is within the bound.
+    let mut exact = vec![0.0; d];
+    fast.gradient(fast.minimizer(), &mut exact);
+    assert!(norm2(&exact) <= cert, "{} > {cert}", norm2(&exact));
+    // The plain pass's error is within its bound at a point far from w*.
+    let w: Vec<f64> = (0..d).map(|j| 3.0 * (j as f64).cos()).collect();
+    let (mut plain, mut comp) = (vec![0.0; d], vec![0.0; d]);
+    let f_plain = fast.value_and_gradient_plain(&w, &mut plain);
+    let f_comp = fast.value_and_gradient(&w, &mut comp);
+    assert!((f_plain - f_comp).abs() <= 1e-12 * f_comp.abs());
+    let err = dist(&plain, &comp);
+    let bound = fast.plain_gradient_error_bound(norm2(&w));
+    assert!(err <= bound, "{err:.3e} > {bound:.3e}");
+    // The same centre whatever the thread count.
+    let one = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap()
+        .install(|| Logistic::from_data_certified_fast(data, mu, gtol).unwrap());
+    assert_eq!(one.minimizer(), fast.minimizer());
+    // A target below the plain pass's rounding bound falls back to the
+    // compensated solve and still certifies it.
+    let tiny = Logistic::from_data_certified_fast(race_like(500, 5, 2), mu, 1e-14).unwrap();
+    assert!(tiny.certified_gradient_norm() <= 1e-14);
+}
