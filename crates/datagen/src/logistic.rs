@@ -160,7 +160,7 @@ impl Logistic {
     }
 
     /// `w*` and its certificate from 0 by
-    /// [`crate::newton::certify_minimizer_fused`] (Newton or L-BFGS, whichever
+    /// `certify_minimizer_fused` (crate-private) (Newton or L-BFGS, whichever
     /// is cheaper at this `n`, `d`), L-BFGS on the fused pass of
     /// [`Logistic::value_and_gradient`].
     fn certify(&self, opts: &NewtonOptions) -> Result<CertifiedSolution, String> {

@@ -1,6 +1,6 @@
 //! Certified ground truth of the logistic (digest §8 E1b), tilted-ERM (§5.1,
 //! §8 E6) and adversarial (§8 E7) families: the damped Newton driver, and
-//! [`certify_minimizer`], which picks Newton or L-BFGS ([`crate::lbfgs`]) by
+//! `certify_minimizer`, which picks Newton or L-BFGS ([`crate::lbfgs`]) by
 //! cost ([`newton_is_cheaper`]) under the same certificate. The
 //! stable scalar helpers and compensated accumulators they share live in
 //! [`crate::numerics`], the dense lower-triangle kernels in [`crate::linalg`];
@@ -60,7 +60,7 @@ pub struct CertifiedSolution {
 /// The earlier name of [`CertifiedSolution`], kept for callers of [`newton_minimize`].
 pub type NewtonSolution = CertifiedSolution;
 
-/// Hessian budget, in gradient passes, up to which [`certify_minimizer`] uses
+/// Hessian budget, in gradient passes, up to which `certify_minimizer` uses
 /// damped Newton rather than L-BFGS ([`newton_is_cheaper`]). Measured by
 /// `examples/certified_crossover.rs` on the logistic family on one thread
 /// (2026-11-26; n = 1e4, 1e5, mu = 0.1, 0.01, to the 1e-13 certificate):
@@ -70,7 +70,7 @@ pub type NewtonSolution = CertifiedSolution;
 /// settings, 3.8 to 5.4 times faster at d = 64, 100 and n = 1e5.
 pub const NEWTON_HESSIAN_BUDGET: f64 = 4.0;
 
-/// L-BFGS's iteration cap in [`certify_minimizer_fused`], per Newton
+/// L-BFGS's iteration cap in `certify_minimizer_fused`, per Newton
 /// iteration allowed by the stopping rule: its rate is linear in the
 /// condition number where Newton's is quadratic (a condition number of at
 /// least 2.0e5 took 4 350 iterations to 1e-13 in `tests/certified_solver.rs`),
@@ -123,7 +123,7 @@ where
     )
 }
 
-/// [`certify_minimizer`] with stopping rule `opts` and the caller's fused
+/// `certify_minimizer` with stopping rule `opts` and the caller's fused
 /// `value_and_gradient` pass for L-BFGS (it must agree with `problem`'s value
 /// and gradient: the certificate is the gradient norm it returns).
 ///
