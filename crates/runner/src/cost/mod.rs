@@ -143,7 +143,8 @@ fn algorithm_work(algorithm: &str, family: &str, v: &PointValues, n: f64, d: f64
     let lambda = log_inv_delta(v.delta);
     let vectors = 16.0 * d;
     match algorithm {
-        // Exact minimizer (closed form or a certified Newton solve) plus noise.
+        // Exact minimizer (closed form, or a certified L-BFGS / Newton solve of a
+        // few passes) plus noise.
         "output_perturbation_conceptual" | "op_conceptual_projected" | "erm" => (nd, vectors),
         "theory_curve" => (1.0, vectors),
         "one_pass_sgd" => (nd, vectors),
