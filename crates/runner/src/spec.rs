@@ -426,8 +426,7 @@ pub fn parse(path: &Path, text: &str) -> Result<ExperimentSpec, SpecError> {
 
 fn hint_for_parse_error(message: &str) -> String {
     if message.contains("unknown field") {
-        "remove or rename the key; the accepted keys are listed above (see README, 'Experiment spec')"
-            .into()
+        "remove or rename the key; the accepted keys are listed above (see docs/spec.md)".into()
     } else if message.contains("missing field") {
         "add the missing key; every study needs name, metric, problem, algorithm, privacy and grid"
             .into()
@@ -435,7 +434,7 @@ fn hint_for_parse_error(message: &str) -> String {
         "a grid axis is a list of numbers, e.g. n = [1000, 2000], or a log range, e.g. n = { log_range = [1e3, 1e6], points = 7 }"
             .into()
     } else {
-        "check the TOML syntax and value types against the annotated example in README.md".into()
+        "check the TOML syntax and value types against docs/spec.md's annotated example".into()
     }
 }
 

@@ -149,7 +149,7 @@ fn algorithm_work(algorithm: &str, family: &str, v: &PointValues, n: f64, d: f64
         "theory_curve" => (1.0, vectors),
         "one_pass_sgd" => (nd, vectors),
         // Inner solvers: Katyusha and AGD take about sqrt(kappa) log passes
-        // (README E1/E6: cost slope +1 in n up to a log), SGD and the
+        // (docs/papers/lowy_razaviyayn.md E1/E6: cost slope +1 in n up to a log), SGD and the
         // subgradient method n^2 steps (cost slope +2 in n).
         "op_black_box" | "op_regularized" => {
             let black_box = algorithm == "op_black_box" || v.choice("mode") == "black_box";
@@ -250,7 +250,7 @@ fn algorithm_work(algorithm: &str, family: &str, v: &PointValues, n: f64, d: f64
                 16.0 * n + nd
             };
             // The exact gaps evaluate every entry of a dense (hashed) matrix:
-            // about 11 s of the 23 s of a dense 2^16 cell (README, González).
+            // about 11 s of the 23 s of a dense 2^16 cell (docs/papers/gonzalez.md).
             // Low-rank games use their factors, O(d rank) per gap: d^2 would
             // put the default d-sweep's 2^20 points at hours per cell, against
             // 4 core-hours measured for the whole default run.

@@ -8,7 +8,7 @@
 //! reports the privacy the printed calibration actually delivers next to the
 //! privacy the paper claims (the target), how that privacy was accounted, and a
 //! [`Verdict`] derived from the numbers. [`render_markdown`] prints the table
-//! shown by `runner errata` and in the README.
+//! shown by `runner errata` and in docs/errata.md.
 //!
 //! Privacy accounting: each row uses the tightest accountant the harness has
 //! for it and names it ([`Accounting`]). Exact ones, where they exist, with

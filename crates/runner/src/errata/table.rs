@@ -1,4 +1,4 @@
-//! The Markdown table printed by `runner errata` and shown in the README.
+//! The Markdown table printed by `runner errata` and shown in docs/errata.md.
 
 use super::erratum::Erratum;
 

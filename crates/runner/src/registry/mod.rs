@@ -3,7 +3,7 @@
 //! Each entry declares its parameters (name, kind, range, default, doc) so that
 //! specs are validated before anything runs and `runner list` can document them.
 //! Adding an algorithm or a family means adding one entry here and one module in
-//! `solvers` or `datagen` (see README, "Adding an algorithm").
+//! `solvers` or `datagen` (see docs/extending.md, "Adding an algorithm").
 
 use std::collections::BTreeMap;
 
