@@ -17,7 +17,7 @@
 
 #[cfg(doc)]
 use crate::newton::STALL_PATIENCE;
-use crate::newton::{finish_on_stall, CertifiedSolution, NewtonOptions};
+use crate::newton::{finish_on_stall, BestPoint, CertifiedSolution, NewtonOptions};
 use crate::numerics::{dot, norm2};
 
 /// Curvature pairs kept by [`lbfgs_minimize`]: 10, the common default
@@ -73,15 +73,11 @@ where
     let mut g = vec![0.0; d];
     let mut f = value_and_gradient(&w, &mut g);
     let gn = norm2(&g);
-    let mut best = CertifiedSolution {
-        point: w.clone(),
-        grad_norm: gn,
-        iterations: 0,
-    };
+    let mut track = BestPoint::new(&w, gn);
     if !f.is_finite() || !gn.is_finite() {
         let why = format!("lbfgs: non-finite start (F = {f}, |g| = {gn})");
         return LbfgsRun {
-            best,
+            best: track.best,
             failure: Some(why),
         };
     }
@@ -91,12 +87,11 @@ where
         1.0
     };
     let mut pairs = Pairs::default();
-    let mut since_best = 0;
     let (mut trial, mut g_new) = (vec![0.0; d], vec![0.0; d]);
     for it in 1..=opts.max_iter {
-        if best.grad_norm <= opts.tol {
+        if track.best.grad_norm <= opts.tol {
             return LbfgsRun {
-                best,
+                best: track.best,
                 failure: None,
             };
         }
@@ -123,13 +118,13 @@ where
             t *= 0.5;
         }
         let Some(ft) = accepted else {
-            return stalled(best, opts, "no acceptable step");
+            return stalled(track.best, opts, "no acceptable step");
         };
         let gn = norm2(&g_new);
         if !gn.is_finite() {
             let why = format!("lbfgs: non-finite gradient at iteration {it}");
             return LbfgsRun {
-                best,
+                best: track.best,
                 failure: Some(why),
             };
         }
@@ -144,29 +139,17 @@ where
         // counts towards the stall.
         let f_progress = ft < f - slack;
         f = ft;
-        if gn < best.grad_norm {
-            best = CertifiedSolution {
-                point: w.clone(),
-                grad_norm: gn,
-                iterations: it,
-            };
-            since_best = 0;
-        } else if f_progress {
-            since_best = 0;
-        } else {
-            since_best += 1;
-            if since_best >= FLAT_PATIENCE {
-                return stalled(best, opts, "gradient norm stalled");
-            }
+        if track.observe(&w, gn, it, f_progress) >= FLAT_PATIENCE {
+            return stalled(track.best, opts, "gradient norm stalled");
         }
     }
-    if best.grad_norm <= opts.tol {
+    if track.best.grad_norm <= opts.tol {
         return LbfgsRun {
-            best,
+            best: track.best,
             failure: None,
         };
     }
-    stalled(best, opts, "iteration cap reached")
+    stalled(track.best, opts, "iteration cap reached")
 }
 
 fn stalled(best: CertifiedSolution, opts: &NewtonOptions, why: &str) -> LbfgsRun {

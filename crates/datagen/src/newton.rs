@@ -205,17 +205,12 @@ where
     if !f.is_finite() || !gn.is_finite() {
         return Err(format!("newton: non-finite start (F = {f}, |g| = {gn})"));
     }
-    let mut best = CertifiedSolution {
-        point: w.clone(),
-        grad_norm: gn,
-        iterations: 0,
-    };
-    let mut since_best = 0;
+    let mut track = BestPoint::new(&w, gn);
     let mut h = vec![0.0; d * d];
     let mut trial = vec![0.0; d];
     for it in 1..=opts.max_iter {
-        if best.grad_norm <= opts.tol {
-            return Ok(best);
+        if track.best.grad_norm <= opts.tol {
+            return Ok(track.best);
         }
         hessian(&w, &mut h);
         let mut p: Vec<f64> = g.iter().map(|v| -v).collect();
@@ -237,7 +232,7 @@ where
             t *= 0.5;
         }
         let Some(ft) = accepted else {
-            return finish_on_stall(best, opts, "no acceptable step");
+            return finish_on_stall(track.best, opts, "no acceptable step");
         };
         std::mem::swap(&mut w, &mut trial);
         f = ft;
@@ -246,24 +241,54 @@ where
         if !gn.is_finite() {
             return Err(format!("newton: non-finite gradient at iteration {it}"));
         }
-        if gn < best.grad_norm {
-            best = CertifiedSolution {
-                point: w.clone(),
+        if track.observe(&w, gn, it, false) >= STALL_PATIENCE {
+            return finish_on_stall(track.best, opts, "gradient norm stalled");
+        }
+    }
+    if track.best.grad_norm <= opts.tol {
+        return Ok(track.best);
+    }
+    finish_on_stall(track.best, opts, "iteration cap reached")
+}
+
+/// The best point of a certified iteration (smallest gradient norm seen) and
+/// the iterations since it last improved, shared by [`newton_minimize`] and
+/// [`crate::lbfgs::lbfgs_minimize`].
+pub(crate) struct BestPoint {
+    /// The point with the smallest gradient norm seen.
+    pub(crate) best: CertifiedSolution,
+    since: usize,
+}
+
+impl BestPoint {
+    /// Starts at `point` with gradient norm `grad_norm` (iteration 0).
+    pub(crate) fn new(point: &[f64], grad_norm: f64) -> Self {
+        let best = CertifiedSolution {
+            point: point.to_vec(),
+            grad_norm,
+            iterations: 0,
+        };
+        Self { best, since: 0 }
+    }
+
+    /// Records iterate `it` at `w` with gradient norm `gn`; a new best, or
+    /// `progress` by another measure, resets the count. Returns the
+    /// iterations since the last reset.
+    pub(crate) fn observe(&mut self, w: &[f64], gn: f64, it: usize, progress: bool) -> usize {
+        if gn < self.best.grad_norm {
+            self.best = CertifiedSolution {
+                point: w.to_vec(),
                 grad_norm: gn,
                 iterations: it,
             };
-            since_best = 0;
+            self.since = 0;
+        } else if progress {
+            self.since = 0;
         } else {
-            since_best += 1;
-            if since_best >= STALL_PATIENCE {
-                return finish_on_stall(best, opts, "gradient norm stalled");
-            }
+            self.since += 1;
         }
+        self.since
     }
-    if best.grad_norm <= opts.tol {
-        return Ok(best);
-    }
-    finish_on_stall(best, opts, "iteration cap reached")
 }
 
 pub(crate) fn finish_on_stall(
