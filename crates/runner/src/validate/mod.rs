@@ -62,6 +62,11 @@ pub struct Axis {
     pub values: Vec<f64>,
 }
 
+/// The swept axes of a study by parameter name, each with where it is
+/// written: what `grid::merge` returns and `params::check_privacy` reads. It
+/// lives here, beside [`Axis`], so that `params` need not depend on `grid`.
+type Grid = std::collections::BTreeMap<String, (crate::spec::GridAxisSpec, Vec<PathSeg>)>;
+
 /// A resolved slope expectation.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SlopeCheck {
