@@ -9,6 +9,7 @@ pub mod analyze;
 pub mod app;
 pub mod check;
 pub mod claims;
+pub mod cli;
 pub mod cost;
 pub mod csv;
 pub mod diagnostics;
