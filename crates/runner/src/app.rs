@@ -509,7 +509,7 @@ fn run(args: &RunArgs) -> Result<i32> {
             store.records.len(),
             path.display(),
             estimate.core_seconds() * share / 3600.0,
-            crate::cost::format_duration(estimate.wall_seconds(budget.threads) * share),
+            crate::format::format_duration(estimate.wall_seconds(budget.threads) * share),
             budget.threads
         );
     }

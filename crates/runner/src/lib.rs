@@ -16,6 +16,7 @@ pub mod diagnostics;
 pub mod errata;
 pub mod execute;
 pub mod figures;
+pub mod format;
 pub mod headline;
 pub mod paper_tables;
 pub mod peer_race;
