@@ -12,6 +12,7 @@ use crate::analyze::{analyze, StudyAnalysis};
 use crate::check::{
     check_with, read_baseline, read_verdicts, regressions, write_baseline, write_verdicts, Baseline,
 };
+use crate::cli::CommonArgs;
 use crate::diagnostics::SpecError;
 use crate::execute::{execute, ExecOptions};
 use crate::plan::{describe, plan, Plan};
@@ -25,17 +26,9 @@ use crate::store::{
 use crate::validate::{resolve, Experiment, Study};
 use crate::{figures, report, sbatch, shard, spec};
 
-/// Exit code: every check passed.
-pub const EXIT_OK: i32 = 0;
-/// Exit code: a check failed: a verdict lost evidence against the committed
-/// one, a baseline regression, failed or missing cells.
-pub const EXIT_CHECK_FAILED: i32 = 1;
-/// Exit code: bad input (spec, flags, an incompatible results file); nothing was run or written.
-pub const EXIT_BAD_INPUT: i32 = 2;
-/// Exit code: an I/O or internal error while running.
-pub const EXIT_RUNTIME: i32 = 3;
-/// Exit code: stopped by SIGINT/SIGTERM after saving every finished cell (rerun to resume).
-pub const EXIT_INTERRUPTED: i32 = 130;
+// The exit codes live in `cli` (shared with `claims`); they keep their
+// `runner::app::EXIT_*` paths.
+pub use crate::cli::{EXIT_BAD_INPUT, EXIT_CHECK_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_RUNTIME};
 
 /// Measures differentially private optimization algorithms against their theorems.
 ///
@@ -90,31 +83,6 @@ enum Command {
     RemovalMargin(crate::removal_margin::RemovalMarginArgs),
     /// Peer race (scripts/peers/race.py): time full-batch noisy GD or output perturbation on a logistic data file; prints JSON.
     PeerRace(crate::peer_race::PeerRaceArgs),
-}
-
-#[derive(Debug, Args, Clone)]
-pub(crate) struct CommonArgs {
-    /// Experiment file (TOML).
-    pub(crate) spec: Option<PathBuf>,
-    /// Named profile of the spec to apply (e.g. `quick`); outputs are named <name>-<profile>.
-    #[arg(long)]
-    pub(crate) profile: Option<String>,
-    /// Directory of results files and reports.
-    #[arg(long, default_value = "results")]
-    pub(crate) results_dir: PathBuf,
-    /// Directory of figures.
-    #[arg(long, default_value = "figures")]
-    pub(crate) figures_dir: PathBuf,
-    /// Directory of committed baseline summaries.
-    #[arg(long, default_value = "experiments/baselines")]
-    pub(crate) baselines_dir: PathBuf,
-    /// (analyze, plot, check, baseline) Re-derive from the committed per-point
-    /// summary (results/<name>.csv, or <name>-points.csv with headline rows)
-    /// instead of results/<name>.h5: verdicts, reports and figures without
-    /// rerunning. The summary has no failed-cell messages, and summaries
-    /// written before it gained the `reference` column have no reference curve.
-    #[arg(long)]
-    pub(crate) from_summary: bool,
 }
 
 /// What a run may cost before it is refused (see [`crate::validate::budget`]).
@@ -541,7 +509,7 @@ fn run(args: &RunArgs) -> Result<i32> {
             store.records.len(),
             path.display(),
             estimate.core_seconds() * share / 3600.0,
-            crate::cost::format_duration(estimate.wall_seconds(budget.threads) * share),
+            crate::format::format_duration(estimate.wall_seconds(budget.threads) * share),
             budget.threads
         );
     }

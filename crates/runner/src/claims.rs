@@ -774,9 +774,9 @@ pub fn run(args: &ClaimsArgs) -> Result<i32> {
             lost.len()
         );
         return Ok(if lost.is_empty() {
-            crate::app::EXIT_OK
+            crate::cli::EXIT_OK
         } else {
-            crate::app::EXIT_CHECK_FAILED
+            crate::cli::EXIT_CHECK_FAILED
         });
     }
     std::fs::create_dir_all(&args.results_dir)?;
@@ -798,5 +798,5 @@ pub fn run(args: &ClaimsArgs) -> Result<i32> {
         csv.display(),
         rows.len()
     );
-    Ok(crate::app::EXIT_OK)
+    Ok(crate::cli::EXIT_OK)
 }

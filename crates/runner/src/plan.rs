@@ -225,7 +225,7 @@ pub fn describe(
     estimate: &crate::cost::PlanEstimate,
     threads: usize,
 ) -> String {
-    use crate::cost::{format_bytes, format_count, format_duration};
+    use crate::format::{format_bytes, format_count, format_duration};
     use std::fmt::Write;
     let mut out = String::new();
     let _ = writeln!(

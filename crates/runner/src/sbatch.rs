@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use clap::Args;
 
-use crate::app::CommonArgs;
+use crate::cli::CommonArgs;
 use crate::validate::Experiment;
 
 /// Options of `runner sbatch`.

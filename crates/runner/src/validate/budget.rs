@@ -5,8 +5,9 @@
 //! The estimates come from [`crate::cost`]; the hard limits on grid sizes
 //! that keep the estimate itself fast are the `MAX_*` constants of [`super`].
 
-use crate::cost::{self, format_bytes, format_count, format_duration, PlanEstimate, PointValues};
+use crate::cost::{self, PlanEstimate, PointValues};
 use crate::diagnostics::{PathSeg, SpecError};
+use crate::format::{format_bytes, format_count, format_duration};
 use crate::spec::LoadedSpec;
 use crate::toml_path;
 use crate::validate::{Experiment, Study};

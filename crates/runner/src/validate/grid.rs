@@ -1,17 +1,12 @@
 //! The swept axes of a study: the base grid with a profile's overrides, where
 //! each swept parameter goes, and the checked values of each axis.
 
-use std::collections::BTreeMap;
-
 use super::params::{check_numeric, find_def};
-use super::{join, Axis, Target};
+use super::{join, Axis, Grid, Target};
 use crate::diagnostics::{PathSeg, SpecError, SpecLocator};
 use crate::registry::{self, AlgorithmDef, FamilyDef, ParamDef, ParamKind};
 use crate::spec::{GridAxisSpec, ProfileSpec, StudySpec};
 use crate::toml_path;
-
-/// The swept axes of a study by parameter name, each with where it is written.
-pub(super) type Grid = BTreeMap<String, (GridAxisSpec, Vec<PathSeg>)>;
 
 /// The axes study `s` sweeps under `profile`. Fails if the profile sweeps a
 /// parameter the study does not, or if the grid is empty.

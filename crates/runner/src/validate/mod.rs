@@ -62,6 +62,11 @@ pub struct Axis {
     pub values: Vec<f64>,
 }
 
+/// The swept axes of a study by parameter name, each with where it is
+/// written: what `grid::merge` returns and `params::check_privacy` reads. It
+/// lives here, beside [`Axis`], so that `params` need not depend on `grid`.
+type Grid = std::collections::BTreeMap<String, (crate::spec::GridAxisSpec, Vec<PathSeg>)>;
+
 /// A resolved slope expectation.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SlopeCheck {
@@ -139,6 +144,11 @@ pub struct Study {
 }
 
 impl Study {
+    /// The number of grid points of the study, as `f64` (never overflows).
+    pub fn grid_size(&self) -> f64 {
+        self.axes.iter().map(|a| a.values.len() as f64).product()
+    }
+
     /// The swept axes results are drawn and fitted along: every axis but the
     /// one the worst case is taken over.
     pub fn plotted_axes(&self) -> impl Iterator<Item = &Axis> {
@@ -244,24 +254,24 @@ pub fn resolve(loaded: &LoadedSpec, profile: Option<&str>) -> Result<Experiment,
                 format!(
                     "repetitions = {reps} is too large (at most {MAX_REPETITIONS}): study `{}` alone would plan {} or more cells",
                     s.name,
-                    crate::cost::format_count(reps as f64)
+                    crate::format::format_count(reps as f64)
                 ),
                 "use tens to hundreds of repetitions: the committed specs use 3 to 200, chosen for a 95% CI half-width of 0.1 on the fitted slopes",
             ));
         }
         studies.push(study::resolve(&loc, s, &base, reps, profile, profile_spec)?);
     }
-    let points: f64 = studies.iter().map(crate::cost::grid_size).sum();
+    let points: f64 = studies.iter().map(Study::grid_size).sum();
     let cells: f64 = studies
         .iter()
-        .map(|s| crate::cost::grid_size(s) * s.repetitions as f64)
+        .map(|s| s.grid_size() * s.repetitions as f64)
         .sum();
     if points > MAX_GRID_POINTS || cells > MAX_CELLS {
         let (i, largest) = studies
             .iter()
             .enumerate()
             .max_by(|a, b| {
-                let size = |s: &Study| crate::cost::grid_size(s) * s.repetitions as f64;
+                let size = |s: &Study| s.grid_size() * s.repetitions as f64;
                 size(a.1).total_cmp(&size(b.1))
             })
             .expect("an experiment has studies");
@@ -269,13 +279,13 @@ pub fn resolve(loaded: &LoadedSpec, profile: Option<&str>) -> Result<Experiment,
             &join(&toml_path!["studies", i], &toml_path!["grid"]),
             format!(
                 "the experiment has {} grid points and {} cells (study `{}`: {} points x {} repetitions); the runner holds at most {} grid points and {} cells",
-                crate::cost::format_count(points),
-                crate::cost::format_count(cells),
+                crate::format::format_count(points),
+                crate::format::format_count(cells),
                 largest.name,
-                crate::cost::format_count(crate::cost::grid_size(largest)),
+                crate::format::format_count(largest.grid_size()),
                 largest.repetitions,
-                crate::cost::format_count(MAX_GRID_POINTS),
-                crate::cost::format_count(MAX_CELLS)
+                crate::format::format_count(MAX_GRID_POINTS),
+                crate::format::format_count(MAX_CELLS)
             ),
             "shrink the grid (fewer points per axis, fewer axes) or the repetitions; split a very large sweep into several experiment files",
         ));

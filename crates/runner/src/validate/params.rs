@@ -3,8 +3,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::grid::Grid;
-use super::{join, Axis, Target};
+use super::{join, Axis, Grid, Target};
 use crate::diagnostics::{PathSeg, SpecError, SpecLocator};
 use crate::registry::{AlgorithmDef, ParamDef, ParamKind, PrivacyUnit, Value, Values};
 use crate::spec::{ParamValue, StudySpec};
