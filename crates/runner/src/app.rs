@@ -898,7 +898,7 @@ impl Stored {
                 &self.analyses,
             );
         }
-        crate::headline::write_headline_csv(&stem.with_extension("csv"), &rows)?;
+        report::write_headline_csv(&stem.with_extension("csv"), &rows)?;
         if self.from_summary {
             return Ok(());
         }
