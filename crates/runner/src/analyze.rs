@@ -96,6 +96,11 @@ pub struct SlopeResult {
     pub revised: Option<String>,
 }
 
+/// The verdict of one fitted slope, on its own CI (see [`crate::verdict`]).
+pub fn slope_verdict(s: &SlopeResult) -> Verdict {
+    s.judgement.verdict
+}
+
 /// Analysis of one study.
 #[derive(Debug, Clone, PartialEq)]
 pub struct StudyAnalysis {
@@ -134,13 +139,13 @@ impl StudyAnalysis {
                 let at = if s.at.is_empty() {
                     String::new()
                 } else {
-                    format!(" at {}", crate::report::describe_values(&s.at))
+                    format!(" at {}", crate::format::describe_values(&s.at))
                 };
                 // The window tells two regimes on one parameter apart.
                 let window = format!(
                     " on [{}, {}]",
-                    crate::report::sig(s.window.0),
-                    crate::report::sig(s.window.1)
+                    crate::format::sig(s.window.0),
+                    crate::format::sig(s.window.1)
                 );
                 (format!("slope in {}{at}{window}", s.param), &s.judgement)
             })
@@ -486,7 +491,7 @@ fn regime_note(
     let at_trivial: Vec<String> = inside
         .iter()
         .filter(|p| p.mean >= TRIVIAL_FRACTION * t)
-        .map(|p| crate::report::sig(x_of(p)))
+        .map(|p| crate::format::sig(x_of(p)))
         .collect();
     if at_trivial.is_empty() {
         return String::new();
@@ -519,7 +524,7 @@ fn crossing_note(
     match power_law_crossing(&xs, &curve, t) {
         Some(x) => format!(
             "; the {name} reaches the trivial value {t} at {param} ≈ {} (power law through the grid)",
-            crate::report::sig(crate::spec::round_significant(x, 3))
+            crate::format::sig(crate::spec::round_significant(x, 3))
         ),
         None => String::new(),
     }

@@ -17,7 +17,8 @@ use statrs::distribution::{ContinuousCDF, Normal};
 
 use crate::analyze::StudyAnalysis;
 use crate::csv::{read_csv, Column, Table};
-use crate::report::{describe_values, point_key, sig, summary_frame};
+use crate::format::{describe_values, sig};
+use crate::summary::{point_key, summary_frame};
 use crate::validate::Experiment;
 use crate::verdict::Verdict;
 

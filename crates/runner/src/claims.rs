@@ -16,7 +16,7 @@ use serde::Deserialize;
 use crate::analyze::{SlopeResult, StudyAnalysis};
 use crate::csv::{read_csv, Column, Table};
 use crate::diagnostics::{SpecError, SpecLocator};
-use crate::report::sig;
+use crate::format::sig;
 use crate::validate::{Experiment, Study};
 use crate::verdict::{combine, Judgement, Verdict};
 
@@ -347,7 +347,7 @@ fn study_parts<'a>(c: &ClaimSpec, exp: &str, study: &Study, a: &'a StudyAnalysis
                     let at = if s.at.is_empty() {
                         String::new()
                     } else {
-                        format!(" at {}", crate::report::describe_values(&s.at))
+                        format!(" at {}", crate::format::describe_values(&s.at))
                     };
                     let window = format!(" on [{}, {}]", sig(s.window.0), sig(s.window.1));
                     Part {

@@ -1,5 +1,6 @@
 //! Builds one rate-vs-theory figure per study and swept parameter from the
-//! analysis, and renders it with [`crate::plot`].
+//! analysis, and the headline overview (one panel per row of
+//! [`crate::headline`]), and renders them with [`crate::plot`].
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -7,9 +8,13 @@ use std::path::{Path, PathBuf};
 use anyhow::Result;
 
 use crate::analyze::{fit_groups, StudyAnalysis};
-use crate::plot::{render, Figure, PlotPoint, PlotSeries, SlopeFit};
-use crate::report::describe_values;
+use crate::format::describe_values;
+use crate::headline::headline_rows;
+use crate::plot::{render, render_panels, Figure, PlotPoint, PlotSeries, SlopeFit};
 use crate::validate::Experiment;
+
+/// Columns of the overview figure's panel grid.
+const OVERVIEW_COLUMNS: usize = 3;
 
 /// Least-squares scale `c` of `c * theory` to the means in log space:
 /// `ln c = mean(ln mean - ln theory)` over points where both are positive.
@@ -149,6 +154,42 @@ pub fn render_all(
         };
         written.extend(render(&figure, &dir.join(name))?);
     }
-    written.extend(crate::headline::render_overview(experiment, analyses, dir)?);
+    written.extend(render_overview(experiment, analyses, dir)?);
     Ok(written)
+}
+
+/// Draws `overview.png` and `.svg` in `dir`: one panel per headline row
+/// (the study's measured means with CI bars, its theory curve and bound, and
+/// the row's fitted line); returns the files written (none without rows).
+pub fn render_overview(
+    experiment: &Experiment,
+    analyses: &[StudyAnalysis],
+    dir: &Path,
+) -> Result<Vec<PathBuf>> {
+    let rows = headline_rows(experiment, analyses);
+    if rows.is_empty() {
+        return Ok(Vec::new());
+    }
+    let figures: Vec<Figure> = rows
+        .iter()
+        .map(|r| {
+            let study = &experiment.studies[r.study_index];
+            let slope = &analyses[r.study_index].slopes[r.slope_index];
+            let mut series = study_series(&analyses[r.study_index], &slope.param, "");
+            series.retain(|s| s.fits.iter().any(|f| f.window == slope.window) || s.fits.is_empty());
+            for s in &mut series {
+                s.fits.retain(|f| f.window == slope.window);
+            }
+            Figure {
+                title: format!("{}: {} ({})", r.paper, r.theorem, r.swept),
+                x_label: slope.param.clone(),
+                y_label: study.metric.replace('_', " "),
+                series,
+                bound_label: study.algorithm.bound_name.into(),
+                theory_label: study.algorithm.theory_name.into(),
+                reference_label: study.algorithm.reference_name.into(),
+            }
+        })
+        .collect();
+    render_panels(&figures, OVERVIEW_COLUMNS, &dir.join("overview"))
 }

@@ -1,7 +1,40 @@
-//! Numbers as text for people: counts, bytes and durations in plans,
-//! estimates and refusals. A leaf module (it was part of [`crate::cost`]), so
-//! that [`crate::validate`], which refuses oversized grids in these words, need
-//! not import `cost`, which is built on the validated experiment.
+//! Numbers as text: compact significant digits and `name=value` lists in
+//! reports and verdict reasons ([`sig`], [`describe_values`], once part of
+//! [`crate::report`]), and counts, bytes and durations for people in plans,
+//! estimates and refusals (once part of [`crate::cost`]). A leaf module, so
+//! that [`crate::analyze`] (its verdict reasons) and [`crate::validate`] (its
+//! refusals of oversized grids) need not import the modules built on them.
+
+/// Formats a number compactly with 4 significant digits.
+pub fn sig(x: f64) -> String {
+    if !x.is_finite() {
+        return if x.is_nan() {
+            "–".into()
+        } else {
+            format!("{x}")
+        };
+    }
+    let a = x.abs();
+    if a != 0.0 && !(1e-3..1e5).contains(&a) {
+        format!("{x:.3e}")
+    } else {
+        let s = format!("{x:.4}");
+        let s = s.trim_end_matches('0').trim_end_matches('.');
+        s.to_string()
+    }
+}
+
+/// `a=1, b=2`.
+pub fn describe_values(values: &[(String, f64)]) -> String {
+    if values.is_empty() {
+        return "–".into();
+    }
+    values
+        .iter()
+        .map(|(k, v)| format!("{k}={}", sig(*v)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
 
 /// `bytes` for people: `512 B`, `1.5 KiB`, `3.2 GiB`, `7.1e5 TiB`.
 pub fn format_bytes(bytes: f64) -> String {

@@ -1,23 +1,13 @@
-//! The headline table (table 1): one row per fitted slope of every study that
-//! declares `headline = { paper, theorem }`, written at the top of the
-//! Markdown report, as `results/<name>.csv` (the per-point summary then goes
-//! to `results/<name>-points.csv`), and drawn as one panel per row in
+//! The headline table (table 1) as data: one row per fitted slope of every
+//! study that declares `headline = { paper, theorem }`. [`crate::report`]
+//! writes it at the top of the Markdown report and as `results/<name>.csv`
+//! (the per-point summary then goes to `results/<name>-points.csv`), and
+//! [`crate::figures`] draws it as one panel per row in
 //! `figures/<name>/overview.png` and `.svg`.
 
-use std::fmt::Write;
-use std::path::{Path, PathBuf};
-
-use anyhow::Result;
-
 use crate::analyze::StudyAnalysis;
-use crate::csv::{Column, Table};
-use crate::figures::study_series;
-use crate::plot::{render_panels, Figure};
-use crate::report::{describe_values, sig, verdict_cell};
+use crate::format::{describe_values, sig};
 use crate::validate::{Experiment, Study};
-
-/// Columns of the overview figure's panel grid.
-const OVERVIEW_COLUMNS: usize = 3;
 
 /// One row of the headline table.
 #[derive(Debug, Clone, PartialEq)]
@@ -110,99 +100,4 @@ pub fn headline_rows(experiment: &Experiment, analyses: &[StudyAnalysis]) -> Vec
         }
     }
     rows
-}
-
-/// The headline table in Markdown (empty when there are no rows).
-pub fn headline_markdown(rows: &[HeadlineRow]) -> String {
-    if rows.is_empty() {
-        return String::new();
-    }
-    let mut out = String::new();
-    out.push_str("| paper | theorem | algorithm | family | privacy | swept | theory exponent | fitted ± 95% CI | fit window | max measured/bound | verdict | why |\n");
-    out.push_str("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
-    for r in rows {
-        let verdict = verdict_cell(r.verdict);
-        let _ = writeln!(
-            out,
-            "| {} | {} | `{}` | `{}` | {} | {} | {} | {:+.3} ± {:.3} | [{}, {}] | {} | {} | {} |",
-            r.paper,
-            r.theorem,
-            r.algorithm,
-            r.family,
-            r.privacy,
-            r.swept,
-            r.theory,
-            r.fitted,
-            r.ci_half_width,
-            sig(r.window.0),
-            sig(r.window.1),
-            if r.bound_ratio.is_finite() {
-                sig(r.bound_ratio)
-            } else {
-                "–".into()
-            },
-            verdict,
-            r.reason,
-        );
-    }
-    out
-}
-
-/// Writes the headline table as CSV.
-pub fn write_headline_csv(path: &Path, rows: &[HeadlineRow]) -> Result<()> {
-    let text = |f: fn(&HeadlineRow) -> String| Column::Text(rows.iter().map(f).collect());
-    let num = |f: fn(&HeadlineRow) -> f64| Column::Float(rows.iter().map(f).collect());
-    Table::new()
-        .with("paper", text(|r| r.paper.clone()))
-        .with("theorem", text(|r| r.theorem.clone()))
-        .with("algorithm", text(|r| r.algorithm.clone()))
-        .with("family", text(|r| r.family.clone()))
-        .with("privacy", text(|r| r.privacy.clone()))
-        .with("swept", text(|r| r.swept.clone()))
-        .with("theory", text(|r| r.theory.clone()))
-        .with("theory_slope", num(|r| r.theory_slope))
-        .with("fitted", num(|r| r.fitted))
-        .with("ci_half_width", num(|r| r.ci_half_width))
-        .with("window_low", num(|r| r.window.0))
-        .with("window_high", num(|r| r.window.1))
-        .with("max_bound_ratio", num(|r| r.bound_ratio))
-        .with("verdict", text(|r| r.verdict.name().to_string()))
-        .with("reason", text(|r| r.reason.clone()))
-        .write_csv(path)
-}
-
-/// Draws `overview.png` and `.svg` in `dir`: one panel per headline row
-/// (the study's measured means with CI bars, its theory curve and bound, and
-/// the row's fitted line); returns the files written (none without rows).
-pub fn render_overview(
-    experiment: &Experiment,
-    analyses: &[StudyAnalysis],
-    dir: &Path,
-) -> Result<Vec<PathBuf>> {
-    let rows = headline_rows(experiment, analyses);
-    if rows.is_empty() {
-        return Ok(Vec::new());
-    }
-    let figures: Vec<Figure> = rows
-        .iter()
-        .map(|r| {
-            let study = &experiment.studies[r.study_index];
-            let slope = &analyses[r.study_index].slopes[r.slope_index];
-            let mut series = study_series(&analyses[r.study_index], &slope.param, "");
-            series.retain(|s| s.fits.iter().any(|f| f.window == slope.window) || s.fits.is_empty());
-            for s in &mut series {
-                s.fits.retain(|f| f.window == slope.window);
-            }
-            Figure {
-                title: format!("{}: {} ({})", r.paper, r.theorem, r.swept),
-                x_label: slope.param.clone(),
-                y_label: study.metric.replace('_', " "),
-                series,
-                bound_label: study.algorithm.bound_name.into(),
-                theory_label: study.algorithm.theory_name.into(),
-                reference_label: study.algorithm.reference_name.into(),
-            }
-        })
-        .collect();
-    render_panels(&figures, OVERVIEW_COLUMNS, &dir.join("overview"))
 }

@@ -18,6 +18,7 @@ pub mod execute;
 pub mod figures;
 pub mod format;
 pub mod headline;
+pub mod identity;
 pub mod paper_tables;
 pub mod peer_race;
 pub mod plan;

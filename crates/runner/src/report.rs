@@ -1,5 +1,9 @@
-//! Reports: `results/<name>.md` (readable verdict and per-point tables) and
-//! `results/<name>.csv` (per-point summary, written by [`crate::csv`]).
+//! Reports: `results/<name>.md` (readable verdict and per-point tables, the
+//! headline table and the paper's tables) and `results/<name>.csv` (the
+//! per-point summary of [`crate::summary`] or the headline table, written by
+//! [`crate::csv`]). This module only renders: the rows it writes come from
+//! [`crate::analyze`], [`crate::headline`], [`crate::paper_tables`] and
+//! [`crate::summary`], none of which imports it.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -8,39 +12,12 @@ use anyhow::{Context, Result};
 
 use crate::analyze::{StudyAnalysis, THEORY_MATCH_FAMILY_ALPHA};
 use crate::csv::{Column, Table};
+use crate::format::{describe_values, sig};
+use crate::headline::{headline_rows, HeadlineRow};
+use crate::paper_tables::paper_tables;
+use crate::summary::summary_frame;
 use crate::validate::Experiment;
 use crate::verdict::Verdict;
-
-/// Formats a number compactly with 4 significant digits.
-pub fn sig(x: f64) -> String {
-    if !x.is_finite() {
-        return if x.is_nan() {
-            "–".into()
-        } else {
-            format!("{x}")
-        };
-    }
-    let a = x.abs();
-    if a != 0.0 && !(1e-3..1e5).contains(&a) {
-        format!("{x:.3e}")
-    } else {
-        let s = format!("{x:.4}");
-        let s = s.trim_end_matches('0').trim_end_matches('.');
-        s.to_string()
-    }
-}
-
-/// `a=1, b=2`.
-pub fn describe_values(values: &[(String, f64)]) -> String {
-    if values.is_empty() {
-        return "–".into();
-    }
-    values
-        .iter()
-        .map(|(k, v)| format!("{k}={}", sig(*v)))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
 
 /// A point's swept values, with the maximizing value of a worst-case study.
 fn describe_point(p: &crate::analyze::PointSummary) -> String {
@@ -52,21 +29,6 @@ fn describe_point(p: &crate::analyze::PointSummary) -> String {
         ),
         None => describe_values(&p.swept),
     }
-}
-
-/// `a=1, b=0.0316227766017` with every value at full (round-trip) precision:
-/// the key of a grid point in CSV summaries and baselines.
-pub fn point_key(values: &[(String, f64)]) -> String {
-    values
-        .iter()
-        .map(|(k, v)| format!("{k}={v}"))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// The verdict of one fitted slope, on its own CI (see [`crate::verdict`]).
-pub fn slope_verdict(s: &crate::analyze::SlopeResult) -> Verdict {
-    s.judgement.verdict
 }
 
 /// A verdict as a Markdown cell: contradicted in bold, so it stands out.
@@ -172,6 +134,116 @@ pub fn verdict_table(
     out
 }
 
+/// The headline table in Markdown (empty when there are no rows).
+pub fn headline_markdown(rows: &[HeadlineRow]) -> String {
+    if rows.is_empty() {
+        return String::new();
+    }
+    let mut out = String::new();
+    out.push_str("| paper | theorem | algorithm | family | privacy | swept | theory exponent | fitted ± 95% CI | fit window | max measured/bound | verdict | why |\n");
+    out.push_str("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    for r in rows {
+        let verdict = verdict_cell(r.verdict);
+        let _ = writeln!(
+            out,
+            "| {} | {} | `{}` | `{}` | {} | {} | {} | {:+.3} ± {:.3} | [{}, {}] | {} | {} | {} |",
+            r.paper,
+            r.theorem,
+            r.algorithm,
+            r.family,
+            r.privacy,
+            r.swept,
+            r.theory,
+            r.fitted,
+            r.ci_half_width,
+            sig(r.window.0),
+            sig(r.window.1),
+            if r.bound_ratio.is_finite() {
+                sig(r.bound_ratio)
+            } else {
+                "–".into()
+            },
+            verdict,
+            r.reason,
+        );
+    }
+    out
+}
+
+/// Writes the headline table as CSV.
+pub fn write_headline_csv(path: &Path, rows: &[HeadlineRow]) -> Result<()> {
+    let text = |f: fn(&HeadlineRow) -> String| Column::Text(rows.iter().map(f).collect());
+    let num = |f: fn(&HeadlineRow) -> f64| Column::Float(rows.iter().map(f).collect());
+    Table::new()
+        .with("paper", text(|r| r.paper.clone()))
+        .with("theorem", text(|r| r.theorem.clone()))
+        .with("algorithm", text(|r| r.algorithm.clone()))
+        .with("family", text(|r| r.family.clone()))
+        .with("privacy", text(|r| r.privacy.clone()))
+        .with("swept", text(|r| r.swept.clone()))
+        .with("theory", text(|r| r.theory.clone()))
+        .with("theory_slope", num(|r| r.theory_slope))
+        .with("fitted", num(|r| r.fitted))
+        .with("ci_half_width", num(|r| r.ci_half_width))
+        .with("window_low", num(|r| r.window.0))
+        .with("window_high", num(|r| r.window.1))
+        .with("max_bound_ratio", num(|r| r.bound_ratio))
+        .with("verdict", text(|r| r.verdict.name().to_string()))
+        .with("reason", text(|r| r.reason.clone()))
+        .write_csv(path)
+}
+
+/// The paper's tables ([`crate::paper_tables`]) as Markdown sections, one per
+/// table; empty when no study declares a table row.
+pub fn paper_tables_markdown(experiment: &Experiment, analyses: &[StudyAnalysis]) -> String {
+    let mut out = String::new();
+    for table in paper_tables(experiment) {
+        let _ = writeln!(out, "\n### {}\n", table.name);
+        out.push_str("| class | result | claimed (paper) | study | algorithm | measured slope ± 95% CI (theory) | max mean/bound | verdict |\n");
+        out.push_str("|---|---|---|---|---|---|---|---|\n");
+        for &i in &table.studies {
+            let (Some(study), Some(a)) = (experiment.studies.get(i), analyses.get(i)) else {
+                continue;
+            };
+            let Some(p) = study.paper.as_ref() else {
+                continue;
+            };
+            let slopes = if a.slopes.is_empty() {
+                "–".to_string()
+            } else {
+                a.slopes
+                    .iter()
+                    .map(|s| {
+                        let at = if s.at.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" at {}", describe_values(&s.at))
+                        };
+                        format!(
+                            "{}: {:+.2} ± {:.2} ({:+.2}){at}",
+                            s.param, s.fitted, s.ci_half_width, s.theory_slope
+                        )
+                    })
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            };
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | `{}` | `{}` | {} | {} | {} |",
+                p.class,
+                p.result,
+                p.claimed,
+                study.name,
+                study.algorithm.name,
+                slopes,
+                sig(a.max_bound_ratio),
+                verdict_cell(a.verdict())
+            );
+        }
+    }
+    out
+}
+
 /// Writes the Markdown report.
 pub fn write_markdown(
     path: &Path,
@@ -191,8 +263,7 @@ pub fn write_markdown(
         let _ = writeln!(md, "{}\n", experiment.description);
     }
     let _ = writeln!(md, "Source: `{source}`. {provenance}\n");
-    let headline =
-        crate::headline::headline_markdown(&crate::headline::headline_rows(experiment, analyses));
+    let headline = headline_markdown(&headline_rows(experiment, analyses));
     if !headline.is_empty() {
         md.push_str("## Headline table\n\nOne row per fitted exponent: the log-log slope of the measured mean against the swept variable inside the fit window (95% CI, Student t), the exponent the theorem predicts (as checked: `± tolerance`, or one-sided `<=`), the largest ratio of a measured mean to the theorem's bound over the study's points, and the verdict on the exponent's whole CI (confirmed / contradicted / inconclusive / not measured) with its reason. `figures/");
         md.push_str(&experiment.output_name());
@@ -215,7 +286,7 @@ pub fn write_markdown(
          reported slope or a vacuous bound. \"regression\" compares every grid point with the \
          committed baseline (experiments/baselines/).\n"
     );
-    let tables = crate::paper_tables::paper_tables(experiment, analyses);
+    let tables = paper_tables_markdown(experiment, analyses);
     if !tables.is_empty() {
         md.push_str("## The paper's tables, measured\n\nEach row is a result the paper claims, with the study that measures it: the fitted log-log slope per swept variable against the theory slope, the largest ratio of a measured mean to the theorem's bound, and the study's verdict (every expectation of the study combined: contradicted if any is, confirmed if every judged one is, inconclusive otherwise).\n");
         md.push_str(&tables);
@@ -263,68 +334,6 @@ pub fn write_markdown(
         }
     }
     std::fs::write(path, md).with_context(|| format!("writing {}", path.display()))
-}
-
-/// The per-point summary as a table (one row per study and grid point): the
-/// columns of `results/<name>.csv`, and of the baseline (a selection).
-pub fn summary_frame(experiment: &Experiment, analyses: &[StudyAnalysis]) -> Table {
-    let mut study = Vec::new();
-    let mut point = Vec::new();
-    let mut swept = Vec::new();
-    let mut worst = Vec::new();
-    let mut cols: [Vec<f64>; 12] = Default::default();
-    for (s, a) in experiment.studies.iter().zip(analyses) {
-        for p in &a.points {
-            study.push(s.name.clone());
-            point.push(p.point as u64);
-            swept.push(point_key(&p.swept));
-            worst.push(
-                p.worst_case_at
-                    .as_ref()
-                    .map_or(String::new(), |(k, v)| point_key(&[(k.clone(), *v)])),
-            );
-            let vals = [
-                p.count as f64,
-                p.failed as f64,
-                p.mean,
-                p.se,
-                p.ci_low,
-                p.ci_high,
-                p.median,
-                p.q10,
-                p.q90,
-                p.theory,
-                p.bound,
-                p.reference,
-            ];
-            for (c, v) in cols.iter_mut().zip(vals) {
-                c.push(v);
-            }
-        }
-    }
-    let names = [
-        "count",
-        "failed",
-        "mean",
-        "se",
-        "ci_low",
-        "ci_high",
-        "median",
-        "q10",
-        "q90",
-        "theory",
-        "bound",
-        "reference",
-    ];
-    // Counts are written as floats (`20.0`), as the committed files have them.
-    let mut table = Table::new()
-        .with("study", Column::Text(study))
-        .with("point", Column::UInt(point))
-        .with("swept", Column::Text(swept));
-    for (name, c) in names.iter().zip(cols) {
-        table.push(name, Column::Float(c));
-    }
-    table.with("worst_case_at", Column::Text(worst))
 }
 
 /// Writes the per-point summary CSV.

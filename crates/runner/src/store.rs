@@ -88,7 +88,7 @@ impl CellRecord {
 pub type CellKey = (usize, usize, usize);
 
 /// The hashes that identify an experiment's computation: the whole spec, and
-/// each study's cells (in study order; see `app::study_hash`).
+/// each study's cells (in study order; see `identity::study_hash`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SpecHashes {
     /// Hash of the whole spec (profile and repetitions included).

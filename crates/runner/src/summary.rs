@@ -1,10 +1,13 @@
-//! Reading a committed per-point summary (`results/<name>.csv`, or
-//! `results/<name>-points.csv` for a spec with headline rows) back into
-//! analyses, so verdicts, reports and the claims ledger can be re-derived
-//! without rerunning hours of cells. The summary holds every number the
-//! fits and checks use (count, mean, se, CI, theory, bound; reference and
-//! the worst-case value in summaries written since they gained those
-//! columns); the failed cells' messages are not in it, only their count.
+//! The per-point summary (`results/<name>.csv`, or `results/<name>-points.csv`
+//! for a spec with headline rows) as data: the table of the analyses
+//! ([`summary_frame`], keyed by [`point_key`]; [`crate::report`] writes it and
+//! [`crate::check`] compares a selection of it with the baseline), and a
+//! committed summary read back into analyses, so verdicts, reports and the
+//! claims ledger can be re-derived without rerunning hours of cells. The
+//! summary holds every number the fits and checks use (count, mean, se, CI,
+//! theory, bound; reference and the worst-case value in summaries written
+//! since they gained those columns); the failed cells' messages are not in
+//! it, only their count.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -12,7 +15,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 
 use crate::analyze::{judge_study, PointSummary, StudyAnalysis};
-use crate::csv::read_csv;
+use crate::csv::{read_csv, Column, Table};
 use crate::validate::Experiment;
 
 /// The summary file of `experiment` in `results_dir`: `<name>-points.csv`
@@ -27,7 +30,79 @@ pub fn summary_path(results_dir: &Path, experiment: &Experiment) -> PathBuf {
     }
 }
 
-/// Parses a point key `a=1, b=0.5` (see [`crate::report::point_key`]).
+/// `a=1, b=0.0316227766017` with every value at full (round-trip) precision:
+/// the key of a grid point in CSV summaries and baselines.
+pub fn point_key(values: &[(String, f64)]) -> String {
+    values
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The per-point summary as a table (one row per study and grid point): the
+/// columns of `results/<name>.csv`, and of the baseline (a selection).
+pub fn summary_frame(experiment: &Experiment, analyses: &[StudyAnalysis]) -> Table {
+    let mut study = Vec::new();
+    let mut point = Vec::new();
+    let mut swept = Vec::new();
+    let mut worst = Vec::new();
+    let mut cols: [Vec<f64>; 12] = Default::default();
+    for (s, a) in experiment.studies.iter().zip(analyses) {
+        for p in &a.points {
+            study.push(s.name.clone());
+            point.push(p.point as u64);
+            swept.push(point_key(&p.swept));
+            worst.push(
+                p.worst_case_at
+                    .as_ref()
+                    .map_or(String::new(), |(k, v)| point_key(&[(k.clone(), *v)])),
+            );
+            let vals = [
+                p.count as f64,
+                p.failed as f64,
+                p.mean,
+                p.se,
+                p.ci_low,
+                p.ci_high,
+                p.median,
+                p.q10,
+                p.q90,
+                p.theory,
+                p.bound,
+                p.reference,
+            ];
+            for (c, v) in cols.iter_mut().zip(vals) {
+                c.push(v);
+            }
+        }
+    }
+    let names = [
+        "count",
+        "failed",
+        "mean",
+        "se",
+        "ci_low",
+        "ci_high",
+        "median",
+        "q10",
+        "q90",
+        "theory",
+        "bound",
+        "reference",
+    ];
+    // Counts are written as floats (`20.0`), as the committed files have them.
+    let mut table = Table::new()
+        .with("study", Column::Text(study))
+        .with("point", Column::UInt(point))
+        .with("swept", Column::Text(swept));
+    for (name, c) in names.iter().zip(cols) {
+        table.push(name, Column::Float(c));
+    }
+    table.with("worst_case_at", Column::Text(worst))
+}
+
+/// Parses a point key `a=1, b=0.5` (see [`point_key`]).
 pub fn parse_point_key(key: &str) -> Result<Vec<(String, f64)>> {
     if key.trim().is_empty() {
         return Ok(Vec::new());
@@ -144,7 +219,7 @@ mod tests {
             ("n".to_string(), 1000.0),
             ("eps".to_string(), 0.0316227766017),
         ];
-        let key = crate::report::point_key(&v);
+        let key = point_key(&v);
         assert_eq!(parse_point_key(&key).unwrap(), v);
         assert!(parse_point_key("").unwrap().is_empty());
         assert!(parse_point_key("n=abc").is_err());
