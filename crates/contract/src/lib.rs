@@ -1,0 +1,201 @@
+//! The plug-in contract between the paper entries (`papers`) and the runner.
+//!
+//! A problem family ([`FamilyDef`]) and an algorithm ([`AlgorithmDef`]) declare
+//! their parameters (name, kind, range, default, role, doc) so that specs are
+//! validated before anything runs and `runner list` can document them; a family
+//! builds an [`Instance`] of its [`ProblemKind`] from the data stream, an
+//! algorithm runs on an instance of its kind with the noise stream and returns
+//! a [`CellOutput`]. The runner sees only this crate and the list of entries in
+//! `papers`; adding an algorithm never touches it (see docs/extending.md).
+
+use std::collections::BTreeMap;
+
+use dpcore::PrivacyParams;
+
+/// The kind and admissible range of a parameter.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ParamKind {
+    /// An integer `>= min`.
+    Int {
+        /// Smallest admissible value.
+        min: i64,
+    },
+    /// A finite float in `(min, max)` or `[min, max]`.
+    Float {
+        /// Lower end.
+        min: f64,
+        /// Upper end.
+        max: f64,
+        /// Whether `min` itself is excluded.
+        min_open: bool,
+    },
+    /// One of a fixed set of strings.
+    Choice(&'static [&'static str]),
+}
+
+/// One declared parameter.
+#[derive(Debug, Clone, Copy)]
+pub struct ParamDef {
+    /// Name as written in TOML.
+    pub name: &'static str,
+    /// Kind and range.
+    pub kind: ParamKind,
+    /// Default when omitted (as TOML text); `None` means required.
+    pub default: Option<&'static str>,
+    /// Whether the value changes the generated data (and so the data seed).
+    pub data_defining: bool,
+    /// One-line documentation.
+    pub doc: &'static str,
+}
+
+/// Resolved parameter values of one cell, by name.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    /// A number (integers are stored exactly as f64).
+    Num(f64),
+    /// A string choice.
+    Str(String),
+}
+
+/// All resolved values of one component.
+pub type Values = BTreeMap<String, Value>;
+
+/// Reads a numeric value (validated beforehand, so absence is a programming error).
+pub fn num(values: &Values, name: &str) -> f64 {
+    match values.get(name) {
+        Some(Value::Num(x)) => *x,
+        other => panic!("parameter {name} missing or not numeric: {other:?}"),
+    }
+}
+
+/// Reads a string choice (validated beforehand).
+pub fn choice<'a>(values: &'a Values, name: &str) -> &'a str {
+    match values.get(name) {
+        Some(Value::Str(s)) => s,
+        other => panic!("parameter {name} missing or not a string: {other:?}"),
+    }
+}
+
+/// What one run of an algorithm produces for the store.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CellOutput {
+    /// The measured metric.
+    pub metric: f64,
+    /// The exact expected metric (the digest's theory curve); NaN when unknown.
+    pub theory: f64,
+    /// The theorem's upper bound on the expected metric; NaN when none applies.
+    pub bound: f64,
+    /// A second curve drawn for comparison, e.g. the printed form of a bound
+    /// the digest corrects (see [`AlgorithmDef::reference_name`]); NaN when none.
+    pub reference: f64,
+    /// Algorithm diagnostics, in the order of [`AlgorithmDef::diagnostics`].
+    pub diagnostics: Vec<f64>,
+}
+
+/// The privacy definition an algorithm is calibrated for, which decides the
+/// privacy parameters its studies set and sweep.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PrivacyUnit {
+    /// `(eps, delta)`-DP (pure when `delta = 0`): studies set `privacy.eps`
+    /// and `privacy.delta`.
+    EpsDelta,
+    /// `rho`-zCDP (Bun–Steinke): studies set `privacy.rho`.
+    Zcdp,
+}
+
+impl PrivacyUnit {
+    /// The privacy parameters a study of this unit may set or sweep.
+    pub fn params(self) -> &'static [&'static str] {
+        match self {
+            PrivacyUnit::EpsDelta => &["eps", "delta"],
+            PrivacyUnit::Zcdp => &["rho"],
+        }
+    }
+}
+
+/// Everything an algorithm's runner needs besides the problem and the noise stream.
+#[derive(Debug, Clone, Copy)]
+pub struct RunContext<'a> {
+    /// Validated algorithm options.
+    pub options: &'a Values,
+    /// The problem family's values (e.g. `tau` for tilted ERM bounds).
+    pub problem: &'a Values,
+    /// `(eps, delta)` of the grid point ([`PrivacyUnit::EpsDelta`]
+    /// algorithms; both zero for [`PrivacyUnit::Zcdp`] algorithms).
+    pub privacy: PrivacyParams,
+    /// `rho` of the grid point ([`PrivacyUnit::Zcdp`] algorithms; zero for
+    /// [`PrivacyUnit::EpsDelta`] algorithms).
+    pub rho: f64,
+    /// The study's metric.
+    pub metric: Metric,
+}
+
+/// A registered problem family.
+#[derive(Debug)]
+pub struct FamilyDef {
+    /// Registered name.
+    pub name: &'static str,
+    /// What it is and where it comes from.
+    pub doc: &'static str,
+    /// Parameters.
+    pub params: &'static [ParamDef],
+    /// Metrics it can measure exactly.
+    pub metrics: &'static [&'static str],
+    /// Constructor (its variant is the kind of problem built).
+    pub build: Build,
+    /// Whether the generated data depend on the privacy parameters (e.g. a
+    /// signal strength set relative to the private rate `R(n, d, eps, delta)`,
+    /// Bassily et al. E1). If so the runner passes `eps` and `delta` to
+    /// [`FamilyDef::build`] as values and includes them in the data seed, so
+    /// cells at different privacy levels no longer share a data set.
+    pub privacy_defines_data: bool,
+    /// Revision of the ground-truth solver's arithmetic: 0 for families never
+    /// changed; bumped when a solver change moves the certified minimizer
+    /// (within its certificate) and so the cells' bits. A revision above 0
+    /// enters the study's identity hash, so `--reuse-unchanged` recomputes
+    /// exactly the studies on the family and a resumed file refuses stale
+    /// cells. 1: L-BFGS where a Newton step costs more than its budget
+    /// (`datagen::newton::newton_is_cheaper`, issue 27).
+    pub ground_truth_revision: u32,
+}
+
+/// A registered algorithm.
+#[derive(Debug)]
+pub struct AlgorithmDef {
+    /// Registered name.
+    pub name: &'static str,
+    /// What it is and which theorem it implements.
+    pub doc: &'static str,
+    /// Options.
+    pub options: &'static [ParamDef],
+    /// Largest admissible delta (exclusive), e.g. 0.5 for the ZWB Gaussian calibration.
+    pub delta_max: f64,
+    /// Whether the algorithm needs `delta > 0` (Gaussian-only methods).
+    pub needs_delta: bool,
+    /// The privacy definition it is calibrated for.
+    pub privacy_unit: PrivacyUnit,
+    /// Metrics it can report (see [`Metric::ALL`]).
+    pub metrics: &'static [&'static str],
+    /// Names of the diagnostic outputs stored per cell.
+    pub diagnostics: &'static [&'static str],
+    /// What the stored `bound` is, for legends (e.g. "Cor 2.2 bound").
+    pub bound_name: &'static str,
+    /// What the stored `theory` is, for legends.
+    pub theory_name: &'static str,
+    /// What the stored `reference` curve is, for legends (empty: none).
+    pub reference_name: &'static str,
+    /// Runner (its variant is the kind of problem it runs on).
+    pub run: Run,
+}
+
+pub mod kind;
+pub mod metric;
+pub mod seeds;
+
+pub use kind::{
+    Build, BuildFn, Instance, ObjectiveBuildFn, ObjectiveRunFn, ProblemKind, Run, RunFn,
+};
+pub use metric::Metric;
+
+/// Names of the privacy parameters that a grid may sweep.
+pub const PRIVACY_PARAMS: &[&str] = &["eps", "delta", "rho"];

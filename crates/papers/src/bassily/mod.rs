@@ -1,0 +1,8 @@
+//! Bassily, Feldman, Talwar & Thakurta, private SCO: the planted families,
+//! noisy SGD (Algorithm 1, `A_ProxGD`, the Moreau variant) and objective
+//! perturbation (ObjP, ObjP-App), and the calibration errata.
+
+pub(crate) mod errata;
+pub(crate) mod families;
+pub(crate) mod objp;
+pub(crate) mod sgd;

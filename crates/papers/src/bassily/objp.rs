@@ -1,0 +1,217 @@
+//! Objective perturbation of Bassily et al. (Algorithms 2 and 3) and the
+//! non-private exact ERM reference, as registry entries.
+//!
+//! Bounds stored per metric (digest §2.3–§2.4, §3):
+//! - `excess_population_risk`: `A_ObjP` the corrected Theorem 5.3 bound
+//!   `4 M L sqrt(2/n + 4 d Lambda/(eps n)^2)` (erratum P13), with the printed
+//!   `2 M L sqrt(...)` as the reference curve; `A_ObjP-App` the derived
+//!   explicit curve `B_ObjP-App`. Both capped at the trivial `2 M L`.
+//! - `excess_empirical_risk`: the derived `d sigma_G^2/(4 lambda n^2) +
+//!   lambda M^2` (tighter than Lemma 5.4, which is the reference curve).
+//! - `generalization_gap`: the uniform-stability bound of Lemma 5.5 averaged
+//!   over `G` (Eq. 2 of the proof).
+//! - `gradient_evaluations` (`objp_app`): theory `tau (n + 2k)` of Theorem 5.8.
+
+use dpcore::{Objective, RunFailure};
+use rand_pcg::Pcg64;
+use solvers::bassily::objp::{
+    run_objp, HessianRank, ObjPApp, ObjPAppVariant, ObjPRelease, ObjPSetting,
+};
+
+use contract::{
+    choice, AlgorithmDef, CellOutput, Metric, ParamDef, ParamKind, PrivacyUnit, Run, RunContext,
+};
+
+fn hessian_rank(problem: &dyn Objective) -> HessianRank {
+    if problem.rank_one_hessians() {
+        HessianRank::AtMostOne
+    } else {
+        HessianRank::Unknown
+    }
+}
+
+/// The bounds of one release for each risk metric: (bound, reference).
+fn risk_bounds(ctx: &RunContext, s: &ObjPSetting, r: &ObjPRelease, exact: bool) -> (f64, f64) {
+    let trivial = s.trivial_bound();
+    match ctx.metric {
+        Metric::ExcessPopulationRisk if exact => (
+            s.theorem_5_3().min(trivial),
+            s.theorem_5_3_printed().min(trivial),
+        ),
+        Metric::ExcessPopulationRisk => (
+            s.objp_app_bound(r.lambda, r.sigma_g, r.alpha, r.sigma_h)
+                .min(trivial),
+            f64::NAN,
+        ),
+        Metric::ExcessEmpiricalRisk if exact => (
+            s.empirical_bound(r.lambda, r.sigma_g),
+            s.lemma_5_4(r.lambda),
+        ),
+        Metric::GeneralizationGap if exact => (s.stability_bound(r.lambda, r.sigma_g), f64::NAN),
+        _ => (f64::NAN, f64::NAN),
+    }
+}
+
+fn objp_output(
+    ctx: &RunContext,
+    problem: &dyn Objective,
+    r: &ObjPRelease,
+    exact: bool,
+) -> Result<CellOutput, RunFailure> {
+    let s = ObjPSetting::from_problem(problem, ctx.privacy);
+    let evaluations = r.svrg.map_or(0.0, |v| v.gradient_evaluations as f64);
+    let metric = ctx.metric.measure(problem, &r.w, evaluations)?;
+    let (theory, (bound, reference)) = match ctx.metric {
+        Metric::GradientEvaluations => (
+            r.svrg.map_or(f64::NAN, |v| v.theory_gradient_evaluations),
+            (f64::NAN, f64::NAN),
+        ),
+        _ => (f64::NAN, risk_bounds(ctx, &s, r, exact)),
+    };
+    let (certificate, epochs) = r
+        .svrg
+        .map_or((f64::NAN, f64::NAN), |v| (v.certificate, v.epochs as f64));
+    Ok(CellOutput {
+        metric,
+        theory,
+        bound,
+        reference,
+        diagnostics: vec![
+            r.lambda,
+            r.sigma_g,
+            r.sigma_h,
+            r.alpha,
+            certificate,
+            epochs,
+            evaluations,
+        ],
+    })
+}
+
+/// `A_ObjP` (Algorithm 2): exact minimizer of the perturbed, regularized
+/// objective, only on families that compute it exactly (digest P11).
+fn run_objp_exact(
+    ctx: &RunContext,
+    problem: &dyn Objective,
+    rng: &mut Pcg64,
+) -> Result<CellOutput, RunFailure> {
+    let release = run_objp(problem, ctx.privacy, hessian_rank(problem), rng)?;
+    objp_output(ctx, problem, &release, true)
+}
+
+/// `A_ObjP-App` (Algorithm 3): certified SVRG plus output noise.
+fn run_objp_app(
+    ctx: &RunContext,
+    problem: &dyn Objective,
+    rng: &mut Pcg64,
+) -> Result<CellOutput, RunFailure> {
+    let variant = match choice(ctx.options, "constants") {
+        "paper" => ObjPAppVariant::Paper,
+        _ => ObjPAppVariant::Safe,
+    };
+    let algorithm = ObjPApp {
+        variant,
+        ..ObjPApp::default()
+    };
+    let release = algorithm.run(problem, ctx.privacy, hessian_rank(problem), rng)?;
+    objp_output(ctx, problem, &release, false)
+}
+
+/// Non-private exact ERM: the family's certified empirical minimizer over
+/// `W` (the reference of digest E1). No bound.
+fn run_erm(
+    ctx: &RunContext,
+    problem: &dyn Objective,
+    _rng: &mut Pcg64,
+) -> Result<CellOutput, RunFailure> {
+    let metric = ctx.metric.measure(problem, problem.minimizer(), 0.0)?;
+    Ok(CellOutput {
+        metric,
+        theory: f64::NAN,
+        bound: f64::NAN,
+        reference: f64::NAN,
+        diagnostics: vec![],
+    })
+}
+
+const CONSTANTS: ParamDef = ParamDef {
+    name: "constants",
+    kind: ParamKind::Choice(&["safe", "paper"]),
+    default: Some("\"safe\""),
+    data_defining: false,
+    doc: "noise constants of Algorithm 3: \"safe\" (sigma_G^2 = 40 L^2 ln(2/delta)/eps^2, beta <= eps n lambda/2, \
+          sigma_H from the Gaussian mechanism at (eps/2, delta/2); digest P12) or the printed \"paper\" ones \
+          (sigma_G^2 = 20 L^2 Lambda/eps^2: not certified)",
+};
+
+const OBJP_DIAGNOSTICS: &[&str] = &[
+    "lambda",
+    "sigma_g",
+    "sigma_h",
+    "alpha",
+    "certificate",
+    "epochs",
+    "gradient_evaluations",
+];
+
+const RISKS: &[&str] = &[
+    "excess_population_risk",
+    "excess_empirical_risk",
+    "generalization_gap",
+];
+
+/// Algorithms of this module.
+pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
+    AlgorithmDef {
+        name: "objp",
+        doc: "Bassily et al. A_ObjP (Algorithm 2, Thm 5.3): exact argmin over B(0, M) of F + <G, w>/n + lambda||w||^2, \
+              G ~ N(0, 10 L^2 ln(1/delta)/eps^2 I), lambda = (2L/M) sqrt(2/n + 4 d Lambda/(eps n)^2). Needs rank-1 \
+              Hessians (Assumption 5.1), beta <= eps n lambda, eps <= 1, delta <= 1/n^2 and a family that solves \
+              exactly (lin_ball, least_squares_glm). Bound: the corrected 4 M L sqrt(...) (P13)",
+        options: &[],
+        delta_max: 1.0,
+        needs_delta: true,
+        privacy_unit: PrivacyUnit::EpsDelta,
+        metrics: RISKS,
+        diagnostics: OBJP_DIAGNOSTICS,
+        bound_name: "Thm 5.3 bound, corrected constant 4 (P13)",
+        theory_name: "",
+        reference_name: "Thm 5.3 as printed (constant 2)",
+        run: Run::Objective(run_objp_exact),
+    },
+    AlgorithmDef {
+        name: "objp_app",
+        doc: "Bassily et al. A_ObjP-App (Algorithm 3, Thms 5.6-5.8): SVRG on the perturbed objective until a \
+              deterministic certificate proves J(w2) - J* <= alpha = M^2 lambda/n^2 (P12: accuracy with certainty), \
+              then Proj(w2 + H). Bound: the derived explicit curve B_ObjP-App (digest §2.4)",
+        options: &[CONSTANTS],
+        delta_max: 1.0,
+        needs_delta: true,
+        privacy_unit: PrivacyUnit::EpsDelta,
+        metrics: &[
+            "excess_population_risk",
+            "excess_empirical_risk",
+            "generalization_gap",
+            "gradient_evaluations",
+        ],
+        diagnostics: OBJP_DIAGNOSTICS,
+        bound_name: "B_ObjP-App (derived from Thm 5.7's proof)",
+        theory_name: "tau (n + 2k) gradient evaluations (Thm 5.8)",
+        reference_name: "",
+        run: Run::Objective(run_objp_app),
+    },
+    AlgorithmDef {
+        name: "erm",
+        doc: "Non-private exact empirical risk minimizer over W (reference of Bassily et al. digest E1)",
+        options: &[],
+        delta_max: 1.0,
+        needs_delta: false,
+        privacy_unit: PrivacyUnit::EpsDelta,
+        metrics: RISKS,
+        diagnostics: &[],
+        bound_name: "",
+        theory_name: "",
+        reference_name: "",
+        run: Run::Objective(run_erm),
+    },
+];

@@ -1,0 +1,102 @@
+//! Option schemas and run helpers shared by several registry entries.
+
+use dpcore::{Objective, RunFailure};
+use rand_pcg::Pcg64;
+use solvers::output_perturbation::{ConceptualOutputPerturbation, SensitivityChoice};
+
+use contract::{choice, num, CellOutput, Metric, ParamDef, ParamKind, RunContext, Values};
+
+/// The `sensitivity` option: which bound on the minimizer's sensitivity
+/// calibrates the noise (both are private; digest P5).
+pub const SENSITIVITY: ParamDef = ParamDef {
+    name: "sensitivity",
+    kind: ParamKind::Choice(&["tight", "paper"]),
+    default: Some("\"tight\""),
+    data_defining: false,
+    doc: "minimizer sensitivity used for the noise: instance-tight bound or the paper's 2L/(mu n)",
+};
+
+/// The `noise_multiplier` option of the conceptual output perturbation:
+/// scales the calibrated noise by a factor `>= 1`, so the privacy guarantee
+/// still holds while the accuracy degrades. The reported theory curve and
+/// bound stay those of the calibrated mechanism, so the over-noised variant
+/// is what a regression looks like to `check` (used by the test that table 1
+/// catches a broken algorithm, and for sensitivity analyses).
+pub const NOISE_MULTIPLIER: ParamDef = ParamDef {
+    name: "noise_multiplier",
+    kind: ParamKind::Float {
+        min: 1.0,
+        max: 1e6,
+        min_open: false,
+    },
+    default: Some("1.0"),
+    data_defining: false,
+    doc: "factor >= 1 on the calibrated noise (still private, less accurate; theory and bound stay the calibrated ones)",
+};
+
+/// Options that rescale a random draw instead of changing it. They are left
+/// out of the noise seed, so a run with them uses exactly the draws of the
+/// calibrated run (and adding such an option left every existing seed, and
+/// so every committed result, unchanged).
+pub const DRAW_SCALING_OPTIONS: &[&str] = &["noise_multiplier"];
+
+/// Reads the `sensitivity` option.
+pub fn sensitivity_choice(options: &Values) -> SensitivityChoice {
+    match choice(options, "sensitivity") {
+        "paper" => SensitivityChoice::Paper,
+        _ => SensitivityChoice::Tight,
+    }
+}
+
+/// Conceptual output perturbation, Eq. (2): exact minimizer plus noise, no
+/// projection. Empirical metric: theory `tr(H) E||z||^2/(2d)` (quadratics),
+/// bound Cor 2.2; population metric: theory adds the family's statistical
+/// term, bound Prop 4.2.
+pub fn run_output_perturbation_conceptual(
+    ctx: &RunContext,
+    problem: &dyn Objective,
+    rng: &mut Pcg64,
+) -> Result<CellOutput, RunFailure> {
+    let algorithm = ConceptualOutputPerturbation {
+        sensitivity: sensitivity_choice(ctx.options),
+    };
+    let privacy = ctx.privacy;
+    let mut release = algorithm.run(problem, privacy, rng)?;
+    let multiplier = num(ctx.options, "noise_multiplier");
+    if multiplier != 1.0 {
+        // w = w* + z  ->  w* + m z: the same draw, scaled.
+        for (w, m) in release.w.iter_mut().zip(problem.minimizer()) {
+            *w = m + multiplier * (*w - m);
+        }
+        release.noise_scale *= multiplier;
+        release.noise_norm_sq *= multiplier * multiplier;
+    }
+    let metric = ctx.metric.measure(problem, &release.w, 0.0)?;
+    let noise_term = algorithm
+        .exact_expected_excess(problem, privacy)
+        .unwrap_or(f64::NAN);
+    let (c, n, d) = (problem.constants(), problem.num_records(), problem.dim());
+    let erm_bound = algorithm.theorem_bound(&c, n, d, privacy);
+    let (theory, bound) = match ctx.metric {
+        Metric::ExcessPopulationRisk => {
+            let stat = problem
+                .expected_minimizer_population_excess()
+                .unwrap_or(f64::NAN);
+            // Prop 4.2: L^2/mu (2/n + 4 kappa rho^2); the second term is Cor 2.2's.
+            let generalization = 2.0 * c.lipschitz * c.lipschitz / (c.strong_convexity * n as f64);
+            (stat + noise_term, generalization + erm_bound)
+        }
+        _ => (noise_term, erm_bound),
+    };
+    Ok(CellOutput {
+        metric,
+        theory,
+        bound,
+        reference: f64::NAN,
+        diagnostics: vec![
+            release.sensitivity,
+            release.noise_scale,
+            release.noise_norm_sq,
+        ],
+    })
+}

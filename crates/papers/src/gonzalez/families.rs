@@ -1,0 +1,318 @@
+//! Problem families of González, Guzmán & Paquette (digest §6.3), as
+//! registry entries: the stochastic games G1/G2 (`saddle` kind), the DP-SCO
+//! instances G4 (`simplex_sco` kind) and the marginal queries G5
+//! (`query_release` kind). Every metric is exact: the population duality
+//! gap by a max over vertices or water-filling, the excess risk in closed
+//! form, the query error from closed-form population answers.
+//!
+//! The games are square, `d_x = d_y = 2^log2_d`, so that
+//! `l = ln d_x + ln d_y = 2 ln(2) log2_d` and a log-log slope along `log2_d`
+//! is the slope along `l` of digest §7.3.
+
+use datagen::gonzalez::game::{GameNoise, SimplexGame};
+use datagen::gonzalez::matrix::{MeanMatrix, MAX_RANK};
+use datagen::gonzalez::queries::{MarginalQueries, ProductComponent};
+use datagen::gonzalez::sco::{LeastSquaresSimplex, SeparableSco};
+use datagen::gonzalez::separable::{Potential, SeparablePenalty};
+use dpcore::saddle::{QueryRelease, SaddleProblem, SimplexSco};
+use dpcore::RunFailure;
+use rand::RngExt;
+use rand_pcg::Pcg64;
+
+use contract::{choice, num, Build, FamilyDef, ParamDef, ParamKind, Values};
+
+const fn int(
+    name: &'static str,
+    min: i64,
+    default: Option<&'static str>,
+    doc: &'static str,
+) -> ParamDef {
+    ParamDef {
+        name,
+        kind: ParamKind::Int { min },
+        default,
+        data_defining: true,
+        doc,
+    }
+}
+
+const fn unit(name: &'static str, default: &'static str, doc: &'static str) -> ParamDef {
+    ParamDef {
+        name,
+        kind: ParamKind::Float {
+            min: 0.0,
+            max: 1.0,
+            min_open: false,
+        },
+        default: Some(default),
+        data_defining: true,
+        doc,
+    }
+}
+
+const fn positive(name: &'static str, default: &'static str, doc: &'static str) -> ParamDef {
+    ParamDef {
+        name,
+        kind: ParamKind::Float {
+            min: 0.0,
+            max: f64::INFINITY,
+            min_open: true,
+        },
+        default: Some(default),
+        data_defining: true,
+        doc,
+    }
+}
+
+const fn pick(
+    name: &'static str,
+    values: &'static [&'static str],
+    default: &'static str,
+    doc: &'static str,
+) -> ParamDef {
+    ParamDef {
+        name,
+        kind: ParamKind::Choice(values),
+        default: Some(default),
+        data_defining: true,
+        doc,
+    }
+}
+
+/// Largest `log2_d` of a game (digest §7.2: `d` up to `2^20`).
+pub const MAX_LOG2_D: i64 = 20;
+
+/// Largest `log2_d` of a dense game (`matrix = "planted"` or `"dense"`):
+/// the entries are generated lazily (no `d^2` storage), but every gap
+/// evaluation streams `d^2` of them (`2^32` hash evaluations at `2^16`).
+pub const MAX_DENSE_LOG2_D: i64 = 16;
+
+/// Up to this `log2_d` a dense game also stores its entries (8 MiB at
+/// `2^10`), which makes the mat-vecs at dense points 2-3x faster (measured:
+/// about 0.5 against 1.2 ns per entry; non-private SMD multiplies at dense
+/// iterates every step) and changes no result (the same entries summed in
+/// the same order). Above it the cache stops paying for its construction.
+pub const CACHED_DENSE_LOG2_D: i64 = 10;
+
+const N: ParamDef = int("n", 2, None, "number of records");
+const LOG2_D: ParamDef = int(
+    "log2_d",
+    1,
+    None,
+    "d_x = d_y = 2^log2_d (<= 20), so l = 2 ln(2) log2_d; dense and planted matrices are generated lazily from (seed, i, j), <= 2^16 (O(d^2) hashes per gap)",
+);
+const D: ParamDef = int("d", 2, None, "dimension of the simplex");
+
+fn invalid(message: impl Into<String>) -> RunFailure {
+    RunFailure::InvalidParameters(message.into())
+}
+
+fn potential(name: &str, kappa: f64) -> Result<Potential, RunFailure> {
+    match name {
+        "quadratic" => Ok(Potential::Quadratic),
+        "log_cosh" => Ok(Potential::LogCosh { kappa }),
+        _ if kappa <= 1.0 => Ok(Potential::Huber { kappa }),
+        _ => Err(invalid("the Huber kink kappa must lie in (0, 1]")),
+    }
+}
+
+fn build_game(v: &Values, rng: &mut Pcg64) -> Result<Box<dyn SaddleProblem>, RunFailure> {
+    let log2_d = num(v, "log2_d") as i64;
+    if log2_d > MAX_LOG2_D {
+        return Err(invalid(format!("log2_d = {log2_d} exceeds {MAX_LOG2_D}")));
+    }
+    let d = 1usize << log2_d;
+    let (rho, margin) = (num(v, "rho"), num(v, "margin"));
+    let rank = num(v, "rank") as usize;
+    let matrix = match choice(v, "matrix") {
+        "planted" | "dense" if log2_d > MAX_DENSE_LOG2_D => {
+            return Err(invalid(format!(
+                "log2_d = {log2_d}: dense matrices stop at log2_d = {MAX_DENSE_LOG2_D} \
+                 (each gap evaluation streams d^2 = 2^{} entries); use matrix = \"low_rank\"",
+                2 * log2_d
+            )))
+        }
+        "planted" | "dense" => {
+            let m = match choice(v, "matrix") {
+                "planted" => MeanMatrix::lazy_planted(d, d, rho, margin, rng),
+                _ => MeanMatrix::lazy_uniform(d, d, rho, rng),
+            };
+            if log2_d <= CACHED_DENSE_LOG2_D {
+                m.with_cached_entries()
+            } else {
+                m
+            }
+        }
+        "low_rank" if rank > MAX_RANK => {
+            return Err(invalid(format!("rank = {rank} exceeds {MAX_RANK}")))
+        }
+        "low_rank" => MeanMatrix::low_rank_planted(d, d, rank, rho, margin, rng),
+        _ => {
+            let a = (0..d).map(|_| rng.random_range(-1.0..=1.0)).collect();
+            let b = (0..d).map(|_| rng.random_range(-1.0..=1.0)).collect();
+            MeanMatrix::separable(a, b)
+        }
+    };
+    let noise = match choice(v, "noise") {
+        "rank_one" => GameNoise::RankOne {
+            sigma: num(v, "sigma"),
+        },
+        "sign_bernoulli" => GameNoise::SignBernoulli,
+        _ => GameNoise::None,
+    };
+    let bound = matrix.max_abs_bound();
+    let entry = match noise {
+        GameNoise::RankOne { sigma } => bound + sigma,
+        _ => bound,
+    };
+    if entry > 1.0 + 1e-12 {
+        return Err(invalid(format!(
+            "max |A(z)_ij| <= {entry} exceeds 1: lower rho, margin or sigma"
+        )));
+    }
+    let penalty = match choice(v, "penalty") {
+        "none" => None,
+        name => Some(potential(name, num(v, "kappa"))?),
+    };
+    let coef = num(v, "penalty_coef");
+    let pen = |p: Potential| SeparablePenalty::uniform(p, coef, d);
+    let game = SimplexGame::sample(
+        matrix,
+        noise,
+        penalty.map(pen),
+        penalty.map(pen),
+        num(v, "n") as usize,
+        rng,
+    );
+    Ok(Box::new(game))
+}
+
+fn build_least_squares(v: &Values, rng: &mut Pcg64) -> Result<Box<dyn SimplexSco>, RunFailure> {
+    let d = num(v, "d") as usize;
+    let n = num(v, "n") as usize;
+    Ok(Box::new(LeastSquaresSimplex::sample(
+        d,
+        0,
+        num(v, "noise"),
+        n,
+        rng,
+    )))
+}
+
+fn build_separable_sco(v: &Values, rng: &mut Pcg64) -> Result<Box<dyn SimplexSco>, RunFailure> {
+    let d = num(v, "d") as usize;
+    let p = potential(choice(v, "potential"), num(v, "kappa"))?;
+    // Linear mean ramping from -0.3 to 0.3 (the library tests' instance):
+    // the penalty spreads the minimiser over the low-cost coordinates.
+    let lin = (0..d)
+        .map(|j| 0.6 * j as f64 / (d - 1) as f64 - 0.3)
+        .collect();
+    let pen = SeparablePenalty::uniform(p, num(v, "penalty_coef"), d);
+    let n = num(v, "n") as usize;
+    Ok(Box::new(SeparableSco::sample(
+        lin,
+        num(v, "sigma"),
+        pen,
+        n,
+        rng,
+    )))
+}
+
+/// The two-component product mixture of the G5 instance (the library tests'
+/// mixture): alternating and decreasing bit means.
+pub fn marginal_mixture(bits: usize) -> Vec<ProductComponent> {
+    vec![
+        ProductComponent {
+            weight: 0.6,
+            means: (0..bits).map(|i| 0.2 + 0.6 * (i % 2) as f64).collect(),
+        },
+        ProductComponent {
+            weight: 0.4,
+            means: (0..bits)
+                .map(|i| (0.9 - 0.8 * i as f64 / bits as f64).max(0.05))
+                .collect(),
+        },
+    ]
+}
+
+fn build_marginals(v: &Values, rng: &mut Pcg64) -> Result<Box<dyn QueryRelease>, RunFailure> {
+    let bits = num(v, "bits") as usize;
+    if bits > 16 {
+        return Err(invalid("bits <= 16 (|Z| = 2^bits, digest G5)"));
+    }
+    let n = num(v, "n") as usize;
+    Ok(Box::new(MarginalQueries::sample(
+        bits,
+        &marginal_mixture(bits),
+        n,
+        rng,
+    )))
+}
+
+pub(crate) const FAMILIES: &[FamilyDef] = &[
+    FamilyDef {
+        name: "ggp_game",
+        doc: "González et al. digest §6.3 G1/G2: f(x, y; z) = x^T A(z) y + c phi(x_k) - c phi(y_k') on Delta_d x Delta_d, \
+              E A(z) = A_bar (planted pure saddle or dense i.i.d., generated lazily from (seed, i, j) to d = 2^16; \
+              low rank + planted cross to d = 2^20; separable sanity game), rank-one or sign-Bernoulli payoff noise, optional separable quadratic / log-cosh / \
+              Huber terms; exact population gap (max over vertices or water-filling)",
+        params: &[
+            N,
+            LOG2_D,
+            pick("matrix", &["planted", "dense", "low_rank", "separable"], "\"planted\"",
+                "A_bar: G1-ii planted pure saddle (dense), G1-i dense i.i.d., G1-iii low rank + planted cross, G1-iv separable"),
+            unit("rho", "0.5", "off-cross entries of A_bar in [-rho, rho]"),
+            unit("margin", "0.5", "planted-saddle margin Delta_m"),
+            int("rank", 1, Some("4"), "rank of the low-rank part (<= 16)"),
+            pick("noise", &["rank_one", "sign_bernoulli", "none"], "\"rank_one\"",
+                "A(z) - A_bar: rank one sigma xi zeta^T (O(d) per record), sign-Bernoulli (maximal variance), none"),
+            unit("sigma", "0.5", "rank-one noise scale (max |A_bar| + sigma <= 1)"),
+            pick("penalty", &["none", "quadratic", "log_cosh", "huber"], "\"none\"",
+                "G2 separable term phi on both players: none (bilinear, L2 = 0), u^2/2 (L2 = 0), log cosh(kappa u)/kappa (L2 ~ kappa^2), Huber with kink kappa (first-order only)"),
+            positive("penalty_coef", "0.5", "coefficient c of the separable terms"),
+            positive("kappa", "1.0", "log-cosh sharpness, or Huber kink in (0, 1]"),
+        ],
+        metrics: &["duality_gap"],
+        build: Build::Saddle(build_game),
+        privacy_defines_data: false,
+        ground_truth_revision: 0,
+    },
+    FamilyDef {
+        name: "ggp_least_squares",
+        doc: "González et al. digest §6.3 G4(a): f(x; z) = (a^T x - b)^2/2 on Delta_d, a Rademacher, b = a_1 + U[-s, s]; \
+              excess risk ||x - e_1||^2/2 exactly; L0 = 2 + s, L1 = 1, L2 = 0",
+        params: &[N, D, unit("noise", "0.5", "label-noise half-width s")],
+        metrics: &["excess_population_risk"],
+        build: Build::SimplexSco(build_least_squares),
+        privacy_defines_data: false,
+        ground_truth_revision: 0,
+    },
+    FamilyDef {
+        name: "ggp_separable_sco",
+        doc: "González et al. SCO instance (library substitute for G4(b)/(c)): f(x; z) = <g_bar + sigma xi, x> + c phi(x_k), \
+              g_bar ramping from -0.3 to 0.3, Huber (first-order smooth only) or log-cosh (second-order smooth) phi; \
+              exact minimum by water-filling",
+        params: &[
+            N,
+            D,
+            pick("potential", &["huber", "log_cosh"], "\"huber\"", "separable potential phi"),
+            positive("penalty_coef", "1.0", "coefficient c of phi"),
+            positive("kappa", "0.2", "Huber kink in (0, 1] or log-cosh sharpness"),
+            unit("sigma", "0.3", "Rademacher noise scale of the linear term"),
+        ],
+        metrics: &["excess_population_risk"],
+        build: Build::SimplexSco(build_separable_sco),
+        privacy_defines_data: false,
+        ground_truth_revision: 0,
+    },
+    FamilyDef {
+        name: "ggp_marginals",
+        doc: "González et al. digest §6.3 G5: Z = {0,1}^bits, all 2-way marginal conjunctions and their negations \
+              (|Q| = 8 C(bits, 2)), D a two-component product mixture; exact population answers",
+        params: &[N, int("bits", 2, Some("10"), "bits k of the domain (|Z| = 2^k, k <= 16)")],
+        metrics: &["max_query_error"],
+        build: Build::QueryRelease(build_marginals),
+        privacy_defines_data: false,
+        ground_truth_revision: 0,
+    },
+];

@@ -1,0 +1,306 @@
+//! Saddle-point algorithms of González, Guzmán & Paquette (Algorithms 1 and
+//! 3) and their baselines (digest §7.4 items 1–3), as registry entries.
+//!
+//! Stored per metric:
+//! - `duality_gap`: the exact population gap of the released pair. Alg. 1:
+//!   `theory` is the theorem's rate for the regime with constant 1 (Thm 4.1
+//!   `L2 = 0`, Thm 4.1, Thm 4.2), `bound` the explicit plug-in bound of
+//!   digest §4.1 for the realised `(T, tau, K)` (an upper bound on the
+//!   expected gap), `reference` the lower-bound shape of Remark 4.1
+//!   (constant 1). Alg. 3: `theory` is Thm 4.3's rate (a probability-0.99
+//!   statement with an unspecified constant, so no bound). Non-private SMD:
+//!   `theory` `(L0 + L1) sqrt(l/n)`, `bound` `2 l/(tau T) + 5 tau L0^2`
+//!   (Lemma 4.1 in expectation: unbiased gradients at the MW iterates, the
+//!   MW average released, no sparsification terms). Euclidean DP-SGDA:
+//!   `theory` its private rate `L0 d^{3/4} Lambda^{1/4}/sqrt(n eps)` capped
+//!   at `4 L0` (§7.4).
+//! - `realised_eps`: the accountant's eps for the releases actually made,
+//!   with the target eps as `bound`.
+//! - `gradient_evaluations`: record gradients used.
+
+use dpcore::saddle::SaddleProblem;
+use dpcore::RunFailure;
+use rand_pcg::Pcg64;
+use solvers::gonzalez::alg1::{alg1_schedule, private_smd_with, Alg1Options, Regime};
+use solvers::gonzalez::alg3::{alg3_parameters, private_smd_bias_reduced_with};
+use solvers::gonzalez::baselines::{noisy_entropic_md, nonprivate_smd};
+use solvers::gonzalez::rates::{
+    alg1_first_order_rate, alg1_plug_in_bound, alg1_quadratic_rate, alg1_second_order_rate,
+    alg3_rate, euclidean_sgda_rate, log_dims, sparsification_penalty_bound, ssp_lower_bound,
+};
+use solvers::gonzalez::sgda::euclidean_dp_sgda;
+use solvers::gonzalez::{ReleaseCount, SaddleRelease};
+
+use super::options::{float_option, REGIME, RELEASE_COUNT};
+use contract::{choice, num, AlgorithmDef, CellOutput, Metric, PrivacyUnit, Run, RunContext};
+
+/// The realised eps of a release (0 for non-private ones).
+fn spent(r: &SaddleRelease) -> f64 {
+    r.privacy.as_ref().map_or(0.0, |p| p.eps())
+}
+
+/// `(metric, theory, bound, reference)` of a saddle release: the curves
+/// passed in apply to the gap; `realised_eps` is bounded by the target.
+fn measured(
+    ctx: &RunContext,
+    problem: &dyn SaddleProblem,
+    r: &SaddleRelease,
+    curves: [f64; 3],
+) -> Result<[f64; 4], RunFailure> {
+    let nan = f64::NAN;
+    Ok(match ctx.metric {
+        Metric::RealisedEps => [spent(r), nan, ctx.privacy.eps, nan],
+        Metric::GradientEvaluations => [r.gradient_evaluations as f64, nan, nan, nan],
+        m => {
+            let gap = m.measure_saddle(problem, &r.x, &r.y, r.gradient_evaluations as f64)?;
+            [gap, curves[0], curves[1], curves[2]]
+        }
+    })
+}
+
+fn release_count(ctx: &RunContext) -> ReleaseCount {
+    match choice(ctx.options, "release_count") {
+        "paper" => ReleaseCount::PaperPrinted,
+        _ => ReleaseCount::Corrected,
+    }
+}
+
+fn run_alg1(
+    ctx: &RunContext,
+    problem: &dyn SaddleProblem,
+    rng: &mut Pcg64,
+) -> Result<CellOutput, RunFailure> {
+    let regime = match choice(ctx.options, "regime") {
+        "second_order" => Regime::SecondOrder,
+        "first_order" => Regime::FirstOrder,
+        _ => Regime::Quadratic,
+    };
+    let opts = Alg1Options {
+        c_steps: num(ctx.options, "c_steps"),
+        c_tau: num(ctx.options, "c_tau"),
+        release_count: release_count(ctx),
+        ..Alg1Options::new(regime)
+    };
+    let p = ctx.privacy;
+    let s = alg1_schedule(problem, p, opts)?;
+    let r = private_smd_with(problem, p, s, rng)?;
+    let c = problem.constants();
+    let (dx, dy) = problem.dims();
+    let (n, l) = (problem.num_records() as f64, log_dims(dx, dy));
+    let theory = match regime {
+        Regime::Quadratic => alg1_quadratic_rate(c, n, p.eps, p.delta, dx, dy),
+        Regime::SecondOrder => alg1_second_order_rate(c, n, p.eps, p.delta, dx, dy),
+        Regime::FirstOrder => alg1_first_order_rate(c, n, p.eps, p.delta, dx, dy),
+    };
+    let bound = alg1_plug_in_bound(c, l, s.steps, s.tau, s.k);
+    let reference = ssp_lower_bound(n, p.eps, p.delta, dx, dy);
+    let [metric, theory, bound, reference] =
+        measured(ctx, problem, &r, [theory, bound, reference])?;
+    // NOT private: the gap at the MW average and the sparsification penalty
+    // against Lemma 4.2 (digest §7.1), only on gap studies.
+    let (mw_gap, penalty) = if ctx.metric == Metric::DualityGap {
+        let d = &r.diagnostics;
+        let g = problem.duality_gap(&d.mw_average_x, &d.mw_average_y);
+        (g, metric - g)
+    } else {
+        (f64::NAN, f64::NAN)
+    };
+    Ok(CellOutput {
+        metric,
+        theory,
+        bound,
+        reference,
+        diagnostics: vec![
+            s.steps as f64,
+            s.batch as f64,
+            s.k as f64,
+            s.tau,
+            s.tau_statistical,
+            s.tau_privacy_cap,
+            f64::from(u8::from(s.clamped)),
+            spent(&r),
+            mw_gap,
+            penalty,
+            sparsification_penalty_bound(c.l1, l, s.steps),
+        ],
+    })
+}
+
+fn run_alg3(
+    ctx: &RunContext,
+    problem: &dyn SaddleProblem,
+    rng: &mut Pcg64,
+) -> Result<CellOutput, RunFailure> {
+    let p = ctx.privacy;
+    let params = alg3_parameters(problem, p, release_count(ctx))?;
+    let r = private_smd_bias_reduced_with(problem, p, params, rng)?;
+    let (dx, dy) = problem.dims();
+    let n = problem.num_records() as f64;
+    let theory = alg3_rate(problem.constants(), n, p.eps, p.delta, dx, dy);
+    let nan = f64::NAN;
+    let [metric, theory, bound, reference] = measured(ctx, problem, &r, [theory, nan, nan])?;
+    Ok(CellOutput {
+        metric,
+        theory,
+        bound,
+        reference,
+        diagnostics: vec![
+            r.diagnostics.steps as f64,
+            r.diagnostics.batch as f64,
+            f64::from(params.m),
+            params.tau,
+            params.u,
+            params.alpha,
+            f64::from(u8::from(params.outside_theory)),
+            spent(&r),
+        ],
+    })
+}
+
+/// Diagnostics of the baselines: steps, batch, step size, realised eps.
+fn baseline_output(
+    ctx: &RunContext,
+    problem: &dyn SaddleProblem,
+    r: &SaddleRelease,
+    curves: [f64; 3],
+) -> Result<CellOutput, RunFailure> {
+    let [metric, theory, bound, reference] = measured(ctx, problem, r, curves)?;
+    let d = &r.diagnostics;
+    Ok(CellOutput {
+        metric,
+        theory,
+        bound,
+        reference,
+        diagnostics: vec![d.steps as f64, d.batch as f64, d.tau, spent(r)],
+    })
+}
+
+fn run_nonprivate_smd(
+    ctx: &RunContext,
+    problem: &dyn SaddleProblem,
+    _rng: &mut Pcg64,
+) -> Result<CellOutput, RunFailure> {
+    let r = nonprivate_smd(problem, None)?;
+    let c = problem.constants();
+    let (dx, dy) = problem.dims();
+    let (n, l) = (problem.num_records() as f64, log_dims(dx, dy));
+    let (t, tau) = (r.diagnostics.steps as f64, r.diagnostics.tau);
+    let theory = (c.l0 + c.l1) * (l / n).sqrt();
+    let bound = 2.0 * l / (tau * t) + 5.0 * tau * c.l0 * c.l0;
+    baseline_output(ctx, problem, &r, [theory, bound, f64::NAN])
+}
+
+fn run_noisy_entropic_md(
+    ctx: &RunContext,
+    problem: &dyn SaddleProblem,
+    rng: &mut Pcg64,
+) -> Result<CellOutput, RunFailure> {
+    let r = noisy_entropic_md(problem, ctx.privacy, rng)?;
+    let nan = f64::NAN;
+    baseline_output(ctx, problem, &r, [nan, nan, nan])
+}
+
+fn run_euclidean_dp_sgda(
+    ctx: &RunContext,
+    problem: &dyn SaddleProblem,
+    rng: &mut Pcg64,
+) -> Result<CellOutput, RunFailure> {
+    let clip = num(ctx.options, "clip");
+    let r = euclidean_dp_sgda(problem, ctx.privacy, (clip > 0.0).then_some(clip), rng)?;
+    let (dx, dy) = problem.dims();
+    let (p, n) = (ctx.privacy, problem.num_records() as f64);
+    let theory = euclidean_sgda_rate(problem.constants().l0, n, p.eps, p.delta, dx + dy);
+    baseline_output(ctx, problem, &r, [theory, f64::NAN, f64::NAN])
+}
+
+const GAP_METRICS: &[&str] = &["duality_gap", "realised_eps", "gradient_evaluations"];
+const BASELINE_DIAGNOSTICS: &[&str] = &["steps", "batch", "step_size", "realised_eps"];
+
+/// Algorithms of this module.
+pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
+    AlgorithmDef {
+        name: "ggp_alg1",
+        doc: "González et al. Algorithm 1 (Thms 4.1, 4.2): private stochastic mirror descent releasing only MW vertices \
+              (exponential mechanism), gradients at K-vertex Maurey points, one pass, output the average of T vertices. \
+              Ascent for y and the 2T(K+1) release count by default (digest §3.1 errata)",
+        options: &[
+            REGIME,
+            RELEASE_COUNT,
+            float_option("c_steps", true, "1.0", "absolute constant c_T multiplying the schedule's T (sensitivity study: 0.5, 1, 2)"),
+            float_option("c_tau", true, "1.0", "absolute constant c_tau multiplying the statistical step size"),
+        ],
+        delta_max: 1.0,
+        needs_delta: true,
+        privacy_unit: PrivacyUnit::EpsDelta,
+        metrics: GAP_METRICS,
+        diagnostics: &[
+            "steps", "batch", "k", "tau", "tau_statistical", "tau_privacy_cap", "clamped", "realised_eps",
+            "mw_average_gap_nonprivate", "sparsification_penalty", "lemma_4_2_bound",
+        ],
+        bound_name: "plug-in bound (digest §4.1, realised T, tau, K)",
+        theory_name: "Thm 4.1/4.2 rate, constant 1",
+        reference_name: "lower-bound shape sqrt(l/n) + r^(1/2) (Remark 4.1)",
+        run: Run::Saddle(run_alg1),
+    },
+    AlgorithmDef {
+        name: "ggp_alg3",
+        doc: "González et al. Algorithm 3 (Thm 4.3): private SMD with BiasReducedGradient (Algorithm 2), random step count, \
+              exact spend of the realised levels; per-vertex constant 20 by default (§3.3 erratum). Guarantee with \
+              probability 0.99: report quantiles",
+        options: &[RELEASE_COUNT],
+        delta_max: 1.0,
+        needs_delta: true,
+        privacy_unit: PrivacyUnit::EpsDelta,
+        metrics: GAP_METRICS,
+        diagnostics: &["steps", "records_used", "m", "tau", "u", "alpha", "outside_theory", "realised_eps"],
+        bound_name: "",
+        theory_name: "Thm 4.3 rate sqrt(l G^2 M^2/U), constant 1",
+        reference_name: "",
+        run: Run::Saddle(run_alg3),
+    },
+    AlgorithmDef {
+        name: "ggp_nonprivate_smd",
+        doc: "Non-private entropic SMD (digest §7.4 item 1): T = n, exact record gradients at the MW iterates, \
+              tau = sqrt(2l/(5T))/L0, MW average released. NOT private",
+        options: &[],
+        delta_max: 1.0,
+        needs_delta: false,
+        privacy_unit: PrivacyUnit::EpsDelta,
+        metrics: &["duality_gap", "gradient_evaluations"],
+        diagnostics: BASELINE_DIAGNOSTICS,
+        bound_name: "2l/(tau T) + 5 tau L0^2 (Lemma 4.1 in expectation)",
+        theory_name: "(L0 + L1) sqrt(l/n)",
+        reference_name: "",
+        run: Run::Saddle(run_nonprivate_smd),
+    },
+    AlgorithmDef {
+        name: "ggp_noisy_entropic_md",
+        doc: "Entropic MD with Gaussian gradient noise (digest §7.4 item 3): L2 sensitivity 2 L0 sqrt(d_x + d_y)/B, \
+              disjoint batches; isolates the exponential-mechanism view",
+        options: &[],
+        delta_max: 1.0,
+        needs_delta: true,
+        privacy_unit: PrivacyUnit::EpsDelta,
+        metrics: GAP_METRICS,
+        diagnostics: BASELINE_DIAGNOSTICS,
+        bound_name: "",
+        theory_name: "",
+        reference_name: "",
+        run: Run::Saddle(run_noisy_entropic_md),
+    },
+    AlgorithmDef {
+        name: "ggp_euclidean_dp_sgda",
+        doc: "Euclidean DP-SGDA (digest §7.4 item 2): one-pass projected SGDA on the simplices, L2 clip C (default the \
+              worst case L0 sqrt(d_x + d_y)), Gaussian noise, T = n eps/sqrt(d_x + d_y); polynomial in d",
+        options: &[float_option("clip", false, "0.0", "L2 clip C; 0 means the worst case L0 sqrt(d_x + d_y) (a tuned C is not privacy-accounted)")],
+        delta_max: 1.0,
+        needs_delta: true,
+        privacy_unit: PrivacyUnit::EpsDelta,
+        metrics: GAP_METRICS,
+        diagnostics: BASELINE_DIAGNOSTICS,
+        bound_name: "",
+        theory_name: "L0 d^(3/4) Lambda^(1/4)/sqrt(n eps), capped at 4 L0",
+        reference_name: "",
+        run: Run::Saddle(run_euclidean_dp_sgda),
+    },
+];

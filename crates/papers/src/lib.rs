@@ -1,0 +1,65 @@
+//! Every paper's entries for the DP rate harness: problem families and
+//! algorithms (the `contract` types), the calibration errata, and each
+//! paper's side tools. One module per paper; this file holds the one explicit
+//! list of entries the runner sees, in `runner list` order.
+//!
+//! Adding an algorithm: a solver module in `solvers`, one entry file beside its
+//! paper here, and one line in [`ALGORITHM_TABLES`] (docs/extending.md). The
+//! runner is not touched.
+
+use contract::{AlgorithmDef, FamilyDef};
+
+pub mod bassily;
+pub mod common;
+pub mod errata;
+pub mod gonzalez;
+pub mod lowy_razaviyayn;
+pub mod menart;
+pub mod quadratic;
+pub mod wang;
+
+/// Every family table, in `runner list` order.
+pub const FAMILY_TABLES: &[&[FamilyDef]] = &[
+    quadratic::FAMILIES,
+    lowy_razaviyayn::families::FAMILIES,
+    bassily::families::FAMILIES,
+    menart::families::FAMILIES,
+    wang::families::FAMILIES,
+    gonzalez::families::FAMILIES,
+];
+
+/// Every algorithm table, in `runner list` order.
+pub const ALGORITHM_TABLES: &[&[AlgorithmDef]] = &[
+    quadratic::ALGORITHMS,
+    lowy_razaviyayn::algorithms::ALGORITHMS,
+    lowy_razaviyayn::baselines::ALGORITHMS,
+    bassily::sgd::ALGORITHMS,
+    bassily::objp::ALGORITHMS,
+    menart::known::ALGORITHMS,
+    menart::adaptive::ALGORITHMS,
+    wang::mstar::ALGORITHMS,
+    wang::baselines::ALGORITHMS,
+    wang::jl_margin::ALGORITHMS,
+    gonzalez::saddle::ALGORITHMS,
+    gonzalez::sco::ALGORITHMS,
+];
+
+/// Every registered problem family.
+pub fn families() -> impl Iterator<Item = &'static FamilyDef> {
+    FAMILY_TABLES.iter().flat_map(|t| t.iter())
+}
+
+/// Every registered algorithm.
+pub fn algorithms() -> impl Iterator<Item = &'static AlgorithmDef> {
+    ALGORITHM_TABLES.iter().flat_map(|t| t.iter())
+}
+
+/// Looks a family up by name.
+pub fn family(name: &str) -> Option<&'static FamilyDef> {
+    families().find(|f| f.name == name)
+}
+
+/// Looks an algorithm up by name.
+pub fn algorithm(name: &str) -> Option<&'static AlgorithmDef> {
+    algorithms().find(|a| a.name == name)
+}

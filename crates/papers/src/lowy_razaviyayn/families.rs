@@ -1,0 +1,278 @@
+//! Problem families of Lowy–Razaviyayn digest §8 (E1b–E7), as registry entries.
+
+use datagen::adversarial::{Adversarial, AdversarialParams};
+use datagen::geometric_median::{GeometricMedian, GeometricMedianParams};
+use datagen::logistic::{FeatureModel, Logistic, LogisticParams};
+use datagen::pseudo_huber::{PseudoHuber, PseudoHuberParams};
+use datagen::sco_quadratic::{ScoQuadratic, ScoQuadraticParams};
+use datagen::sharp::{Sharp, SharpParams};
+use datagen::sphere_atoms::SphereLayout;
+use datagen::term::{Term, TermLoss, TermParams};
+use dpcore::{Objective, RunFailure};
+use rand_pcg::Pcg64;
+
+use contract::{choice, num, Build, FamilyDef, ParamDef, ParamKind, Values};
+
+const fn int(name: &'static str, min: i64, doc: &'static str) -> ParamDef {
+    ParamDef {
+        name,
+        kind: ParamKind::Int { min },
+        default: None,
+        data_defining: true,
+        doc,
+    }
+}
+
+const fn float(
+    name: &'static str,
+    (min, max, min_open): (f64, f64, bool),
+    default: Option<&'static str>,
+    doc: &'static str,
+) -> ParamDef {
+    ParamDef {
+        name,
+        kind: ParamKind::Float { min, max, min_open },
+        default,
+        data_defining: true,
+        doc,
+    }
+}
+
+const POSITIVE: (f64, f64, bool) = (0.0, f64::INFINITY, true);
+const N: ParamDef = int("n", 2, "number of records");
+const D: ParamDef = int("d", 1, "dimension");
+const D2: ParamDef = int("d", 2, "dimension (at least 2: data on the sphere S^(d-1))");
+const ATOMS: ParamDef = float(
+    "p",
+    (0.0, 1.0, false),
+    Some("0.75"),
+    "fraction of records at 0 (the rest antipodal pairs on the unit sphere)",
+);
+const LABEL_NOISE: ParamDef = float(
+    "label_noise",
+    (0.0, 0.5, false),
+    Some("0.1"),
+    "fraction of labels flipped",
+);
+const SIGNAL: ParamDef = float(
+    "signal",
+    POSITIVE,
+    Some("2.0"),
+    "norm of w_true = signal e_1",
+);
+
+fn fail(e: String) -> RunFailure {
+    RunFailure::InvalidParameters(e)
+}
+
+fn n_d(v: &Values) -> (usize, usize) {
+    (num(v, "n") as usize, num(v, "d") as usize)
+}
+
+fn build_logistic(v: &Values, rng: &mut Pcg64) -> Result<Box<dyn Objective>, RunFailure> {
+    let (n, d) = n_d(v);
+    let params = LogisticParams {
+        label_noise: num(v, "label_noise"),
+        signal: num(v, "signal"),
+        features: FeatureModel::UniformBall,
+        ..LogisticParams::new(n, d, num(v, "mu"))
+    };
+    params.validate().map_err(fail)?;
+    Ok(Box::new(Logistic::generate(params, rng).map_err(fail)?))
+}
+
+fn build_sco_quadratic(v: &Values, rng: &mut Pcg64) -> Result<Box<dyn Objective>, RunFailure> {
+    let (n, d) = n_d(v);
+    let params = ScoQuadraticParams {
+        center: num(v, "center"),
+        r0: num(v, "r0"),
+        ..ScoQuadraticParams::new(n, d, num(v, "beta"), num(v, "kappa"))
+    };
+    params.validate().map_err(fail)?;
+    Ok(Box::new(ScoQuadratic::generate(params, rng).map_err(fail)?))
+}
+
+fn build_sharp(v: &Values, rng: &mut Pcg64) -> Result<Box<dyn Objective>, RunFailure> {
+    let (n, d) = n_d(v);
+    let params = SharpParams {
+        mu: num(v, "mu"),
+        p: num(v, "p"),
+        layout: SphereLayout::Antipodal,
+        ..SharpParams::new(n, d)
+    };
+    params.validate().map_err(fail)?;
+    Ok(Box::new(Sharp::generate(params, rng)))
+}
+
+fn build_geometric_median(v: &Values, rng: &mut Pcg64) -> Result<Box<dyn Objective>, RunFailure> {
+    let (n, d) = n_d(v);
+    let params = GeometricMedianParams {
+        n,
+        d,
+        p: num(v, "p"),
+        layout: SphereLayout::Antipodal,
+    };
+    params.validate().map_err(fail)?;
+    Ok(Box::new(GeometricMedian::generate(params, rng)))
+}
+
+fn build_pseudo_huber(v: &Values, rng: &mut Pcg64) -> Result<Box<dyn Objective>, RunFailure> {
+    let (n, d) = n_d(v);
+    let params = PseudoHuberParams {
+        n,
+        d,
+        s: num(v, "s"),
+        p: num(v, "p"),
+    };
+    params.validate().map_err(fail)?;
+    Ok(Box::new(PseudoHuber::generate(params, rng)))
+}
+
+fn build_term(v: &Values, rng: &mut Pcg64) -> Result<Box<dyn Objective>, RunFailure> {
+    let (n, d) = n_d(v);
+    let loss = match choice(v, "loss") {
+        "nonsmooth" => TermLoss::NonSmooth,
+        _ => TermLoss::Quadratic,
+    };
+    let params = TermParams {
+        mu: num(v, "mu"),
+        ..TermParams::new(n, d, num(v, "tau"), loss)
+    };
+    params.validate().map_err(fail)?;
+    Ok(Box::new(Term::generate(params, rng).map_err(fail)?))
+}
+
+fn build_adversarial(v: &Values, rng: &mut Pcg64) -> Result<Box<dyn Objective>, RunFailure> {
+    let (n, d) = n_d(v);
+    let params = AdversarialParams {
+        label_noise: num(v, "label_noise"),
+        signal: num(v, "signal"),
+        ..AdversarialParams::new(n, d, num(v, "mu"), num(v, "r"))
+    };
+    params.validate().map_err(fail)?;
+    Ok(Box::new(Adversarial::generate(params, rng).map_err(fail)?))
+}
+
+const EMPIRICAL: &[&str] = &["excess_empirical_risk"];
+const BOTH: &[&str] = &["excess_empirical_risk", "excess_population_risk"];
+
+/// Families of Lowy–Razaviyayn digest §8 beyond E1.
+pub(crate) const FAMILIES: &[FamilyDef] = &[
+    FamilyDef {
+        name: "logistic",
+        doc: "Lowy–Razaviyayn §8 E1b: L2-regularized logistic regression, x uniform in the unit ball, \
+              labels from a logistic model with w_true = signal e_1 and label flips; w* certified by its \
+              gradient norm (<= 1e-13), by L-BFGS or by Newton where d is small enough that it is \
+              cheaper; beta = 1/4 + mu, R = min(1/mu, sqrt(2 ln2/mu)), L = 1 + mu R",
+        params: &[
+            N,
+            D,
+            float("mu", POSITIVE, Some("0.1"), "regularization (strong convexity)"),
+            LABEL_NOISE,
+            SIGNAL,
+        ],
+        metrics: EMPIRICAL,
+        build: Build::Objective(build_logistic),
+        privacy_defines_data: false,
+        ground_truth_revision: 1,
+    },
+    FamilyDef {
+        name: "sco_quadratic",
+        doc: "Lowy–Razaviyayn §8 E3: the E1 quadratic with x uniform in B(center e_1, r0); population \
+              excess 1/2 (w-m)ᵀH(w-m) in closed form, fresh data every repetition",
+        params: &[
+            N,
+            D,
+            float("beta", POSITIVE, Some("1.0"), "largest Hessian eigenvalue"),
+            float("kappa", (1.0, f64::INFINITY, false), Some("1.0"), "condition number"),
+            float("center", (0.0, 1.0, false), Some("0.3"), "first coordinate of the data mean m"),
+            float("r0", (0.0, 1.0, true), Some("0.5"), "radius of the data ball (center + r0 <= 1)"),
+        ],
+        metrics: BOTH,
+        build: Build::Objective(build_sco_quadratic),
+        privacy_defines_data: false,
+        ground_truth_revision: 0,
+    },
+    FamilyDef {
+        name: "sharp",
+        doc: "Lowy–Razaviyayn §8 E2: f = mu/2 ||w||² + ||w - x||, a fraction p of records at 0 and \
+              antipodal pairs on the sphere: w* = 0 exactly and a linear kink (sharp); p = 0 is the \
+              benign, locally quadratic control (P17). L = 1 + mu, R = 1",
+        params: &[
+            N,
+            D2,
+            float("mu", POSITIVE, Some("0.1"), "strong convexity"),
+            ATOMS,
+        ],
+        metrics: BOTH,
+        build: Build::Objective(build_sharp),
+        privacy_defines_data: false,
+        ground_truth_revision: 0,
+    },
+    FamilyDef {
+        name: "geometric_median",
+        doc: "Lowy–Razaviyayn §8 E4: f = ||w - x|| (convex, L = 1, R = 1) on the E2 data: \
+              w* = w*_lambda = 0 exactly",
+        params: &[N, D2, ATOMS],
+        metrics: BOTH,
+        build: Build::Objective(build_geometric_median),
+        privacy_defines_data: false,
+        ground_truth_revision: 0,
+    },
+    FamilyDef {
+        name: "pseudo_huber",
+        doc: "Lowy–Razaviyayn §8 E5: f = s(sqrt(1 + ||w-x||²/s²) - 1) (convex, beta = 1/s, L = 1, \
+              R = 1) on antipodal data with atoms at 0: w* = w*_lambda = 0",
+        params: &[
+            N,
+            D2,
+            float("s", POSITIVE, Some("1.0"), "pseudo-Huber scale (beta = 1/s)"),
+            ATOMS,
+        ],
+        metrics: BOTH,
+        build: Build::Objective(build_pseudo_huber),
+        privacy_defines_data: false,
+        ground_truth_revision: 0,
+    },
+    FamilyDef {
+        name: "term",
+        doc: "Lowy–Razaviyayn §8 E6: tilted ERM F_tau = (1/tau) log mean exp(tau f) of \
+              f = mu/2 ||w-x||² (x in the unit ball) or f = mu/2||w||² + ||w-x|| (x on the sphere); \
+              w*_tau certified by L-BFGS or Newton (log-sum-exp weights); sensitivity (2L/mu) min(1, C_tau/n)",
+        params: &[
+            N,
+            D,
+            float("mu", POSITIVE, Some("1.0"), "strong convexity"),
+            float("tau", POSITIVE, None, "tilt"),
+            ParamDef {
+                name: "loss",
+                kind: ParamKind::Choice(&["quadratic", "nonsmooth"]),
+                default: Some("\"quadratic\""),
+                data_defining: true,
+                doc: "loss f",
+            },
+        ],
+        metrics: EMPIRICAL,
+        build: Build::Objective(build_term),
+        privacy_defines_data: false,
+        ground_truth_revision: 1,
+    },
+    FamilyDef {
+        name: "adversarial_logistic",
+        doc: "Lowy–Razaviyayn §8 E7: adversarial logistic regression against the L2 ball of radius r \
+              with the closed-form inner maximum; G_D is mu-strongly convex, L = 1 + r + mu R, \
+              R = sqrt(2 ln2/mu), smooth away from 0",
+        params: &[
+            N,
+            D,
+            float("mu", POSITIVE, Some("0.1"), "regularization (strong convexity)"),
+            float("r", (0.0, 1.0, false), Some("0.1"), "adversary radius"),
+            LABEL_NOISE,
+            SIGNAL,
+        ],
+        metrics: EMPIRICAL,
+        build: Build::Objective(build_adversarial),
+        privacy_defines_data: false,
+        ground_truth_revision: 1,
+    },
+];

@@ -1,0 +1,218 @@
+//! The parameter-free algorithms of Menart et al. as registry entries:
+//! Algorithm 3 (adaptive noisy GD, Theorems 3–4) and the Theorem 5
+//! stationary-point selection, with E4's DP-GD baseline (\[WYX17\]).
+//!
+//! Curves (digest §3.6):
+//! - Algorithm 3, `excess_empirical_risk`: theory = `A1 + A2 + A3` of
+//!   Theorem 4 with unit constants ([`bounds::adaptive_theory`], shape only,
+//!   logs included), reference = `A1` alone (the adaptive term); no bound
+//!   (the constants are unspecified). NaN on families without KL constants.
+//! - Theorem 5, `gradient_norm`: theory = the explicit D.6 expression
+//!   ([`bounds::stationarity_theory`]) with the realised number of steps and
+//!   Algorithm 3's budget `2 rho/3` (recommended split). No bound: D.6's
+//!   constants are derived for the paper's noise scales, not the `sqrt 2`
+//!   recalibration.
+//! - DP-GD, `gradient_norm`: bound = theory = `sqrt(2 L1 F0/T + 2 d T L0^2/x^2)`
+//!   at the realised `T` ([`DpGd::norm_bound`], a bound on the mean when `L0`
+//!   and `L1` are true constants, as on F-H).
+
+use dpcore::menart::KlObjective;
+use dpcore::RunFailure;
+use rand_pcg::Pcg64;
+use solvers::menart::adaptive::{AdaptiveNoisyGd, StationarySelection};
+use solvers::menart::bounds::{self, TheoryInputs};
+use solvers::menart::dp_gd::DpGd;
+
+use super::common::{
+    beta, calibration, kl_diagnostics, output, theory_inputs, Curves, BETA, CALIBRATION,
+};
+use contract::{AlgorithmDef, CellOutput, PrivacyUnit, Run, RunContext};
+
+/// `1.0` for true, `0.0` for false.
+fn flag(b: bool) -> f64 {
+    f64::from(u8::from(b))
+}
+
+/// Theorem 5's lower bound on the number of steps,
+/// `T >= (1/2) min(x^2 N*^2/(L0^2 d l), x)` (digest E4), as the ratio of the
+/// realised `T` to it (`>= 1` when the bound holds).
+fn steps_ratio(t: &TheoryInputs, steps: f64, min_norm: f64) -> f64 {
+    let x = t.x();
+    let ell = (x / t.beta).ln();
+    let lower = 0.5 * (x * x * min_norm * min_norm / (t.l0 * t.l0 * t.d * ell)).min(x);
+    steps / lower
+}
+
+/// Algorithm 3 (adaptive noisy GD, Theorem 4).
+fn run_adaptive(
+    ctx: &RunContext,
+    problem: &dyn KlObjective,
+    rng: &mut Pcg64,
+) -> Result<CellOutput, RunFailure> {
+    let beta = beta(ctx.options);
+    let algorithm = AdaptiveNoisyGd {
+        calibration: calibration(ctx.options),
+    };
+    let out = algorithm.run(problem, ctx.rho, beta, rng)?;
+    let t = theory_inputs(problem, ctx.rho, beta);
+    let terms = bounds::adaptive_theory(&t);
+    let excess = Curves {
+        theory: terms.total(),
+        bound: f64::NAN,
+        reference: terms.a1,
+    };
+    let extra = [
+        out.queries as f64,
+        out.min_gradient_norm,
+        out.negative_norm_estimates as f64,
+        terms.a1,
+        terms.a2,
+        terms.a3,
+        flag(bounds::adaptive_regime_r1(&t)),
+        flag(bounds::theorem4_condition_holds(&t)),
+    ];
+    output(ctx, problem, &out.run, excess, Curves::NONE, &extra)
+}
+
+/// Theorem 5: Algorithm 3 then the exponential-mechanism selection.
+fn run_selection(
+    ctx: &RunContext,
+    problem: &dyn KlObjective,
+    rng: &mut Pcg64,
+) -> Result<CellOutput, RunFailure> {
+    let beta = beta(ctx.options);
+    let selection = StationarySelection {
+        calibration: calibration(ctx.options),
+    };
+    let out = selection.run(problem, ctx.rho, beta, rng)?;
+    let t = theory_inputs(problem, selection.algorithm3_budget(ctx.rho), beta);
+    // Query points w_0..w_T: T steps.
+    let steps = (out.queries.max(2) - 1) as f64;
+    let explicit = bounds::stationarity_theory(&t, steps);
+    let norm = Curves {
+        theory: explicit,
+        bound: f64::NAN,
+        reference: f64::NAN,
+    };
+    let extra = [
+        out.queries as f64,
+        out.min_gradient_norm,
+        out.negative_norm_estimates as f64,
+        out.selected.map_or(f64::NAN, |s| s as f64),
+        steps_ratio(&t, steps, out.min_gradient_norm),
+    ];
+    output(ctx, problem, &out.run, Curves::NONE, norm, &extra)
+}
+
+/// E4's DP-GD baseline (random iterate, \[WYX17\] step count).
+fn run_dp_gd(
+    ctx: &RunContext,
+    problem: &dyn KlObjective,
+    rng: &mut Pcg64,
+) -> Result<CellOutput, RunFailure> {
+    let out = DpGd.run(problem, ctx.rho, rng)?;
+    let k = problem.kl_constants();
+    let (n, d) = (problem.num_records(), problem.dim());
+    let bound = DpGd::norm_bound(
+        n,
+        d,
+        ctx.rho,
+        k.lipschitz,
+        k.smoothness,
+        k.initial_gap,
+        out.steps,
+    );
+    let norm = Curves {
+        theory: bound,
+        bound,
+        reference: f64::NAN,
+    };
+    let extra = [out.steps as f64, out.output_index as f64];
+    output(ctx, problem, &out.run, Curves::NONE, norm, &extra)
+}
+
+/// Metrics of the stationarity entries (Theorem 5 and DP-GD): the gradient
+/// norm first.
+const STATIONARITY_METRICS: &[&str] = &[
+    "gradient_norm",
+    "excess_empirical_risk",
+    "gradient_evaluations",
+    "realised_rho",
+];
+
+/// Algorithms of this module.
+pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
+    AlgorithmDef {
+        name: "kl_adaptive_gd",
+        doc: "Menart et al. Algorithm 3 (adaptive noisy GD, Theorems 3-4; no KL parameter used): scalar noisy norm \
+              N_t, gradient noise sigma_t = max(N_t^+/sqrt(d l), floor), step 1/(2 L1), adaptive filter \
+              (digest §2.4, P3-P5; recommended: noise x sqrt2, N_t^+, floor step last). Output w_T. Theory: \
+              A1 + A2 + A3 of Theorem 4 (unit constants), reference A1",
+        options: &[CALIBRATION, BETA],
+        delta_max: 1.0,
+        needs_delta: false,
+        privacy_unit: PrivacyUnit::Zcdp,
+        metrics: &[
+            "excess_empirical_risk",
+            "gradient_norm",
+            "gradient_evaluations",
+            "realised_rho",
+        ],
+        diagnostics: kl_diagnostics![
+            "queries",
+            "min_gradient_norm",
+            "negative_norm_estimates",
+            "a1",
+            "a2",
+            "a3",
+            "regime_r1",
+            "theorem4_condition",
+        ],
+        bound_name: "",
+        theory_name: "A1 + A2 + A3 (Thm 4, unit constants, logs included)",
+        reference_name: "A1 (the adaptive term)",
+        run: Run::KlObjective(run_adaptive),
+    },
+    AlgorithmDef {
+        name: "kl_stationary_selection",
+        doc: "Menart et al. Theorem 5: Algorithm 3 at 2 rho/3, then the exponential mechanism over the query points' \
+              exact clipped gradient norms with replace-one weights n sqrt(rho_A)/(4 L0) (cost rho/3; digest §2.5, \
+              P8); paper-literal: Algorithm 3 at rho and weights n sqrt(rho)/(2 L0). Metric ||grad F(w_t*)||; \
+              theory: the explicit D.6 expression with the realised T",
+        options: &[CALIBRATION, BETA],
+        delta_max: 1.0,
+        needs_delta: false,
+        privacy_unit: PrivacyUnit::Zcdp,
+        metrics: STATIONARITY_METRICS,
+        diagnostics: kl_diagnostics![
+            "queries",
+            "min_gradient_norm",
+            "negative_norm_estimates",
+            "selected_index",
+            "steps_over_theorem5_lower_bound",
+        ],
+        bound_name: "",
+        theory_name: "Thm 5 explicit D.6 expression with realised T",
+        reference_name: "",
+        run: Run::KlObjective(run_selection),
+    },
+    AlgorithmDef {
+        name: "kl_dp_gd",
+        doc: "E4 baseline ([WYX17] DP-GD for stationarity): T = round(n sqrt(rho) sqrt(L1 F0/d)/L0) clipped noisy \
+              full-batch steps of size 1/L1, sigma = (2 L0/n) sqrt(T/(2 rho)) (spend exactly rho), output a \
+              uniformly random iterate. Metric ||grad F(w_R)||; bound = theory = sqrt(2 L1 F0/T + 2 d T L0^2/x^2)",
+        options: &[],
+        delta_max: 1.0,
+        needs_delta: false,
+        privacy_unit: PrivacyUnit::Zcdp,
+        metrics: STATIONARITY_METRICS,
+        diagnostics: kl_diagnostics![
+            "steps",
+            "output_index",
+        ],
+        bound_name: "sqrt(2 L1 F0/T + 2 d T L0^2/x^2) (E||grad F(w_R)|| bound)",
+        theory_name: "same as the bound",
+        reference_name: "",
+        run: Run::KlObjective(run_dp_gd),
+    },
+];

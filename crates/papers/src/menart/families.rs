@@ -1,0 +1,301 @@
+//! Problem families of Menart et al. (digest §4.3, F-A to F-H) as registry
+//! entries of kind [`Build::KlObjective`].
+//!
+//! Every family carries public, data-independent KL constants (digest P7)
+//! and an analytic excess (P17). F-A with `spread = 0` and F-B / F-D with
+//! `tilt = 0` are **virtual** data sets (nothing stored, `O(d)` oracles), so
+//! `n` is only a count and `x = n sqrt(rho)` can reach `1e8` for free
+//! (digest §1.7, §6 E1). All constructors panic on out-of-range values; the
+//! declared ranges below keep them in range.
+
+use datagen::menart::{
+    GemanMcClure, GemanMcClureParams, KnsPl, KnsPlParams, LeastSquares, LeastSquaresParams,
+    MeanEstimation, MeanEstimationParams, PhaseRetrieval, PhaseRetrievalParams, PowerRegression,
+    PowerRegressionParams, PowerTilt, PowerTiltParams, Theorem8Instance, Theorem8Params,
+};
+use dpcore::menart::KlObjective;
+use dpcore::RunFailure;
+use rand_pcg::Pcg64;
+
+use contract::{num, Build, FamilyDef, ParamDef, ParamKind, Values};
+
+const fn int(name: &'static str, min: i64, doc: &'static str) -> ParamDef {
+    ParamDef {
+        name,
+        kind: ParamKind::Int { min },
+        default: None,
+        data_defining: true,
+        doc,
+    }
+}
+
+const fn float(
+    name: &'static str,
+    min: f64,
+    max: f64,
+    min_open: bool,
+    default: &'static str,
+    doc: &'static str,
+) -> ParamDef {
+    ParamDef {
+        name,
+        kind: ParamKind::Float { min, max, min_open },
+        default: Some(default),
+        data_defining: true,
+        doc,
+    }
+}
+
+const INF: f64 = f64::INFINITY;
+const N: ParamDef = int(
+    "n",
+    1,
+    "number of records (a count only for the virtual data sets)",
+);
+const N_DESIGN: ParamDef = int("n", 1, "number of records (n >= d for a full-rank design)");
+const D: ParamDef = int("d", 1, "dimension");
+const START: ParamDef = float(
+    "start_distance",
+    0.0,
+    INF,
+    true,
+    "1.0",
+    "R0 = ||w0 - w*|| (digest §6.0: 1)",
+);
+const MARGIN: ParamDef = float(
+    "margin",
+    1.0,
+    INF,
+    false,
+    "1.5",
+    "region radius factor R = margin R0 on which L0, L1, gamma hold (digest §6.0: 1.5)",
+);
+const TILT: ParamDef = float(
+    "tilt",
+    0.0,
+    INF,
+    false,
+    "0.0",
+    "radius Z of the zero-sum tilts z_i; 0 = virtual data set (any n, O(d) oracles)",
+);
+
+fn n(v: &Values) -> usize {
+    num(v, "n") as usize
+}
+
+fn d(v: &Values) -> usize {
+    num(v, "d") as usize
+}
+
+fn build_mean(v: &Values, rng: &mut Pcg64) -> Result<Box<dyn KlObjective>, RunFailure> {
+    let params = MeanEstimationParams {
+        start_distance: num(v, "start_distance"),
+        spread: num(v, "spread"),
+        margin: num(v, "margin"),
+        ..MeanEstimationParams::new(n(v), d(v))
+    };
+    Ok(Box::new(MeanEstimation::new(params, rng)))
+}
+
+fn build_power_tilt(v: &Values, rng: &mut Pcg64) -> Result<Box<dyn KlObjective>, RunFailure> {
+    let params = PowerTiltParams {
+        start_distance: num(v, "start_distance"),
+        margin: num(v, "margin"),
+        tilt: num(v, "tilt"),
+        ..PowerTiltParams::new(n(v), d(v), num(v, "p"))
+    };
+    Ok(Box::new(PowerTilt::new(params, rng)))
+}
+
+fn build_power_regression(v: &Values, rng: &mut Pcg64) -> Result<Box<dyn KlObjective>, RunFailure> {
+    let params = PowerRegressionParams {
+        start_distance: num(v, "start_distance"),
+        margin: num(v, "margin"),
+        ..PowerRegressionParams::new(n(v), d(v), num(v, "p"))
+    };
+    let problem = PowerRegression::try_new(params, rng).map_err(RunFailure::InvalidParameters)?;
+    Ok(Box::new(problem))
+}
+
+fn build_kns(v: &Values, rng: &mut Pcg64) -> Result<Box<dyn KlObjective>, RunFailure> {
+    let params = KnsPlParams {
+        start_distance: num(v, "start_distance"),
+        margin: num(v, "margin"),
+        tilt: num(v, "tilt"),
+        ..KnsPlParams::new(n(v), d(v))
+    };
+    Ok(Box::new(KnsPl::new(params, rng)))
+}
+
+fn build_theorem8(v: &Values, _rng: &mut Pcg64) -> Result<Box<dyn KlObjective>, RunFailure> {
+    if n(v) < 2 {
+        return Err(RunFailure::InvalidParameters(
+            "the Theorem 8 instance needs n >= 2".into(),
+        ));
+    }
+    let params = Theorem8Params {
+        start_distance: num(v, "start_distance"),
+        margin: num(v, "margin"),
+        ..Theorem8Params::new(n(v), num(v, "tau"), num(v, "imbalance"))
+    };
+    Ok(Box::new(Theorem8Instance::new(params)))
+}
+
+fn build_least_squares(v: &Values, rng: &mut Pcg64) -> Result<Box<dyn KlObjective>, RunFailure> {
+    let params = LeastSquaresParams {
+        noise: num(v, "noise"),
+        region_radius: num(v, "region_radius"),
+        ..LeastSquaresParams::new(n(v), d(v))
+    };
+    let problem = LeastSquares::try_new(params, rng).map_err(RunFailure::InvalidParameters)?;
+    Ok(Box::new(problem))
+}
+
+fn build_phase_retrieval(v: &Values, rng: &mut Pcg64) -> Result<Box<dyn KlObjective>, RunFailure> {
+    let params = PhaseRetrievalParams {
+        start_distance: num(v, "start_distance"),
+        margin: num(v, "margin"),
+        ..PhaseRetrievalParams::new(n(v), d(v))
+    };
+    Ok(Box::new(PhaseRetrieval::new(params, rng)))
+}
+
+fn build_geman_mcclure(v: &Values, rng: &mut Pcg64) -> Result<Box<dyn KlObjective>, RunFailure> {
+    let base = GemanMcClureParams::new(n(v), d(v));
+    let params = GemanMcClureParams {
+        start_distance: num(v, "start_factor") * (d(v) as f64).sqrt(),
+        tilt: num(v, "tilt"),
+        ..base
+    };
+    Ok(Box::new(GemanMcClure::new(params, rng)))
+}
+
+/// Metrics every KL family measures exactly (analytic excess; exact gradient).
+const KL_METRICS: &[&str] = &["excess_empirical_risk", "gradient_norm"];
+
+pub(crate) const FAMILIES: &[FamilyDef] = &[
+    FamilyDef {
+        name: "kl_mean_estimation",
+        doc: "Menart et al. F-A: f(w; x) = ||w - x||^2/2, x_i = m + s u_i, ||m|| = R0, w0 = 0; PL (kappa = 2) with \
+              gamma = 1/sqrt2 exactly, L1 = 1, L0 = B + R_x, F0 = R_x^2/2; analytic excess ||w - xbar||^2/2. \
+              spread = 0 is a virtual data set (any n)",
+        params: &[
+            N,
+            D,
+            START,
+            float("spread", 0.0, INF, false, "0.0", "spread s of the records around m (0 = virtual data set)"),
+            MARGIN,
+        ],
+        metrics: KL_METRICS,
+        build: Build::KlObjective(build_mean),
+        privacy_defines_data: false,
+        ground_truth_revision: 0,
+    },
+    FamilyDef {
+        name: "kl_power_tilt",
+        doc: "Menart et al. F-B: f(w; z) = ||w - c||^p/p + <z, w - c>, zero-sum tilts; (gamma, kappa)-KL with equality, \
+              kappa = p/(p-1), gamma = p^(-1/kappa); L0 = R^(p-1) + Z, L1 = (p-1) R^(p-2) (p >= 2), F0 = R0^p/p; \
+              excess r^p/p. tilt = 0 is a virtual data set (any n)",
+        params: &[
+            N,
+            D,
+            float("p", 1.0, INF, true, "3.0", "power p > 1 (kappa = p/(p-1); p < 2 only for Algorithm 2)"),
+            START,
+            MARGIN,
+            TILT,
+        ],
+        metrics: KL_METRICS,
+        build: Build::KlObjective(build_power_tilt),
+        privacy_defines_data: false,
+        ground_truth_revision: 0,
+    },
+    FamilyDef {
+        name: "kl_power_regression",
+        doc: "Menart et al. F-C: realisable power regression |<a, w> - b|^p/p, ||a_i|| = 1, p >= 2; public \
+              gamma = p^(1/p)/sqrt(mu(n, d)) ~ sqrt(d) (the d-slope doubles), mu the matrix-Chernoff bound on \
+              lambda_min at failure 1e-6 (a design below it is refused); O(n d) oracles",
+        params: &[
+            N_DESIGN,
+            D,
+            float("p", 2.0, INF, false, "3.0", "power p >= 2 (kappa = p/(p-1) <= 2)"),
+            START,
+            MARGIN,
+        ],
+        metrics: KL_METRICS,
+        build: Build::KlObjective(build_power_regression),
+        privacy_defines_data: false,
+        ground_truth_revision: 0,
+    },
+    FamilyDef {
+        name: "kl_kns_pl",
+        doc: "Menart et al. F-D: non-convex PL example sum_j h(w_j - c_j) + <z, w - c>, h(s) = s^2 + 3 sin^2 s; \
+              L1 = 8, weak convexity 4, L0 = 8R + Z, gamma = 1/sqrt(2 mu_R) (1.688 globally); tilt = 0 is virtual",
+        params: &[N, D, START, MARGIN, TILT],
+        metrics: KL_METRICS,
+        build: Build::KlObjective(build_kns),
+        privacy_defines_data: false,
+        ground_truth_revision: 0,
+    },
+    FamilyDef {
+        name: "kl_theorem8",
+        doc: "Menart et al. F-E: the d = 1 instance of Theorem 8 (kappa = tau/(tau-1) >= 2), convex, non-smooth; \
+              gamma computed on the working region; deterministic data",
+        params: &[
+            int("n", 2, "number of records"),
+            float("tau", 1.0, 2.0, true, "1.5", "growth exponent tau in (1, 2] (kappa = tau/(tau-1))"),
+            float("imbalance", 0.0, 0.999, true, "0.1", "label imbalance r in (0, 1) (not the privacy rho)"),
+            START,
+            MARGIN,
+        ],
+        metrics: KL_METRICS,
+        build: Build::KlObjective(build_theorem8),
+        privacy_defines_data: false,
+        ground_truth_revision: 0,
+    },
+    FamilyDef {
+        name: "kl_least_squares",
+        doc: "Menart et al. F-F: least squares (<x, w> - y)^2/2, x_i on the unit sphere; PL with the public \
+              mu(n, d) <= lambda_min(H) (matrix Chernoff at failure 1e-6; a sample below it is refused); \
+              excess (w - w^)^T H (w - w^)/2; O(n d) oracles",
+        params: &[
+            N_DESIGN,
+            D,
+            float("noise", 0.0, INF, false, "0.1", "label noise amplitude s"),
+            float("region_radius", 0.0, INF, true, "2.5", "region radius B around w0 = 0"),
+        ],
+        metrics: KL_METRICS,
+        build: Build::KlObjective(build_least_squares),
+        privacy_defines_data: false,
+        ground_truth_revision: 0,
+    },
+    FamilyDef {
+        name: "kl_phase_retrieval",
+        doc: "Menart et al. F-G: phase retrieval (<a, w>^2 - y)^2/4; non-convex, KL only locally (no certified \
+              gamma: Algorithm 3 and Theorem 5 only); excess against the closer of +-w#",
+        params: &[
+            N_DESIGN,
+            D,
+            float("start_distance", 0.0, INF, true, "0.3", "R0 = ||w0 - w#|| (local regime: < 1)"),
+            MARGIN,
+        ],
+        metrics: KL_METRICS,
+        build: Build::KlObjective(build_phase_retrieval),
+        privacy_defines_data: false,
+        ground_truth_revision: 0,
+    },
+    FamilyDef {
+        name: "kl_geman_mcclure",
+        doc: "Menart et al. F-H: Geman-McClure robust regression with clean labels and zero-sum tilts (F* = 0), \
+              non-convex, not KL: the Theorem 5 (stationarity) family; L0 = 3 sqrt3/8 + Z, L1 = 2, F0 = 1",
+        params: &[
+            N,
+            D,
+            float("start_factor", 0.0, INF, true, "3.0", "||w0 - w#|| = start_factor sqrt(d) (flat part of phi)"),
+            float("tilt", 0.0, INF, false, "0.1", "radius Z of the zero-sum tilts"),
+        ],
+        metrics: KL_METRICS,
+        build: Build::KlObjective(build_geman_mcclure),
+        privacy_defines_data: false,
+        ground_truth_revision: 0,
+    },
+];

@@ -1,0 +1,208 @@
+//! The known-parameter algorithms of Menart et al. as registry entries:
+//! Algorithm 1 (KL Spider, Theorem 1) and Algorithm 2 + 4 (proximal point,
+//! Theorem 2).
+//!
+//! Curves for `excess_empirical_risk` (digest §3.6 "theory-curve recipes"):
+//! - Algorithm 1: theory = bound = `Phi_K` of the schedule actually run
+//!   ([`bounds::spider_theory`]: deterministic, w.h.p. bound, logs included);
+//!   reference = the bare rate `(gamma L0 sqrt(d)/(n sqrt rho))^kappa`.
+//! - Algorithm 2: theory = Theorem 2's proof bound
+//!   [`bounds::proximal_theory`] with the unspecified Lemma 3 constant `a`
+//!   given as the option `theory_constant` (fitted, digest E2), no bound;
+//!   reference = the bare rate.
+
+use dpcore::menart::KlObjective;
+use dpcore::RunFailure;
+use rand_pcg::Pcg64;
+use solvers::menart::bounds::{self, TheoryInputs};
+use solvers::menart::proximal::{InnerSteps, ProximalPoint};
+use solvers::menart::spider::{KlSpider, SpiderConstants, SpiderInputs};
+
+use super::common::{
+    beta, calibration, kl_diagnostics, output, theory_inputs, Curves, BETA, CALIBRATION,
+};
+use contract::{
+    choice, num, AlgorithmDef, CellOutput, ParamDef, ParamKind, PrivacyUnit, Run, RunContext,
+};
+
+const fn positive(name: &'static str, default: &'static str, doc: &'static str) -> ParamDef {
+    ParamDef {
+        name,
+        kind: ParamKind::Float {
+            min: 0.0,
+            max: f64::INFINITY,
+            min_open: true,
+        },
+        default: Some(default),
+        data_defining: false,
+        doc,
+    }
+}
+
+/// The Algorithm 1 configuration from its options.
+fn spider(options: &contract::Values) -> KlSpider {
+    let constants = match choice(options, "constants") {
+        "scaled" => Some(SpiderConstants::scaled(
+            num(options, "floor_constant"),
+            num(options, "round_constant"),
+        )),
+        _ => None,
+    };
+    KlSpider {
+        calibration: calibration(options),
+        constants,
+    }
+}
+
+/// Algorithm 1 (KL Spider, Theorem 1).
+fn run_spider(
+    ctx: &RunContext,
+    problem: &dyn KlObjective,
+    rng: &mut Pcg64,
+) -> Result<CellOutput, RunFailure> {
+    let algorithm = spider(ctx.options);
+    let inputs = SpiderInputs::from_problem(problem, ctx.rho, beta(ctx.options))?;
+    let schedule = algorithm.schedule(inputs)?;
+    let run = algorithm.run_with(problem, inputs, rng)?;
+    let phi_k = schedule.map_or(inputs.f0, |s| s.theory_bound());
+    let t = theory_inputs(problem, ctx.rho, inputs.beta);
+    let excess = Curves {
+        theory: phi_k,
+        bound: phi_k,
+        reference: bounds::nominal_rate(&t),
+    };
+    let above = f64::from(u8::from(problem.excess_risk(&run.w) > phi_k));
+    let (rounds, radius) =
+        schedule.map_or((0.0, 0.0), |s| (s.rounds as f64, s.trajectory_radius()));
+    let extra = [
+        rounds,
+        phi_k,
+        above,
+        radius / problem.kl_constants().region_radius,
+    ];
+    output(ctx, problem, &run, excess, Curves::NONE, &extra)
+}
+
+/// Algorithm 2 with Algorithm 4 (proximal point, Theorem 2).
+fn run_proximal(
+    ctx: &RunContext,
+    problem: &dyn KlObjective,
+    rng: &mut Pcg64,
+) -> Result<CellOutput, RunFailure> {
+    let o = ctx.options;
+    let algorithm = ProximalPoint {
+        calibration: calibration(o),
+        inner_steps: match choice(o, "inner_steps") {
+            "practical" => InnerSteps::Practical,
+            _ => InnerSteps::Theorem9,
+        },
+        prox_weight_factor: num(o, "prox_weight_factor"),
+    };
+    let beta = beta(o);
+    let schedule = algorithm.schedule(problem, ctx.rho, beta)?;
+    let run = algorithm.run(problem, ctx.rho, beta, rng)?;
+    let t = theory_inputs(problem, ctx.rho, beta);
+    let (theory, extra) = match schedule {
+        Some(s) => (
+            bounds::proximal_theory(
+                &TheoryInputs {
+                    l1: s.prox_weight,
+                    ..t
+                },
+                num(o, "theory_constant"),
+            ),
+            [s.rounds as f64, s.inner_steps as f64, s.prox_weight],
+        ),
+        None => (t.f0, [0.0, 0.0, f64::NAN]),
+    };
+    let excess = Curves {
+        theory,
+        bound: f64::NAN,
+        reference: bounds::nominal_rate(&t),
+    };
+    output(ctx, problem, &run, excess, Curves::NONE, &extra)
+}
+
+const METRICS: &[&str] = &[
+    "excess_empirical_risk",
+    "gradient_norm",
+    "gradient_evaluations",
+    "realised_rho",
+];
+
+/// Algorithms of this module.
+pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
+    AlgorithmDef {
+        name: "kl_spider",
+        doc: "Menart et al. Algorithm 1 (KL Spider, Theorem 1, kappa in [1, 2]): K rounds with targets \
+              Phi_k = max(F0 c^-k, floor), a noisy clipped full gradient per round and noisy clipped Spider \
+              differences; recommended: exact-count loop, replace-one noise (spend <= rho), floor constant 48 \
+              (digest §2.1, P1, P2, P6). Excess bound and theory: Phi_K (w.h.p.)",
+        options: &[
+            CALIBRATION,
+            BETA,
+            ParamDef {
+                name: "constants",
+                kind: ParamKind::Choice(&["calibration", "scaled"]),
+                default: Some("\"calibration\""),
+                data_defining: false,
+                doc: "utility constants: the calibration's own (48 or the paper's 32, and 64) or the E1b \
+                      \"scaled\" variant with floor_constant and round_constant (privacy unaffected)",
+            },
+            positive("floor_constant", "4.0", "E1b floor constant c_f (only with constants = \"scaled\")"),
+            positive("round_constant", "4.0", "E1b round constant c_K (only with constants = \"scaled\")"),
+        ],
+        delta_max: 1.0,
+        needs_delta: false,
+        privacy_unit: PrivacyUnit::Zcdp,
+        metrics: METRICS,
+        diagnostics: kl_diagnostics![
+            "rounds",
+            "phi_k",
+            "excess_above_phi_k",
+            "trajectory_radius_over_region",
+        ],
+        bound_name: "Phi_K (Thm 1, w.h.p.)",
+        theory_name: "Phi_K (Thm 1, logs included)",
+        reference_name: "bare rate (gamma L0 sqrt d/(n sqrt rho))^kappa",
+        run: Run::KlObjective(run_spider),
+    },
+    AlgorithmDef {
+        name: "kl_proximal_point",
+        doc: "Menart et al. Algorithm 2 (private proximal point, Theorem 2, kappa >= 2) with Algorithm 4 \
+              (noisy projected GD, Theorem 9) at budget rho/T per round; prox term Lt1 ||w - w_t-1||^2 with the \
+              balanced Lt1 = F0^((2-k)/k)/gamma^2 times prox_weight_factor (digest §2.2, P15). Theory: Theorem 2's \
+              proof bound with the fitted constant a (theory_constant)",
+        options: &[
+            CALIBRATION,
+            BETA,
+            ParamDef {
+                name: "inner_steps",
+                kind: ParamKind::Choice(&["theorem9", "practical"]),
+                default: Some("\"theorem9\""),
+                data_defining: false,
+                doc: "T_in of Algorithm 4: Theorem 9's n^2 rho_A log^2(2/beta_A)/d, or the marked \"practical\" \
+                      variant without the log^2 (digest E2)",
+            },
+            positive("prox_weight_factor", "1.0", "multiplier of the balanced prox weight (E2 checks: 0.1, 10)"),
+            positive(
+                "theory_constant",
+                "0.5",
+                "Lemma 3's unspecified constant a in the theory curve (digest E2 prototype: a ~ 0.4-0.6)",
+            ),
+        ],
+        delta_max: 1.0,
+        needs_delta: false,
+        privacy_unit: PrivacyUnit::Zcdp,
+        metrics: METRICS,
+        diagnostics: kl_diagnostics![
+            "rounds",
+            "inner_steps",
+            "prox_weight",
+        ],
+        bound_name: "",
+        theory_name: "Thm 2 proof bound with fitted a (logs included)",
+        reference_name: "bare rate (gamma L0 sqrt d/(n sqrt rho))^kappa",
+        run: Run::KlObjective(run_proximal),
+    },
+];

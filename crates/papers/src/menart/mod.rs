@@ -1,0 +1,9 @@
+//! Menart et al., private KL/PL non-convex optimization: the KL families, the
+//! known-parameter algorithms (KL Spider, the proximal point method), the
+//! adaptive noisy GD with its selection, and the calibration errata.
+
+pub(crate) mod adaptive;
+pub(crate) mod common;
+pub(crate) mod errata;
+pub(crate) mod families;
+pub(crate) mod known;

@@ -1,0 +1,175 @@
+//! Problem families of Wang–Zhu–Wang (digest §6.1): the planted
+//! large-margin generators G (isotropic) and G2 (two-cluster) with exactly
+//! `m` outliers of a chosen type, as registry entries of the halfspace kind.
+//!
+//! Both pin the inlier margin at exactly `gamma*` with an anchor pair and
+//! estimate the population 0-1 error with the generator's scalar-reduced
+//! sampler (`population_samples` draws per stratum, digest: `>= 1e5`). The
+//! planted `(gamma*, m)` is what the theory curves use (digest §3.9); no margin
+//! solver is needed.
+
+use datagen::wang::{Family, HalfspaceParams, MarginProfile, OutlierType, PlantedHalfspace};
+use dpcore::halfspace::HalfspaceProblem;
+use dpcore::RunFailure;
+use rand_pcg::Pcg64;
+
+use contract::{choice, num, Build, FamilyDef, ParamDef, ParamKind, Values};
+
+const fn int(
+    name: &'static str,
+    min: i64,
+    default: Option<&'static str>,
+    doc: &'static str,
+) -> ParamDef {
+    ParamDef {
+        name,
+        kind: ParamKind::Int { min },
+        default,
+        data_defining: true,
+        doc,
+    }
+}
+
+const N: ParamDef = int(
+    "n",
+    4,
+    None,
+    "number of records (anchor pair + inliers + outliers)",
+);
+const D_G: ParamDef = int("d", 2, None, "dimension (at least 2)");
+const D_G2: ParamDef = int(
+    "d",
+    3,
+    None,
+    "dimension (at least 3: w*, u_2 and their complement)",
+);
+const OUTLIERS: ParamDef = int(
+    "m",
+    0,
+    Some("0"),
+    "number m of planted outliers (twins need n >= 2 + 2m)",
+);
+const POPULATION: ParamDef = int(
+    "population_samples",
+    1,
+    Some("100000"),
+    "Monte-Carlo draws per stratum of the population sampler (digest §6.1: >= 1e5)",
+);
+const MARGIN_G: ParamDef = ParamDef {
+    name: "gamma",
+    kind: ParamKind::Float {
+        min: 0.0,
+        max: 1.0,
+        min_open: true,
+    },
+    default: None,
+    data_defining: true,
+    doc: "planted margin gamma* in (0, 1), pinned exactly by the anchor pair",
+};
+const MARGIN_G2: ParamDef = ParamDef {
+    doc:
+        "planted margin gamma* with gamma*^2 + 0.36 <= 1 (gamma* <= 0.8), pinned by the anchor pair",
+    kind: ParamKind::Float {
+        min: 0.0,
+        max: 0.8,
+        min_open: true,
+    },
+    ..MARGIN_G
+};
+const OUTLIER_TYPE: ParamDef = ParamDef {
+    name: "outlier_type",
+    kind: ParamKind::Choice(&["twins", "flips", "band", "adversarial"]),
+    default: Some("\"twins\""),
+    data_defining: true,
+    doc: "T: contradictory twins (exact |S_out| = m), F: label flips, B: margin band, A: pull cluster at pi/4",
+};
+const PROFILE: ParamDef = ParamDef {
+    name: "profile",
+    kind: ParamKind::Choice(&["spread", "tight"]),
+    default: Some("\"spread\""),
+    data_defining: true,
+    doc: "inlier margins s = gamma* + (1 - gamma*) rho U (spread) or s = gamma* (tight)",
+};
+const RHO: ParamDef = ParamDef {
+    name: "rho",
+    kind: ParamKind::Float {
+        min: 0.0,
+        max: 1.0,
+        min_open: true,
+    },
+    default: Some("1.0"),
+    data_defining: true,
+    doc: "spread rho of the spread profile",
+};
+
+fn outlier_type(v: &Values) -> OutlierType {
+    match choice(v, "outlier_type") {
+        "flips" => OutlierType::Flips,
+        "band" => OutlierType::Band,
+        "adversarial" => OutlierType::adversarial_default(),
+        _ => OutlierType::Twins,
+    }
+}
+
+fn generate(
+    v: &Values,
+    family: Family,
+    rng: &mut Pcg64,
+) -> Result<Box<dyn HalfspaceProblem>, RunFailure> {
+    let params = HalfspaceParams {
+        n: num(v, "n") as usize,
+        d: num(v, "d") as usize,
+        margin: num(v, "gamma"),
+        outliers: num(v, "m") as usize,
+        outlier_type: outlier_type(v),
+        family,
+        population_samples: num(v, "population_samples") as usize,
+    };
+    let problem = PlantedHalfspace::generate(params, rng).map_err(RunFailure::InvalidParameters)?;
+    Ok(Box::new(problem))
+}
+
+fn build_isotropic(v: &Values, rng: &mut Pcg64) -> Result<Box<dyn HalfspaceProblem>, RunFailure> {
+    let profile = match choice(v, "profile") {
+        "tight" => MarginProfile::Tight,
+        _ => MarginProfile::Spread { rho: num(v, "rho") },
+    };
+    generate(v, Family::Isotropic(profile), rng)
+}
+
+fn build_two_cluster(v: &Values, rng: &mut Pcg64) -> Result<Box<dyn HalfspaceProblem>, RunFailure> {
+    generate(v, Family::TwoCluster, rng)
+}
+
+const METRICS: &[&str] = &[
+    "zero_one_error",
+    "excess_zero_one_error",
+    "population_zero_one_error",
+];
+
+pub(crate) const FAMILIES: &[FamilyDef] = &[
+    FamilyDef {
+        name: "wang_isotropic",
+        doc: "Wang–Zhu–Wang digest §6.1 generator G: unit-norm x = y s w* + sqrt(1 - s^2) v (v uniform on \
+              w*^perp, w* a dense random unit vector), anchor pair pinning gamma(S_in) = gamma* exactly, m \
+              outliers (twins by default: the planted-twin data of the removal-margin experiment); \
+              population error by the scalar-reduced sampler",
+        params: &[N, D_G, MARGIN_G, OUTLIERS, OUTLIER_TYPE, PROFILE, RHO, POPULATION],
+        metrics: METRICS,
+        build: Build::Halfspace(build_isotropic),
+        privacy_defines_data: false,
+        ground_truth_revision: 0,
+    },
+    FamilyDef {
+        name: "wang_two_cluster",
+        doc: "Wang–Zhu–Wang digest §6.1 item 5, the hard family G2: x = y (gamma* w* + kappa 0.6 u_2 + \
+              sqrt(1 - gamma*^2 - 0.36) v), kappa = -1 w.p. 0.1; every inlier at margin exactly gamma*, the \
+              mean gradient points along u_2 so full-dimension DP-GD misses the minority cluster as d grows \
+              (E4); anchor pair, m outliers",
+        params: &[N, D_G2, MARGIN_G2, OUTLIERS, OUTLIER_TYPE, POPULATION],
+        metrics: METRICS,
+        build: Build::Halfspace(build_two_cluster),
+        privacy_defines_data: false,
+        ground_truth_revision: 0,
+    },
+];
