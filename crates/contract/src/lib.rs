@@ -48,6 +48,87 @@ pub struct ParamDef {
     pub doc: &'static str,
 }
 
+impl ParamDef {
+    /// A required, data-defining integer `>= min`.
+    pub const fn int(name: &'static str, min: i64, doc: &'static str) -> Self {
+        Self {
+            name,
+            kind: ParamKind::Int { min },
+            default: None,
+            data_defining: true,
+            doc,
+        }
+    }
+
+    /// A required, data-defining float in `[min, max]` (`(min, max]` when
+    /// `min_open`).
+    pub const fn float(
+        name: &'static str,
+        (min, max, min_open): (f64, f64, bool),
+        doc: &'static str,
+    ) -> Self {
+        Self {
+            name,
+            kind: ParamKind::Float { min, max, min_open },
+            default: None,
+            data_defining: true,
+            doc,
+        }
+    }
+
+    /// A required, data-defining float in `(0, inf]`.
+    pub const fn positive(name: &'static str, doc: &'static str) -> Self {
+        Self::float(name, POSITIVE, doc)
+    }
+
+    /// A required, data-defining float in `[0, 1]`.
+    pub const fn unit(name: &'static str, doc: &'static str) -> Self {
+        Self::float(name, (0.0, 1.0, false), doc)
+    }
+
+    /// A required, data-defining choice among `values`.
+    pub const fn choice(
+        name: &'static str,
+        values: &'static [&'static str],
+        doc: &'static str,
+    ) -> Self {
+        Self {
+            name,
+            kind: ParamKind::Choice(values),
+            default: None,
+            data_defining: true,
+            doc,
+        }
+    }
+
+    /// The same parameter with a default (TOML text, e.g. `"1.0"` or
+    /// `"\"tight\""`).
+    pub const fn default(self, text: &'static str) -> Self {
+        Self {
+            default: Some(text),
+            ..self
+        }
+    }
+
+    /// The same parameter with a default where one is given, required
+    /// otherwise.
+    pub const fn maybe_default(self, default: Option<&'static str>) -> Self {
+        Self { default, ..self }
+    }
+
+    /// The same parameter as an algorithm option: it changes the noise stream
+    /// (and so the noise seed), not the generated data.
+    pub const fn option(self) -> Self {
+        Self {
+            data_defining: false,
+            ..self
+        }
+    }
+}
+
+/// The range `(0, inf]` of [`ParamDef::float`].
+pub const POSITIVE: (f64, f64, bool) = (0.0, f64::INFINITY, true);
+
 /// Resolved parameter values of one cell, by name.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Value {

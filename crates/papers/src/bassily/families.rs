@@ -15,30 +15,14 @@ use dpcore::{Objective, RunFailure};
 use rand_pcg::Pcg64;
 use solvers::bassily::rate::rate;
 
-use contract::{num, Build, FamilyDef, ParamDef, ParamKind, Values};
+use contract::{num, Build, FamilyDef, ParamDef, Values};
 
 const fn int(name: &'static str, min: i64, doc: &'static str) -> ParamDef {
-    ParamDef {
-        name,
-        kind: ParamKind::Int { min },
-        default: None,
-        data_defining: true,
-        doc,
-    }
+    ParamDef::int(name, min, doc)
 }
 
 const fn positive(name: &'static str, default: &'static str, doc: &'static str) -> ParamDef {
-    ParamDef {
-        name,
-        kind: ParamKind::Float {
-            min: 0.0,
-            max: f64::INFINITY,
-            min_open: true,
-        },
-        default: Some(default),
-        data_defining: true,
-        doc,
-    }
+    ParamDef::positive(name, doc).default(default)
 }
 
 /// The largest signal a worst-case family uses (digest E3: `r in (0, 0.95]`).

@@ -19,7 +19,7 @@ use dpcore::RunFailure;
 use rand::RngExt;
 use rand_pcg::Pcg64;
 
-use contract::{choice, num, Build, FamilyDef, ParamDef, ParamKind, Values};
+use contract::{choice, num, Build, FamilyDef, ParamDef, Values};
 
 const fn int(
     name: &'static str,
@@ -27,41 +27,15 @@ const fn int(
     default: Option<&'static str>,
     doc: &'static str,
 ) -> ParamDef {
-    ParamDef {
-        name,
-        kind: ParamKind::Int { min },
-        default,
-        data_defining: true,
-        doc,
-    }
+    ParamDef::int(name, min, doc).maybe_default(default)
 }
 
 const fn unit(name: &'static str, default: &'static str, doc: &'static str) -> ParamDef {
-    ParamDef {
-        name,
-        kind: ParamKind::Float {
-            min: 0.0,
-            max: 1.0,
-            min_open: false,
-        },
-        default: Some(default),
-        data_defining: true,
-        doc,
-    }
+    ParamDef::unit(name, doc).default(default)
 }
 
 const fn positive(name: &'static str, default: &'static str, doc: &'static str) -> ParamDef {
-    ParamDef {
-        name,
-        kind: ParamKind::Float {
-            min: 0.0,
-            max: f64::INFINITY,
-            min_open: true,
-        },
-        default: Some(default),
-        data_defining: true,
-        doc,
-    }
+    ParamDef::positive(name, doc).default(default)
 }
 
 const fn pick(
@@ -70,13 +44,7 @@ const fn pick(
     default: &'static str,
     doc: &'static str,
 ) -> ParamDef {
-    ParamDef {
-        name,
-        kind: ParamKind::Choice(values),
-        default: Some(default),
-        data_defining: true,
-        doc,
-    }
+    ParamDef::choice(name, values, doc).default(default)
 }
 
 /// Largest `log2_d` of a game (digest §7.2: `d` up to `2^20`).

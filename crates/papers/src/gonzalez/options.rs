@@ -11,17 +11,9 @@ pub(super) const fn float_option(
     default: &'static str,
     doc: &'static str,
 ) -> ParamDef {
-    ParamDef {
-        name,
-        kind: ParamKind::Float {
-            min: 0.0,
-            max: f64::INFINITY,
-            min_open,
-        },
-        default: Some(default),
-        data_defining: false,
-        doc,
-    }
+    ParamDef::float(name, (0.0, f64::INFINITY, min_open), doc)
+        .default(default)
+        .option()
 }
 
 /// The `release_count` option: corrected (default) or printed privacy cap.

@@ -11,34 +11,21 @@ use datagen::term::{Term, TermLoss, TermParams};
 use dpcore::{Objective, RunFailure};
 use rand_pcg::Pcg64;
 
-use contract::{choice, num, Build, FamilyDef, ParamDef, ParamKind, Values};
+use contract::{choice, num, Build, FamilyDef, ParamDef, ParamKind, Values, POSITIVE};
 
 const fn int(name: &'static str, min: i64, doc: &'static str) -> ParamDef {
-    ParamDef {
-        name,
-        kind: ParamKind::Int { min },
-        default: None,
-        data_defining: true,
-        doc,
-    }
+    ParamDef::int(name, min, doc)
 }
 
 const fn float(
     name: &'static str,
-    (min, max, min_open): (f64, f64, bool),
+    range: (f64, f64, bool),
     default: Option<&'static str>,
     doc: &'static str,
 ) -> ParamDef {
-    ParamDef {
-        name,
-        kind: ParamKind::Float { min, max, min_open },
-        default,
-        data_defining: true,
-        doc,
-    }
+    ParamDef::float(name, range, doc).maybe_default(default)
 }
 
-const POSITIVE: (f64, f64, bool) = (0.0, f64::INFINITY, true);
 const N: ParamDef = int("n", 2, "number of records");
 const D: ParamDef = int("d", 1, "dimension");
 const D2: ParamDef = int("d", 2, "dimension (at least 2: data on the sphere S^(d-1))");

@@ -7,7 +7,7 @@ use solvers::inner::InnerSolver;
 use solvers::lowy_razaviyayn::adversarial::Inflation;
 use solvers::lowy_razaviyayn::regularized::Calibration;
 
-use contract::{choice, ParamDef, ParamKind, Values};
+use contract::{choice, ParamDef, Values};
 
 /// A string option with a fixed set of `choices` that does not change the
 /// generated data; `default` is written as TOML text (quoted).
@@ -17,13 +17,9 @@ const fn choice_option(
     default: &'static str,
     doc: &'static str,
 ) -> ParamDef {
-    ParamDef {
-        name,
-        kind: ParamKind::Choice(choices),
-        default: Some(default),
-        data_defining: false,
-        doc,
-    }
+    ParamDef::choice(name, choices, doc)
+        .default(default)
+        .option()
 }
 
 /// The `inner` option: which inner solver reaches the prescribed accuracy.

@@ -17,16 +17,10 @@ use dpcore::menart::KlObjective;
 use dpcore::RunFailure;
 use rand_pcg::Pcg64;
 
-use contract::{num, Build, FamilyDef, ParamDef, ParamKind, Values};
+use contract::{num, Build, FamilyDef, ParamDef, Values};
 
 const fn int(name: &'static str, min: i64, doc: &'static str) -> ParamDef {
-    ParamDef {
-        name,
-        kind: ParamKind::Int { min },
-        default: None,
-        data_defining: true,
-        doc,
-    }
+    ParamDef::int(name, min, doc)
 }
 
 const fn float(
@@ -37,13 +31,7 @@ const fn float(
     default: &'static str,
     doc: &'static str,
 ) -> ParamDef {
-    ParamDef {
-        name,
-        kind: ParamKind::Float { min, max, min_open },
-        default: Some(default),
-        data_defining: true,
-        doc,
-    }
+    ParamDef::float(name, (min, max, min_open), doc).default(default)
 }
 
 const INF: f64 = f64::INFINITY;

@@ -26,17 +26,7 @@ use contract::{
 };
 
 const fn positive(name: &'static str, default: &'static str, doc: &'static str) -> ParamDef {
-    ParamDef {
-        name,
-        kind: ParamKind::Float {
-            min: 0.0,
-            max: f64::INFINITY,
-            min_open: true,
-        },
-        default: Some(default),
-        data_defining: false,
-        doc,
-    }
+    ParamDef::positive(name, doc).default(default).option()
 }
 
 /// The Algorithm 1 configuration from its options.

@@ -21,13 +21,7 @@ const fn int(
     default: Option<&'static str>,
     doc: &'static str,
 ) -> ParamDef {
-    ParamDef {
-        name,
-        kind: ParamKind::Int { min },
-        default,
-        data_defining: true,
-        doc,
-    }
+    ParamDef::int(name, min, doc).maybe_default(default)
 }
 
 const N: ParamDef = int(

@@ -21,13 +21,9 @@ const fn pick(
     default: &'static str,
     doc: &'static str,
 ) -> ParamDef {
-    ParamDef {
-        name,
-        kind: ParamKind::Choice(values),
-        default: Some(default),
-        data_defining: false,
-        doc,
-    }
+    ParamDef::choice(name, values, doc)
+        .default(default)
+        .option()
 }
 
 /// `mode`: NGD iteration count (digest §7).
