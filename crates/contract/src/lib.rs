@@ -157,20 +157,74 @@ pub fn choice<'a>(values: &'a Values, name: &str) -> &'a str {
     }
 }
 
+/// The curves a run reports beside its metric, each `None` where none applies.
+/// The store writes `None` as NaN.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Curves {
+    /// The exact expected metric (the digest's theory curve).
+    pub theory: Option<f64>,
+    /// The theorem's upper bound on the expected metric.
+    pub bound: Option<f64>,
+    /// A second curve drawn for comparison, e.g. the printed form of a bound
+    /// the digest corrects (see [`AlgorithmDef::reference_name`]).
+    pub reference: Option<f64>,
+}
+
+impl Curves {
+    /// No curve applies.
+    pub const NONE: Curves = Curves {
+        theory: None,
+        bound: None,
+        reference: None,
+    };
+
+    /// From `[theory, bound, reference]` computed by formulas that yield NaN
+    /// where a curve does not apply (a match arm without a theorem, a rate
+    /// undefined at the setting): NaN becomes `None`, every other value
+    /// (infinities included) is kept.
+    pub fn from_nan([theory, bound, reference]: [f64; 3]) -> Self {
+        let some = |x: f64| (!x.is_nan()).then_some(x);
+        Curves {
+            theory: some(theory),
+            bound: some(bound),
+            reference: some(reference),
+        }
+    }
+}
+
 /// What one run of an algorithm produces for the store.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CellOutput {
     /// The measured metric.
     pub metric: f64,
-    /// The exact expected metric (the digest's theory curve); NaN when unknown.
-    pub theory: f64,
-    /// The theorem's upper bound on the expected metric; NaN when none applies.
-    pub bound: f64,
-    /// A second curve drawn for comparison, e.g. the printed form of a bound
-    /// the digest corrects (see [`AlgorithmDef::reference_name`]); NaN when none.
-    pub reference: f64,
+    /// The comparison curves at this run's setting.
+    pub curves: Curves,
     /// Algorithm diagnostics, in the order of [`AlgorithmDef::diagnostics`].
     pub diagnostics: Vec<f64>,
+}
+
+impl CellOutput {
+    /// A run's output.
+    pub fn new(metric: f64, curves: Curves, diagnostics: Vec<f64>) -> Self {
+        Self {
+            metric,
+            curves,
+            diagnostics,
+        }
+    }
+
+    /// A run's output from `[metric, theory, bound, reference]`, the curves
+    /// as in [`Curves::from_nan`].
+    pub fn from_nan_curves(
+        [metric, theory, bound, reference]: [f64; 4],
+        diagnostics: Vec<f64>,
+    ) -> Self {
+        Self::new(
+            metric,
+            Curves::from_nan([theory, bound, reference]),
+            diagnostics,
+        )
+    }
 }
 
 /// The privacy definition an algorithm is calibrated for, which decides the

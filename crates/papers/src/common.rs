@@ -88,15 +88,12 @@ pub fn run_output_perturbation_conceptual(
         }
         _ => (noise_term, erm_bound),
     };
-    Ok(CellOutput {
-        metric,
-        theory,
-        bound,
-        reference: f64::NAN,
-        diagnostics: vec![
+    Ok(CellOutput::from_nan_curves(
+        [metric, theory, bound, f64::NAN],
+        vec![
             release.sensitivity,
             release.noise_scale,
             release.noise_norm_sq,
         ],
-    })
+    ))
 }

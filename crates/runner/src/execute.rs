@@ -140,9 +140,10 @@ fn record(
         noise_seed: cell.noise_seed,
         error,
         metric: out.as_ref().map_or(nan, |o| o.metric),
-        theory: out.as_ref().map_or(nan, |o| o.theory),
-        bound: out.as_ref().map_or(nan, |o| o.bound),
-        reference: out.as_ref().map_or(nan, |o| o.reference),
+        // The store's columns keep NaN for "no curve" (and for a failed cell).
+        theory: out.as_ref().and_then(|o| o.curves.theory).unwrap_or(nan),
+        bound: out.as_ref().and_then(|o| o.curves.bound).unwrap_or(nan),
+        reference: out.as_ref().and_then(|o| o.curves.reference).unwrap_or(nan),
         diagnostics: out.map_or_else(
             || vec![nan; study.algorithm.diagnostics.len()],
             |o| o.diagnostics,

@@ -19,7 +19,8 @@ use solvers::bassily::objp::{
 };
 
 use contract::{
-    choice, AlgorithmDef, CellOutput, Metric, ParamDef, ParamKind, PrivacyUnit, Run, RunContext,
+    choice, AlgorithmDef, CellOutput, Curves, Metric, ParamDef, ParamKind, PrivacyUnit, Run,
+    RunContext,
 };
 
 fn hessian_rank(problem: &dyn Objective) -> HessianRank {
@@ -71,12 +72,9 @@ fn objp_output(
     let (certificate, epochs) = r
         .svrg
         .map_or((f64::NAN, f64::NAN), |v| (v.certificate, v.epochs as f64));
-    Ok(CellOutput {
-        metric,
-        theory,
-        bound,
-        reference,
-        diagnostics: vec![
+    Ok(CellOutput::from_nan_curves(
+        [metric, theory, bound, reference],
+        vec![
             r.lambda,
             r.sigma_g,
             r.sigma_h,
@@ -85,7 +83,7 @@ fn objp_output(
             epochs,
             evaluations,
         ],
-    })
+    ))
 }
 
 /// `A_ObjP` (Algorithm 2): exact minimizer of the perturbed, regularized
@@ -125,13 +123,7 @@ fn run_erm(
     _rng: &mut Pcg64,
 ) -> Result<CellOutput, RunFailure> {
     let metric = ctx.metric.measure(problem, problem.minimizer(), 0.0)?;
-    Ok(CellOutput {
-        metric,
-        theory: f64::NAN,
-        bound: f64::NAN,
-        reference: f64::NAN,
-        diagnostics: vec![],
-    })
+    Ok(CellOutput::new(metric, Curves::NONE, vec![]))
 }
 
 const CONSTANTS: ParamDef = ParamDef {

@@ -102,12 +102,9 @@ fn run_variant(
             nsgd_bounds(ctx, &p, &r, variant),
         ),
     };
-    Ok(CellOutput {
-        metric,
-        theory,
-        bound,
-        reference,
-        diagnostics: vec![
+    Ok(CellOutput::from_nan_curves(
+        [metric, theory, bound, reference],
+        vec![
             r.steps as f64,
             r.batch as f64,
             r.step_size,
@@ -117,7 +114,7 @@ fn run_variant(
             r.gradient_evaluations as f64,
             r.largest_batch as f64,
         ],
-    })
+    ))
 }
 
 fn run_nsgd(
@@ -164,13 +161,10 @@ fn run_one_pass_sgd(
     } else {
         f64::NAN
     };
-    Ok(CellOutput {
-        metric,
-        theory,
-        bound,
-        reference: f64::NAN,
-        diagnostics: vec![],
-    })
+    Ok(CellOutput::from_nan_curves(
+        [metric, theory, bound, f64::NAN],
+        vec![],
+    ))
 }
 
 /// The digest's E4 comparison: a theory curve evaluated at the grid point
@@ -190,13 +184,10 @@ fn run_theory_curve(
         _ => rate(p.n, p.d, p.eps, p.delta),
     };
     let value = p.radius * p.lipschitz * shape;
-    Ok(CellOutput {
-        metric: value,
-        theory: value,
-        bound: f64::NAN,
-        reference: f64::NAN,
-        diagnostics: vec![],
-    })
+    Ok(CellOutput::from_nan_curves(
+        [value, value, f64::NAN, f64::NAN],
+        vec![],
+    ))
 }
 
 const CALIBRATION: ParamDef = ParamDef {

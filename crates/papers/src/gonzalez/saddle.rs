@@ -105,12 +105,9 @@ fn run_alg1(
     } else {
         (f64::NAN, f64::NAN)
     };
-    Ok(CellOutput {
-        metric,
-        theory,
-        bound,
-        reference,
-        diagnostics: vec![
+    Ok(CellOutput::from_nan_curves(
+        [metric, theory, bound, reference],
+        vec![
             s.steps as f64,
             s.batch as f64,
             s.k as f64,
@@ -123,7 +120,7 @@ fn run_alg1(
             penalty,
             sparsification_penalty_bound(c.l1, l, s.steps),
         ],
-    })
+    ))
 }
 
 fn run_alg3(
@@ -139,12 +136,9 @@ fn run_alg3(
     let theory = alg3_rate(problem.constants(), n, p.eps, p.delta, dx, dy);
     let nan = f64::NAN;
     let [metric, theory, bound, reference] = measured(ctx, problem, &r, [theory, nan, nan])?;
-    Ok(CellOutput {
-        metric,
-        theory,
-        bound,
-        reference,
-        diagnostics: vec![
+    Ok(CellOutput::from_nan_curves(
+        [metric, theory, bound, reference],
+        vec![
             r.diagnostics.steps as f64,
             r.diagnostics.batch as f64,
             f64::from(params.m),
@@ -154,7 +148,7 @@ fn run_alg3(
             f64::from(u8::from(params.outside_theory)),
             spent(&r),
         ],
-    })
+    ))
 }
 
 /// Diagnostics of the baselines: steps, batch, step size, realised eps.
@@ -166,13 +160,10 @@ fn baseline_output(
 ) -> Result<CellOutput, RunFailure> {
     let [metric, theory, bound, reference] = measured(ctx, problem, r, curves)?;
     let d = &r.diagnostics;
-    Ok(CellOutput {
-        metric,
-        theory,
-        bound,
-        reference,
-        diagnostics: vec![d.steps as f64, d.batch as f64, d.tau, spent(r)],
-    })
+    Ok(CellOutput::from_nan_curves(
+        [metric, theory, bound, reference],
+        vec![d.steps as f64, d.batch as f64, d.tau, spent(r)],
+    ))
 }
 
 fn run_nonprivate_smd(

@@ -50,12 +50,9 @@ fn sco_measured(
         ],
     };
     let d = &r.diagnostics;
-    Ok(CellOutput {
-        metric,
-        theory,
-        bound,
-        reference,
-        diagnostics: vec![
+    Ok(CellOutput::from_nan_curves(
+        [metric, theory, bound, reference],
+        vec![
             d.steps as f64,
             d.batch as f64,
             d.k as f64,
@@ -63,7 +60,7 @@ fn sco_measured(
             d.tau,
             spent,
         ],
-    })
+    ))
 }
 
 fn run_alg4(
@@ -124,13 +121,10 @@ fn query_output(
         Metric::RealisedEps => (spent, ctx.privacy.eps),
         m => (m.measure_query_release(problem, &r.histogram)?, bound),
     };
-    Ok(CellOutput {
-        metric,
-        theory: nan,
-        bound,
-        reference: nan,
-        diagnostics: vec![r.steps as f64, spent],
-    })
+    Ok(CellOutput::from_nan_curves(
+        [metric, nan, bound, nan],
+        vec![r.steps as f64, spent],
+    ))
 }
 
 fn run_alg5(

@@ -41,13 +41,10 @@ fn release_output(
     let metric = ctx
         .metric
         .measure(problem, &r.w, r.gradient_evaluations as f64)?;
-    Ok(CellOutput {
-        metric,
-        theory,
-        bound,
-        reference,
-        diagnostics: black_box_diagnostics(r),
-    })
+    Ok(CellOutput::from_nan_curves(
+        [metric, theory, bound, reference],
+        black_box_diagnostics(r),
+    ))
 }
 
 /// Runs `op_conceptual_projected`: Eq. (3), exact minimizer plus noise,
@@ -63,13 +60,10 @@ fn run_conceptual_projected(
     let r = mech.run(problem, ctx.privacy, rng)?;
     let bound = conceptual_projected_bound(ctx, problem);
     let metric = ctx.metric.measure(problem, &r.w, 0.0)?;
-    Ok(CellOutput {
-        metric,
-        theory: f64::NAN,
-        bound,
-        reference: f64::NAN,
-        diagnostics: vec![r.sensitivity, r.noise_scale, r.noise_norm_sq],
-    })
+    Ok(CellOutput::from_nan_curves(
+        [metric, f64::NAN, bound, f64::NAN],
+        vec![r.sensitivity, r.noise_scale, r.noise_norm_sq],
+    ))
 }
 
 /// Runs `op_black_box`: Algorithm 1 with the selected inner solver, to the

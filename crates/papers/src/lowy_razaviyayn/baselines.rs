@@ -51,19 +51,16 @@ fn run_zzmw17(
             (f64::NAN, 0.5 * alpha + 0.5 * c.smoothness * e_sq)
         }
     };
-    Ok(CellOutput {
-        metric,
-        theory,
-        bound,
-        reference: f64::NAN,
-        diagnostics: vec![
+    Ok(CellOutput::from_nan_curves(
+        [metric, theory, bound, f64::NAN],
+        vec![
             r.iterations as f64,
             r.sensitivity,
             r.noise_scale,
             r.noise_norm_sq,
             r.gradient_evaluations as f64,
         ],
-    })
+    ))
 }
 
 /// Noisy SGD \[BST14\] with the RDP accountant's replace-one calibration;
@@ -92,18 +89,15 @@ fn run_noisy_sgd(
         }
         _ => f64::NAN,
     };
-    Ok(CellOutput {
-        metric,
-        theory,
-        bound: f64::NAN,
-        reference: f64::NAN,
-        diagnostics: vec![
+    Ok(CellOutput::from_nan_curves(
+        [metric, theory, f64::NAN, f64::NAN],
+        vec![
             cal.steps as f64,
             cal.noise_multiplier,
             cal.realised_eps,
             r.gradient_evaluations as f64,
         ],
-    })
+    ))
 }
 
 /// Algorithms of this module.

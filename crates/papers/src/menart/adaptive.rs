@@ -2,7 +2,7 @@
 //! Algorithm 3 (adaptive noisy GD, Theorems 3–4) and the Theorem 5
 //! stationary-point selection, with E4's DP-GD baseline (\[WYX17\]).
 //!
-//! Curves (digest §3.6):
+//! KlCurves (digest §3.6):
 //! - Algorithm 3, `excess_empirical_risk`: theory = `A1 + A2 + A3` of
 //!   Theorem 4 with unit constants ([`bounds::adaptive_theory`], shape only,
 //!   logs included), reference = `A1` alone (the adaptive term); no bound
@@ -24,7 +24,7 @@ use solvers::menart::bounds::{self, TheoryInputs};
 use solvers::menart::dp_gd::DpGd;
 
 use super::common::{
-    beta, calibration, kl_diagnostics, output, theory_inputs, Curves, BETA, CALIBRATION,
+    beta, calibration, kl_diagnostics, output, theory_inputs, KlCurves, BETA, CALIBRATION,
 };
 use contract::{AlgorithmDef, CellOutput, PrivacyUnit, Run, RunContext};
 
@@ -56,7 +56,7 @@ fn run_adaptive(
     let out = algorithm.run(problem, ctx.rho, beta, rng)?;
     let t = theory_inputs(problem, ctx.rho, beta);
     let terms = bounds::adaptive_theory(&t);
-    let excess = Curves {
+    let excess = KlCurves {
         theory: terms.total(),
         bound: f64::NAN,
         reference: terms.a1,
@@ -71,7 +71,7 @@ fn run_adaptive(
         flag(bounds::adaptive_regime_r1(&t)),
         flag(bounds::theorem4_condition_holds(&t)),
     ];
-    output(ctx, problem, &out.run, excess, Curves::NONE, &extra)
+    output(ctx, problem, &out.run, excess, KlCurves::NONE, &extra)
 }
 
 /// Theorem 5: Algorithm 3 then the exponential-mechanism selection.
@@ -89,7 +89,7 @@ fn run_selection(
     // Query points w_0..w_T: T steps.
     let steps = (out.queries.max(2) - 1) as f64;
     let explicit = bounds::stationarity_theory(&t, steps);
-    let norm = Curves {
+    let norm = KlCurves {
         theory: explicit,
         bound: f64::NAN,
         reference: f64::NAN,
@@ -101,7 +101,7 @@ fn run_selection(
         out.selected.map_or(f64::NAN, |s| s as f64),
         steps_ratio(&t, steps, out.min_gradient_norm),
     ];
-    output(ctx, problem, &out.run, Curves::NONE, norm, &extra)
+    output(ctx, problem, &out.run, KlCurves::NONE, norm, &extra)
 }
 
 /// E4's DP-GD baseline (random iterate, \[WYX17\] step count).
@@ -122,13 +122,13 @@ fn run_dp_gd(
         k.initial_gap,
         out.steps,
     );
-    let norm = Curves {
+    let norm = KlCurves {
         theory: bound,
         bound,
         reference: f64::NAN,
     };
     let extra = [out.steps as f64, out.output_index as f64];
-    output(ctx, problem, &out.run, Curves::NONE, norm, &extra)
+    output(ctx, problem, &out.run, KlCurves::NONE, norm, &extra)
 }
 
 /// Metrics of the stationarity entries (Theorem 5 and DP-GD): the gradient

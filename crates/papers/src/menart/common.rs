@@ -97,9 +97,10 @@ pub fn theory_inputs(problem: &dyn KlObjective, rho: f64, beta: f64) -> TheoryIn
     }
 }
 
-/// The curves stored for a risk or stationarity metric.
+/// The curves stored for a risk or stationarity metric, NaN where none
+/// applies (turned into [`contract::Curves`] by [`output`]).
 #[derive(Debug, Clone, Copy)]
-pub struct Curves {
+pub struct KlCurves {
     /// The full theory expression (logs included).
     pub theory: f64,
     /// A certified (w.h.p.) bound, NaN when none.
@@ -108,9 +109,9 @@ pub struct Curves {
     pub reference: f64,
 }
 
-impl Curves {
+impl KlCurves {
     /// No curve.
-    pub const NONE: Curves = Curves {
+    pub const NONE: KlCurves = KlCurves {
         theory: f64::NAN,
         bound: f64::NAN,
         reference: f64::NAN,
@@ -126,8 +127,8 @@ pub fn output(
     ctx: &RunContext,
     problem: &dyn KlObjective,
     run: &MenartRun,
-    excess: Curves,
-    gradient_norm: Curves,
+    excess: KlCurves,
+    gradient_norm: KlCurves,
     extra: &[f64],
 ) -> Result<CellOutput, RunFailure> {
     let objective: &dyn Objective = problem;
@@ -135,7 +136,7 @@ pub fn output(
     let (metric, curves) = match ctx.metric {
         Metric::RealisedRho => (
             run.rho_spent,
-            Curves {
+            KlCurves {
                 theory: f64::NAN,
                 bound: ctx.rho,
                 reference: ctx.rho,
@@ -150,7 +151,7 @@ pub fn output(
         ),
         _ => (
             ctx.metric.measure(objective, &run.w, evaluations)?,
-            Curves::NONE,
+            KlCurves::NONE,
         ),
     };
     let eps =
@@ -166,13 +167,10 @@ pub fn output(
     ];
     debug_assert_eq!(diagnostics.len(), BASE_DIAGNOSTICS.len());
     diagnostics.extend_from_slice(extra);
-    Ok(CellOutput {
-        metric,
-        theory: curves.theory,
-        bound: curves.bound,
-        reference: curves.reference,
+    Ok(CellOutput::from_nan_curves(
+        [metric, curves.theory, curves.bound, curves.reference],
         diagnostics,
-    })
+    ))
 }
 
 #[cfg(test)]

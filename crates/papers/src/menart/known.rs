@@ -2,7 +2,7 @@
 //! Algorithm 1 (KL Spider, Theorem 1) and Algorithm 2 + 4 (proximal point,
 //! Theorem 2).
 //!
-//! Curves for `excess_empirical_risk` (digest §3.6 "theory-curve recipes"):
+//! KlCurves for `excess_empirical_risk` (digest §3.6 "theory-curve recipes"):
 //! - Algorithm 1: theory = bound = `Phi_K` of the schedule actually run
 //!   ([`bounds::spider_theory`]: deterministic, w.h.p. bound, logs included);
 //!   reference = the bare rate `(gamma L0 sqrt(d)/(n sqrt rho))^kappa`.
@@ -19,7 +19,7 @@ use solvers::menart::proximal::{InnerSteps, ProximalPoint};
 use solvers::menart::spider::{KlSpider, SpiderConstants, SpiderInputs};
 
 use super::common::{
-    beta, calibration, kl_diagnostics, output, theory_inputs, Curves, BETA, CALIBRATION,
+    beta, calibration, kl_diagnostics, output, theory_inputs, KlCurves, BETA, CALIBRATION,
 };
 use contract::{
     choice, num, AlgorithmDef, CellOutput, ParamDef, ParamKind, PrivacyUnit, Run, RunContext,
@@ -56,7 +56,7 @@ fn run_spider(
     let run = algorithm.run_with(problem, inputs, rng)?;
     let phi_k = schedule.map_or(inputs.f0, |s| s.theory_bound());
     let t = theory_inputs(problem, ctx.rho, inputs.beta);
-    let excess = Curves {
+    let excess = KlCurves {
         theory: phi_k,
         bound: phi_k,
         reference: bounds::nominal_rate(&t),
@@ -70,7 +70,7 @@ fn run_spider(
         above,
         radius / problem.kl_constants().region_radius,
     ];
-    output(ctx, problem, &run, excess, Curves::NONE, &extra)
+    output(ctx, problem, &run, excess, KlCurves::NONE, &extra)
 }
 
 /// Algorithm 2 with Algorithm 4 (proximal point, Theorem 2).
@@ -105,12 +105,12 @@ fn run_proximal(
         ),
         None => (t.f0, [0.0, 0.0, f64::NAN]),
     };
-    let excess = Curves {
+    let excess = KlCurves {
         theory,
         bound: f64::NAN,
         reference: bounds::nominal_rate(&t),
     };
-    output(ctx, problem, &run, excess, Curves::NONE, &extra)
+    output(ctx, problem, &run, excess, KlCurves::NONE, &extra)
 }
 
 const METRICS: &[&str] = &[

@@ -23,7 +23,9 @@ use super::options::{
     full_projection, jl_projection, m_star_options, BUDGET, CONVERSION, ITERATE, JL_CONSTANT, MODE,
     RADIUS_FACTOR, TUNING,
 };
-use contract::{choice, num, AlgorithmDef, CellOutput, Metric, PrivacyUnit, Run, RunContext};
+use contract::{
+    choice, num, AlgorithmDef, CellOutput, Curves, Metric, PrivacyUnit, Run, RunContext,
+};
 
 fn budget(ctx: &RunContext) -> KnownMarginBudget {
     match choice(ctx.options, "budget") {
@@ -70,19 +72,16 @@ fn run_oracle_jlgd(
         Metric::RealisedEps => ctx.privacy.eps,
         _ => f64::NAN,
     };
-    Ok(CellOutput {
-        metric,
-        theory: f64::NAN,
-        bound,
-        reference: shape_reference(ctx, problem),
-        diagnostics: vec![
+    Ok(CellOutput::from_nan_curves(
+        [metric, f64::NAN, bound, shape_reference(ctx, problem)],
+        vec![
             r.run.plan.k as f64,
             r.run.plan.steps as f64,
             r.run.plan.sigma,
             r.mu,
             r.privacy.mu,
         ],
-    })
+    ))
 }
 
 fn run_full_dimension(
@@ -150,13 +149,10 @@ fn run_full_dimension(
         Metric::RealisedEps => ctx.privacy.eps,
         _ => f64::NAN,
     };
-    Ok(CellOutput {
-        metric,
-        theory: f64::NAN,
-        bound,
-        reference: shape_reference(ctx, problem),
-        diagnostics: vec![selected, mu_p, evals as f64],
-    })
+    Ok(CellOutput::from_nan_curves(
+        [metric, f64::NAN, bound, shape_reference(ctx, problem)],
+        vec![selected, mu_p, evals as f64],
+    ))
 }
 
 fn run_hard_margin_svm(
@@ -176,13 +172,11 @@ fn run_hard_margin_svm(
     let metric = ctx
         .metric
         .measure_halfspace(problem, &cert.direction, 0.0)?;
-    Ok(CellOutput {
+    Ok(CellOutput::new(
         metric,
-        theory: f64::NAN,
-        bound: f64::NAN,
-        reference: f64::NAN,
-        diagnostics: vec![cert.lower, cert.upper, cert.iterations as f64],
-    })
+        Curves::NONE,
+        vec![cert.lower, cert.upper, cert.iterations as f64],
+    ))
 }
 
 pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[

@@ -63,19 +63,16 @@ fn run_jl_margin(
     let cert = exact_margin(&z, problem.labels(), k, Some(&rows), opts);
     let ratio = cert.lower / gamma;
     let flag = |keep: bool| if keep { 1.0 } else { 0.0 };
-    Ok(CellOutput {
-        metric: ratio,
-        theory: f64::NAN,
-        bound: f64::NAN,
-        reference: 1.0 / 3.0,
-        diagnostics: vec![
+    Ok(CellOutput::from_nan_curves(
+        [ratio, f64::NAN, f64::NAN, 1.0 / 3.0],
+        vec![
             k as f64,
             cert.upper / gamma,
             flag(ratio >= 1.0 / 3.0),
             flag(ratio >= 0.5),
             flag(cert.converged),
         ],
-    })
+    ))
 }
 
 pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[AlgorithmDef {

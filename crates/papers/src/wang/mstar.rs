@@ -98,12 +98,9 @@ fn run_m_star(
         _ => f64::NAN,
     };
     let chosen = &r.candidates[r.selected_index];
-    Ok(CellOutput {
-        metric,
-        theory: f64::NAN,
-        bound,
-        reference: shape_reference(ctx, problem),
-        diagnostics: vec![
+    Ok(CellOutput::from_nan_curves(
+        [metric, f64::NAN, bound, shape_reference(ctx, problem)],
+        vec![
             r.selected_gamma,
             chosen.k as f64,
             chosen.steps as f64,
@@ -113,7 +110,7 @@ fn run_m_star(
             r.privacy.eps_paper,
             r.gradient_evaluations as f64,
         ],
-    })
+    ))
 }
 
 fn run_m_prime(
@@ -146,19 +143,16 @@ fn run_m_prime(
         Metric::RealisedEps => eps + delta,
         _ => f64::NAN,
     };
-    Ok(CellOutput {
-        metric,
-        theory: f64::NAN,
-        bound,
-        reference: shape_reference(ctx, problem),
-        diagnostics: vec![
+    Ok(CellOutput::from_nan_curves(
+        [metric, f64::NAN, bound, shape_reference(ctx, problem)],
+        vec![
             r.selected_gamma,
             r.runs as f64,
             r.stop_probability,
             r.mu,
             r.gradient_evaluations as f64,
         ],
-    })
+    ))
 }
 
 const R_FACTOR: ParamDef = ParamDef {
