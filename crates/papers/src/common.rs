@@ -60,7 +60,7 @@ pub fn run_output_perturbation_conceptual(
     let algorithm = ConceptualOutputPerturbation {
         sensitivity: sensitivity_choice(ctx.options),
     };
-    let privacy = ctx.privacy;
+    let privacy = ctx.privacy.approx();
     let mut release = algorithm.run(problem, privacy, rng)?;
     let multiplier = num(ctx.options, "noise_multiplier");
     if multiplier != 1.0 {

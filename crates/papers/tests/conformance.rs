@@ -10,7 +10,8 @@ use std::collections::BTreeSet;
 
 use contract::seeds::rng_from_seed;
 use contract::{
-    AlgorithmDef, FamilyDef, Metric, ParamDef, ParamKind, PrivacyUnit, RunContext, Value, Values,
+    AlgorithmDef, FamilyDef, Metric, ParamDef, ParamKind, Privacy, PrivacyUnit, RunContext, Value,
+    Values,
 };
 use dpcore::{PrivacyParams, RunFailure};
 use papers::{algorithms, families};
@@ -80,10 +81,10 @@ fn tiny_values(params: &[ParamDef], size: (f64, f64)) -> Values {
 
 /// The privacy of a tiny run: `eps = 1`, `delta = 1e-6` (below every
 /// `delta_max`, positive for the Gaussian-only methods), or `rho = 0.5`.
-fn tiny_privacy(a: &AlgorithmDef) -> (PrivacyParams, f64) {
+fn tiny_privacy(a: &AlgorithmDef) -> Privacy {
     match a.privacy_unit {
-        PrivacyUnit::EpsDelta => (PrivacyParams::approx(1.0, 1e-6), 0.0),
-        PrivacyUnit::Zcdp => (PrivacyParams::approx(0.0, 0.0), 0.5),
+        PrivacyUnit::EpsDelta => Privacy::Approx(PrivacyParams::approx(1.0, 1e-6)),
+        PrivacyUnit::Zcdp => Privacy::Zcdp(0.5),
     }
 }
 
@@ -171,12 +172,13 @@ fn tiny_run(
     size: (f64, f64),
 ) -> Result<Result<contract::CellOutput, String>, String> {
     let options = tiny_values(a.options, size);
-    let (privacy, rho) = tiny_privacy(a);
+    let privacy = tiny_privacy(a);
     let problem = tiny_values(f.params, size);
     let mut data = problem.clone();
     if f.privacy_defines_data {
-        data.insert("eps".into(), Value::Num(privacy.eps));
-        data.insert("delta".into(), Value::Num(privacy.delta));
+        for (name, v) in privacy.values() {
+            data.insert(name.into(), Value::Num(v));
+        }
     }
     let instance = f
         .build
@@ -186,7 +188,6 @@ fn tiny_run(
         options: &options,
         problem: &problem,
         privacy,
-        rho,
         metric,
     };
     match a.run.run(&ctx, &instance, &mut rng_from_seed(2)) {

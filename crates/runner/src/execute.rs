@@ -101,7 +101,6 @@ pub fn run_group(study: &Study, points: &[GridPoint], cells: &[Cell]) -> Vec<Cel
                             options: &point.options,
                             problem: &point.problem,
                             privacy: point.privacy,
-                            rho: point.rho,
                             metric: study.metric_kind,
                         };
                         let out = study.algorithm.run.run(&ctx, problem, &mut noise_rng)?;

@@ -7,6 +7,7 @@
 
 use crate::analyze::StudyAnalysis;
 use crate::format::{describe_values, sig};
+use crate::registry::Privacy;
 use crate::validate::{Experiment, Study};
 
 /// One row of the headline table.
@@ -49,16 +50,17 @@ pub struct HeadlineRow {
 /// The privacy notion of a study in words.
 pub fn privacy_notion(study: &Study) -> String {
     let swept = |name: &str| study.axes.iter().any(|a| a.name == name);
-    if study.rho > 0.0 || swept("rho") {
-        return "rho-zCDP".into();
-    }
+    let p = match study.privacy {
+        Privacy::Zcdp(_) => return "rho-zCDP".into(),
+        Privacy::Approx(p) => p,
+    };
     let eps = if swept("eps") {
         "eps swept".to_string()
     } else {
-        format!("eps = {}", sig(study.eps))
+        format!("eps = {}", sig(p.eps))
     };
-    if study.delta > 0.0 {
-        format!("(eps, delta)-DP, {eps}, delta = {}", sig(study.delta))
+    if p.delta > 0.0 {
+        format!("(eps, delta)-DP, {eps}, delta = {}", sig(p.delta))
     } else {
         format!("pure eps-DP, {eps}")
     }

@@ -3,7 +3,7 @@
 //! on reopening it (`--reuse-unchanged` keeps the rows of studies whose hash
 //! is unchanged; `runner merge` refuses parts written by another spec).
 
-use crate::registry::PrivacyUnit;
+use crate::registry::Privacy;
 use crate::seeds::SeedBuilder;
 use crate::store::{SpecHashes, FORMAT_VERSION};
 use crate::validate::{Experiment, Study};
@@ -53,9 +53,11 @@ fn push_study(b: &mut SeedBuilder, s: &Study, with_repetitions: bool) {
     for (k, v) in s.problem.iter().chain(s.options.iter()) {
         b.push_str(k).push_str(&format!("{v:?}"));
     }
-    match s.algorithm.privacy_unit {
-        PrivacyUnit::EpsDelta => b.push_f64(s.eps).push_f64(s.delta),
-        PrivacyUnit::Zcdp => b.push_str("rho").push_f64(s.rho),
+    // The bytes of the (eps, delta, rho) fields this hash was first written
+    // with, so stored results keep their identity.
+    match s.privacy {
+        Privacy::Approx(p) => b.push_f64(p.eps).push_f64(p.delta),
+        Privacy::Zcdp(rho) => b.push_str("rho").push_f64(rho),
     };
     for a in &s.axes {
         b.push_str(&a.name);

@@ -7,9 +7,7 @@
 //! stream depends on every value of the grid point. Seeds depend on values, not
 //! on grid positions, so extending a grid leaves existing cells untouched.
 
-use dpcore::PrivacyParams;
-
-use crate::registry::{PrivacyUnit, Value, Values};
+use crate::registry::{Privacy, Value, Values};
 use crate::seeds::SeedBuilder;
 use crate::validate::{Experiment, Study, Target};
 
@@ -22,13 +20,9 @@ pub struct GridPoint {
     pub problem: Values,
     /// Algorithm options.
     pub options: Values,
-    /// `(eps, delta)` (zero for zCDP algorithms).
-    pub privacy: PrivacyParams,
-    /// `rho` (zero for `(eps, delta)` algorithms).
-    pub rho: f64,
-    /// The privacy unit of the study's algorithm, which decides the privacy
-    /// columns stored and the privacy values in the seeds.
-    pub unit: PrivacyUnit,
+    /// The guarantee, in the unit of the study's algorithm, which decides the
+    /// privacy columns stored and the privacy values in the seeds.
+    pub privacy: Privacy,
     /// The swept values, in axis order.
     pub swept: Vec<(String, f64)>,
 }
@@ -53,13 +47,11 @@ impl GridPoint {
 
     /// The privacy parameters of the point's unit, by name.
     pub fn privacy_values(&self) -> Vec<(String, f64)> {
-        match self.unit {
-            PrivacyUnit::EpsDelta => vec![
-                ("eps".into(), self.privacy.eps),
-                ("delta".into(), self.privacy.delta),
-            ],
-            PrivacyUnit::Zcdp => vec![("rho".into(), self.rho)],
-        }
+        self.privacy
+            .values()
+            .into_iter()
+            .map(|(name, v)| (name.to_string(), v))
+            .collect()
     }
 
     /// Appends the privacy parameters of the point's unit to a seed (`eps`
@@ -101,9 +93,7 @@ pub fn grid_points(study: &Study) -> Vec<GridPoint> {
         index: 0,
         problem: study.problem.clone(),
         options: study.options.clone(),
-        privacy: PrivacyParams::approx(study.eps, study.delta),
-        rho: study.rho,
-        unit: study.algorithm.privacy_unit,
+        privacy: study.privacy,
         swept: Vec::new(),
     }];
     for axis in &study.axes {
@@ -118,11 +108,7 @@ pub fn grid_points(study: &Study) -> Vec<GridPoint> {
                     Target::Algorithm => {
                         q.options.insert(axis.name.clone(), Value::Num(v));
                     }
-                    Target::Privacy => match axis.name.as_str() {
-                        "eps" => q.privacy.eps = v,
-                        "rho" => q.rho = v,
-                        _ => q.privacy.delta = v,
-                    },
+                    Target::Privacy => q.privacy = q.privacy.with(&axis.name, v),
                 }
                 q.swept.push((axis.name.clone(), v));
                 next.push(q);

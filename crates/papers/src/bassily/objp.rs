@@ -59,7 +59,7 @@ fn objp_output(
     r: &ObjPRelease,
     exact: bool,
 ) -> Result<CellOutput, RunFailure> {
-    let s = ObjPSetting::from_problem(problem, ctx.privacy);
+    let s = ObjPSetting::from_problem(problem, ctx.privacy.approx());
     let evaluations = r.svrg.map_or(0.0, |v| v.gradient_evaluations as f64);
     let metric = ctx.metric.measure(problem, &r.w, evaluations)?;
     let (theory, (bound, reference)) = match ctx.metric {
@@ -93,7 +93,7 @@ fn run_objp_exact(
     problem: &dyn Objective,
     rng: &mut Pcg64,
 ) -> Result<CellOutput, RunFailure> {
-    let release = run_objp(problem, ctx.privacy, hessian_rank(problem), rng)?;
+    let release = run_objp(problem, ctx.privacy.approx(), hessian_rank(problem), rng)?;
     objp_output(ctx, problem, &release, true)
 }
 
@@ -111,7 +111,7 @@ fn run_objp_app(
         variant,
         ..ObjPApp::default()
     };
-    let release = algorithm.run(problem, ctx.privacy, hessian_rank(problem), rng)?;
+    let release = algorithm.run(problem, ctx.privacy.approx(), hessian_rank(problem), rng)?;
     objp_output(ctx, problem, &release, false)
 }
 

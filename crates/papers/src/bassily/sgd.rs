@@ -32,8 +32,8 @@ fn curve_point(ctx: &RunContext, problem: &dyn Objective) -> CurvePoint {
     CurvePoint {
         n: problem.num_records() as f64,
         d: problem.dim() as f64,
-        eps: ctx.privacy.eps,
-        delta: ctx.privacy.delta,
+        eps: ctx.privacy.approx().eps,
+        delta: ctx.privacy.approx().delta,
         radius: c.radius,
         lipschitz: c.lipschitz,
     }
@@ -86,10 +86,14 @@ fn run_variant(
             _ => Neighbouring::ReplaceOne,
         },
     };
-    let r = algorithm.run(problem, ctx.privacy, rng)?;
+    let r = algorithm.run(problem, ctx.privacy.approx(), rng)?;
     let p = curve_point(ctx, problem);
     let (metric, theory, (bound, reference)) = match ctx.metric {
-        Metric::RealisedEps => (r.realised_eps, f64::NAN, (ctx.privacy.eps, f64::NAN)),
+        Metric::RealisedEps => (
+            r.realised_eps,
+            f64::NAN,
+            (ctx.privacy.approx().eps, f64::NAN),
+        ),
         Metric::GradientEvaluations => (
             r.gradient_evaluations as f64,
             r.theory_gradient_evaluations as f64,

@@ -49,7 +49,7 @@ fn measured(
 ) -> Result<[f64; 4], RunFailure> {
     let nan = f64::NAN;
     Ok(match ctx.metric {
-        Metric::RealisedEps => [spent(r), nan, ctx.privacy.eps, nan],
+        Metric::RealisedEps => [spent(r), nan, ctx.privacy.approx().eps, nan],
         Metric::GradientEvaluations => [r.gradient_evaluations as f64, nan, nan, nan],
         m => {
             let gap = m.measure_saddle(problem, &r.x, &r.y, r.gradient_evaluations as f64)?;
@@ -81,7 +81,7 @@ fn run_alg1(
         release_count: release_count(ctx),
         ..Alg1Options::new(regime)
     };
-    let p = ctx.privacy;
+    let p = ctx.privacy.approx();
     let s = alg1_schedule(problem, p, opts)?;
     let r = private_smd_with(problem, p, s, rng)?;
     let c = problem.constants();
@@ -128,7 +128,7 @@ fn run_alg3(
     problem: &dyn SaddleProblem,
     rng: &mut Pcg64,
 ) -> Result<CellOutput, RunFailure> {
-    let p = ctx.privacy;
+    let p = ctx.privacy.approx();
     let params = alg3_parameters(problem, p, release_count(ctx))?;
     let r = private_smd_bias_reduced_with(problem, p, params, rng)?;
     let (dx, dy) = problem.dims();
@@ -186,7 +186,7 @@ fn run_noisy_entropic_md(
     problem: &dyn SaddleProblem,
     rng: &mut Pcg64,
 ) -> Result<CellOutput, RunFailure> {
-    let r = noisy_entropic_md(problem, ctx.privacy, rng)?;
+    let r = noisy_entropic_md(problem, ctx.privacy.approx(), rng)?;
     let nan = f64::NAN;
     baseline_output(ctx, problem, &r, [nan, nan, nan])
 }
@@ -197,9 +197,14 @@ fn run_euclidean_dp_sgda(
     rng: &mut Pcg64,
 ) -> Result<CellOutput, RunFailure> {
     let clip = num(ctx.options, "clip");
-    let r = euclidean_dp_sgda(problem, ctx.privacy, (clip > 0.0).then_some(clip), rng)?;
+    let r = euclidean_dp_sgda(
+        problem,
+        ctx.privacy.approx(),
+        (clip > 0.0).then_some(clip),
+        rng,
+    )?;
     let (dx, dy) = problem.dims();
-    let (p, n) = (ctx.privacy, problem.num_records() as f64);
+    let (p, n) = (ctx.privacy.approx(), problem.num_records() as f64);
     let theory = euclidean_sgda_rate(problem.constants().l0, n, p.eps, p.delta, dx + dy);
     baseline_output(ctx, problem, &r, [theory, f64::NAN, f64::NAN])
 }

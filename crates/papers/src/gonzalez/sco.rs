@@ -37,7 +37,7 @@ fn sco_measured(
 ) -> Result<CellOutput, RunFailure> {
     let nan = f64::NAN;
     let spent = r.privacy.as_ref().map_or(0.0, |p| p.eps());
-    let p = ctx.privacy;
+    let p = ctx.privacy.approx();
     let n = problem.num_records() as f64;
     let [metric, theory, bound, reference] = match ctx.metric {
         Metric::RealisedEps => [spent, nan, p.eps, nan],
@@ -76,7 +76,7 @@ fn run_alg4(
         "paper" => ReleaseCount::PaperPrinted,
         _ => ReleaseCount::Corrected,
     };
-    let p = ctx.privacy;
+    let p = ctx.privacy.approx();
     let s = alg4_schedule(problem, p, regime, count)?;
     let r = private_sco_smd_with(problem, p, s, rng)?;
     let (c, n, d) = (
@@ -96,7 +96,7 @@ fn run_dp_frank_wolfe(
     problem: &dyn SimplexSco,
     rng: &mut Pcg64,
 ) -> Result<CellOutput, RunFailure> {
-    let r = dp_frank_wolfe(problem, ctx.privacy, None, rng)?;
+    let r = dp_frank_wolfe(problem, ctx.privacy.approx(), None, rng)?;
     sco_measured(ctx, problem, &r, f64::NAN)
 }
 
@@ -105,7 +105,7 @@ fn run_dp_sgd_simplex(
     problem: &dyn SimplexSco,
     rng: &mut Pcg64,
 ) -> Result<CellOutput, RunFailure> {
-    let r = euclidean_dp_sgd_simplex(problem, ctx.privacy, rng)?;
+    let r = euclidean_dp_sgd_simplex(problem, ctx.privacy.approx(), rng)?;
     sco_measured(ctx, problem, &r, f64::NAN)
 }
 
@@ -118,7 +118,7 @@ fn query_output(
     let nan = f64::NAN;
     let spent = r.account.eps_spent;
     let (metric, bound) = match ctx.metric {
-        Metric::RealisedEps => (spent, ctx.privacy.eps),
+        Metric::RealisedEps => (spent, ctx.privacy.approx().eps),
         m => (m.measure_query_release(problem, &r.histogram)?, bound),
     };
     Ok(CellOutput::from_nan_curves(
@@ -132,7 +132,7 @@ fn run_alg5(
     problem: &dyn QueryRelease,
     rng: &mut Pcg64,
 ) -> Result<CellOutput, RunFailure> {
-    let p = ctx.privacy;
+    let p = ctx.privacy.approx();
     let r = private_synthetic_data(problem, p, rng)?;
     let n = problem.num_records() as f64;
     let bound = alg5_bound(
@@ -150,7 +150,7 @@ fn run_mwem(
     problem: &dyn QueryRelease,
     rng: &mut Pcg64,
 ) -> Result<CellOutput, RunFailure> {
-    let r = mwem(problem, ctx.privacy.eps, None, rng)?;
+    let r = mwem(problem, ctx.privacy.approx().eps, None, rng)?;
     query_output(ctx, problem, &r, f64::NAN)
 }
 

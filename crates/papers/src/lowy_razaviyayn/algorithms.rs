@@ -57,7 +57,7 @@ fn run_conceptual_projected(
     let mech = ConceptualProjectedOutputPerturbation {
         sensitivity: sensitivity_choice(ctx.options),
     };
-    let r = mech.run(problem, ctx.privacy, rng)?;
+    let r = mech.run(problem, ctx.privacy.approx(), rng)?;
     let bound = conceptual_projected_bound(ctx, problem);
     let metric = ctx.metric.measure(problem, &r.w, 0.0)?;
     Ok(CellOutput::from_nan_curves(
@@ -75,14 +75,15 @@ fn run_black_box(
     rng: &mut Pcg64,
 ) -> Result<CellOutput, RunFailure> {
     let (c, _, _) = dims(problem);
-    let alpha = black_box_theorem(ctx, &c).alpha(&c, &Setting::of(problem, ctx.privacy))?;
+    let alpha =
+        black_box_theorem(ctx, &c).alpha(&c, &Setting::of(problem, ctx.privacy.approx()))?;
     let mech = BlackBoxOutputPerturbation {
         sensitivity: sensitivity_choice(ctx.options),
         solver: inner_solver(ctx.options),
         alpha,
         projection: Projection::Auto,
     };
-    let r = mech.run(problem, ctx.privacy, rng)?;
+    let r = mech.run(problem, ctx.privacy.approx(), rng)?;
     let (bound, reference) = black_box_bound(ctx, problem);
     let (theory, bound, reference) = match ctx.metric {
         Metric::GradientEvaluations => {
@@ -100,7 +101,7 @@ fn run_regularized(
     problem: &dyn Objective,
     rng: &mut Pcg64,
 ) -> Result<CellOutput, RunFailure> {
-    let p = ctx.privacy;
+    let p = ctx.privacy.approx();
     let calibration = calibration_choice(ctx.options);
     let mech = RegularizedOutputPerturbation::prescribed(
         problem,
@@ -140,9 +141,10 @@ fn run_adversarial(
     rng: &mut Pcg64,
 ) -> Result<CellOutput, RunFailure> {
     let sensitivity = sensitivity_choice(ctx.options);
-    let mut mech = AdversarialOutputPerturbation::prescribed(problem, ctx.privacy, sensitivity)?;
+    let mut mech =
+        AdversarialOutputPerturbation::prescribed(problem, ctx.privacy.approx(), sensitivity)?;
     mech.inflation = inflation_choice(ctx.options);
-    let r = mech.run(problem, ctx.privacy, rng)?;
+    let r = mech.run(problem, ctx.privacy.approx(), rng)?;
     let bound = adversarial_bound(ctx, problem);
     release_output(ctx, problem, &r, f64::NAN, bound, f64::NAN)
 }

@@ -37,7 +37,7 @@ fn run_zzmw17(
     problem: &dyn Objective,
     rng: &mut Pcg64,
 ) -> Result<CellOutput, RunFailure> {
-    let p = ctx.privacy;
+    let p = ctx.privacy.approx();
     let r = Zzmw17::default().run(problem, p, rng)?;
     let (c, n, d) = (problem.constants(), problem.num_records(), problem.dim());
     let metric = ctx
@@ -72,7 +72,7 @@ fn run_noisy_sgd(
     problem: &dyn Objective,
     rng: &mut Pcg64,
 ) -> Result<CellOutput, RunFailure> {
-    let p = ctx.privacy;
+    let p = ctx.privacy.approx();
     let sgd = NoisySgd {
         expected_batch: num(ctx.options, "expected_batch"),
         ..NoisySgd::default()

@@ -40,7 +40,7 @@ fn term_constants(ctx: &RunContext, c: &ProblemConstants) -> Option<(f64, f64)> 
 /// TERM bound (tilted ERM) or Cor 2.1.
 pub(super) fn conceptual_projected_bound(ctx: &RunContext, problem: &dyn Objective) -> f64 {
     let (c, n, d) = dims(problem);
-    let p = ctx.privacy;
+    let p = ctx.privacy.approx();
     match (ctx.metric, term_constants(ctx, &c)) {
         (Metric::ExcessPopulationRisk, _) => sco::prop_4_1(&c, n, d, p),
         (_, Some((log_c, _))) => term::term_conceptual(&c, n, d, p, log_c),
@@ -66,7 +66,7 @@ pub(super) fn black_box_theorem(ctx: &RunContext, c: &ProblemConstants) -> Theor
 /// (smooth tilted ERM), Thm 5.1, Cor 4.2/4.1 (population), Thm 3.2/3.1.
 pub(super) fn black_box_bound(ctx: &RunContext, problem: &dyn Objective) -> (f64, f64) {
     let (c, n, d) = dims(problem);
-    let p = ctx.privacy;
+    let p = ctx.privacy.approx();
     if let Some((log_c, kappa)) = term_constants(ctx, &c) {
         return if c.smoothness.is_finite() {
             (
@@ -105,7 +105,7 @@ pub(super) fn solver_cost(problem: &dyn Objective, solver: InnerSolver, alpha: f
 /// box), Prop/Cor D.1/D.2 (population); none for gradient evaluations.
 pub(super) fn regularized_bound(ctx: &RunContext, problem: &dyn Objective, black_box: bool) -> f64 {
     let (c, n, d) = dims(problem);
-    let p = ctx.privacy;
+    let p = ctx.privacy.approx();
     let smooth = c.smoothness.is_finite();
     match (ctx.metric, smooth, black_box) {
         (Metric::ExcessPopulationRisk, false, false) => sco::prop_d_1(&c, n, d, p),
@@ -127,7 +127,7 @@ pub(super) fn adversarial_bound(ctx: &RunContext, problem: &dyn Objective) -> f6
         Metric::GradientEvaluations => f64::NAN,
         // G_D is strongly convex and Lipschitz but not globally smooth: the
         // guaranteed rate is the F-class one of Thm 3.1 (Lemma 5.4).
-        _ => erm::thm_3_1_prescribed(&c, n, d, ctx.privacy),
+        _ => erm::thm_3_1_prescribed(&c, n, d, ctx.privacy.approx()),
     }
 }
 
@@ -198,8 +198,7 @@ mod tests {
             let ctx = RunContext {
                 options: &Values::new(),
                 problem: &problem_values,
-                privacy: dpcore::PrivacyParams::pure(1.0),
-                rho: 0.0,
+                privacy: contract::Privacy::Approx(dpcore::PrivacyParams::pure(1.0)),
                 metric: Metric::ExcessEmpiricalRisk,
             };
             let Theorem::Thm5_2 {

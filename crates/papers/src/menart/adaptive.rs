@@ -53,8 +53,8 @@ fn run_adaptive(
     let algorithm = AdaptiveNoisyGd {
         calibration: calibration(ctx.options),
     };
-    let out = algorithm.run(problem, ctx.rho, beta, rng)?;
-    let t = theory_inputs(problem, ctx.rho, beta);
+    let out = algorithm.run(problem, ctx.privacy.rho(), beta, rng)?;
+    let t = theory_inputs(problem, ctx.privacy.rho(), beta);
     let terms = bounds::adaptive_theory(&t);
     let excess = KlCurves {
         theory: terms.total(),
@@ -84,8 +84,12 @@ fn run_selection(
     let selection = StationarySelection {
         calibration: calibration(ctx.options),
     };
-    let out = selection.run(problem, ctx.rho, beta, rng)?;
-    let t = theory_inputs(problem, selection.algorithm3_budget(ctx.rho), beta);
+    let out = selection.run(problem, ctx.privacy.rho(), beta, rng)?;
+    let t = theory_inputs(
+        problem,
+        selection.algorithm3_budget(ctx.privacy.rho()),
+        beta,
+    );
     // Query points w_0..w_T: T steps.
     let steps = (out.queries.max(2) - 1) as f64;
     let explicit = bounds::stationarity_theory(&t, steps);
@@ -110,13 +114,13 @@ fn run_dp_gd(
     problem: &dyn KlObjective,
     rng: &mut Pcg64,
 ) -> Result<CellOutput, RunFailure> {
-    let out = DpGd.run(problem, ctx.rho, rng)?;
+    let out = DpGd.run(problem, ctx.privacy.rho(), rng)?;
     let k = problem.kl_constants();
     let (n, d) = (problem.num_records(), problem.dim());
     let bound = DpGd::norm_bound(
         n,
         d,
-        ctx.rho,
+        ctx.privacy.rho(),
         k.lipschitz,
         k.smoothness,
         k.initial_gap,

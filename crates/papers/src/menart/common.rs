@@ -138,8 +138,8 @@ pub fn output(
             run.rho_spent,
             KlCurves {
                 theory: f64::NAN,
-                bound: ctx.rho,
-                reference: ctx.rho,
+                bound: ctx.privacy.rho(),
+                reference: ctx.privacy.rho(),
             },
         ),
         Metric::ExcessEmpiricalRisk => {

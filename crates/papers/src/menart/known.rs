@@ -51,11 +51,11 @@ fn run_spider(
     rng: &mut Pcg64,
 ) -> Result<CellOutput, RunFailure> {
     let algorithm = spider(ctx.options);
-    let inputs = SpiderInputs::from_problem(problem, ctx.rho, beta(ctx.options))?;
+    let inputs = SpiderInputs::from_problem(problem, ctx.privacy.rho(), beta(ctx.options))?;
     let schedule = algorithm.schedule(inputs)?;
     let run = algorithm.run_with(problem, inputs, rng)?;
     let phi_k = schedule.map_or(inputs.f0, |s| s.theory_bound());
-    let t = theory_inputs(problem, ctx.rho, inputs.beta);
+    let t = theory_inputs(problem, ctx.privacy.rho(), inputs.beta);
     let excess = KlCurves {
         theory: phi_k,
         bound: phi_k,
@@ -89,9 +89,9 @@ fn run_proximal(
         prox_weight_factor: num(o, "prox_weight_factor"),
     };
     let beta = beta(o);
-    let schedule = algorithm.schedule(problem, ctx.rho, beta)?;
-    let run = algorithm.run(problem, ctx.rho, beta, rng)?;
-    let t = theory_inputs(problem, ctx.rho, beta);
+    let schedule = algorithm.schedule(problem, ctx.privacy.rho(), beta)?;
+    let run = algorithm.run(problem, ctx.privacy.rho(), beta, rng)?;
+    let t = theory_inputs(problem, ctx.privacy.rho(), beta);
     let (theory, extra) = match schedule {
         Some(s) => (
             bounds::proximal_theory(

@@ -46,7 +46,7 @@ fn run_oracle_jlgd(
         ));
     }
     let opts = m_star_options(ctx.options, jl_projection(ctx.options));
-    let r = known_margin(problem, gamma, ctx.privacy, opts, budget(ctx), rng)?;
+    let r = known_margin(problem, gamma, ctx.privacy.approx(), opts, budget(ctx), rng)?;
     let metric = measure(
         ctx,
         problem,
@@ -69,7 +69,7 @@ fn run_oracle_jlgd(
             1.0,
         )
         .min(1.0),
-        Metric::RealisedEps => ctx.privacy.eps,
+        Metric::RealisedEps => ctx.privacy.approx().eps,
         _ => f64::NAN,
     };
     Ok(CellOutput::from_nan_curves(
@@ -105,7 +105,7 @@ fn run_full_dimension(
         let r = known_margin(
             problem,
             gamma,
-            ctx.privacy,
+            ctx.privacy.approx(),
             opts,
             KnownMarginBudget::Total,
             rng,
@@ -114,7 +114,7 @@ fn run_full_dimension(
         let evals = r.run.gradient_evaluations;
         (r.run.w, evals, r.privacy.eps, r.mu, gamma, b)
     } else {
-        let r = m_star(problem, ctx.privacy, opts, rng)?;
+        let r = m_star(problem, ctx.privacy.approx(), opts, rng)?;
         let score_sigma = 1.0 / (n * r.mu_per_call);
         let best = r
             .candidates
@@ -146,7 +146,7 @@ fn run_full_dimension(
     let metric = measure(ctx, problem, &w, evals, eps)?;
     let bound = match ctx.metric {
         Metric::ZeroOneError if !opts.last_iterate && gamma.is_finite() => gamma_bound.min(1.0),
-        Metric::RealisedEps => ctx.privacy.eps,
+        Metric::RealisedEps => ctx.privacy.approx().eps,
         _ => f64::NAN,
     };
     Ok(CellOutput::from_nan_curves(

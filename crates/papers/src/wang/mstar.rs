@@ -68,7 +68,7 @@ pub(super) fn measure(
 pub(super) fn shape_reference(ctx: &RunContext, problem: &dyn HalfspaceProblem) -> f64 {
     let (gamma, m) = planted(problem);
     let n = problem.num_records();
-    let (eps, delta) = (ctx.privacy.eps, ctx.privacy.delta);
+    let (eps, delta) = (ctx.privacy.approx().eps, ctx.privacy.approx().delta);
     match ctx.metric {
         Metric::ZeroOneError | Metric::ExcessZeroOneError => {
             b_shape(n, gamma, eps, delta, m, 1.0, 1.0, false, false)
@@ -84,10 +84,10 @@ fn run_m_star(
     rng: &mut Pcg64,
 ) -> Result<CellOutput, RunFailure> {
     let opts = m_star_options(ctx.options, jl_projection(ctx.options));
-    let r = m_star(problem, ctx.privacy, opts, rng)?;
+    let r = m_star(problem, ctx.privacy.approx(), opts, rng)?;
     let metric = measure(ctx, problem, &r.w, r.gradient_evaluations, r.privacy.eps)?;
     let (gamma, m) = planted(problem);
-    let (eps, delta) = (ctx.privacy.eps, ctx.privacy.delta);
+    let (eps, delta) = (ctx.privacy.approx().eps, ctx.privacy.approx().delta);
     let n = problem.num_records();
     let envelope = || b_proof(n, gamma, m, eps, delta, num(ctx.options, "jl_constant"));
     let certified = !opts.last_iterate && gamma.is_finite();
@@ -130,10 +130,10 @@ fn run_m_prime(
         max_runs: num(ctx.options, "max_runs") as u64,
         ..PrivTuneOptions::default()
     };
-    let r = m_prime(problem, ctx.privacy, opts, rng)?;
+    let r = m_prime(problem, ctx.privacy.approx(), opts, rng)?;
     let metric = measure(ctx, problem, &r.w, r.gradient_evaluations, r.eps_spent)?;
     let (gamma, m) = planted(problem);
-    let (eps, delta) = (ctx.privacy.eps, ctx.privacy.delta);
+    let (eps, delta) = (ctx.privacy.approx().eps, ctx.privacy.approx().delta);
     let bound = match ctx.metric {
         // Theorem 7.1 (Eq. 26) with O-constant 1, at the paper's r only.
         Metric::ZeroOneError if r_factor == 1.0 && gamma.is_finite() => {

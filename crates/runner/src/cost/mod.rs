@@ -22,7 +22,7 @@
 pub mod calibrate;
 pub mod constants;
 
-use crate::registry::{Value, Values};
+use crate::registry::{Privacy, Value, Values};
 use crate::validate::{Experiment, Study, Target};
 
 /// The values of one grid point, as the cost formulas read them.
@@ -407,7 +407,12 @@ pub fn for_each_point(study: &Study, mut f: impl FnMut(usize, &PointValues)) {
     let mut options = study.options.clone();
     let total = study.axes.iter().map(|a| a.values.len()).product::<usize>();
     for index in 0..total {
-        let (mut eps, mut delta, mut rho) = (study.eps, study.delta, study.rho);
+        // The cost model reads eps, delta and rho by name; the unit's other
+        // parameters stay 0, which the formulas treat as absent.
+        let (mut eps, mut delta, mut rho) = match study.privacy {
+            Privacy::Approx(p) => (p.eps, p.delta, 0.0),
+            Privacy::Zcdp(rho) => (0.0, 0.0, rho),
+        };
         let mut rest = index;
         for axis in study.axes.iter().rev() {
             let value = axis.values[rest % axis.values.len()];

@@ -9,7 +9,7 @@
 use std::collections::BTreeSet;
 
 use crate::diagnostics::{PathSeg, SpecError, SpecLocator};
-use crate::registry::{AlgorithmDef, FamilyDef, Values};
+use crate::registry::{AlgorithmDef, FamilyDef, Privacy, Values};
 use crate::spec::LoadedSpec;
 use crate::toml_path;
 
@@ -107,12 +107,9 @@ pub struct Study {
     pub problem: Values,
     /// Fixed algorithm values.
     pub options: Values,
-    /// Fixed eps (zero for zCDP algorithms).
-    pub eps: f64,
-    /// Fixed delta (zero for zCDP algorithms).
-    pub delta: f64,
-    /// Fixed rho (zero for `(eps, delta)` algorithms).
-    pub rho: f64,
+    /// The fixed privacy guarantee, in the algorithm's unit (a privacy axis
+    /// overrides its parameter per grid point).
+    pub privacy: Privacy,
     /// Swept axes (cartesian grid, first axis slowest).
     pub axes: Vec<Axis>,
     /// Whether every mean must be under the bound.

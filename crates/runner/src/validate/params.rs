@@ -5,15 +5,15 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::{join, Axis, Grid, Target};
 use crate::diagnostics::{PathSeg, SpecError, SpecLocator};
-use crate::registry::{AlgorithmDef, ParamDef, ParamKind, PrivacyUnit, Value, Values};
+use crate::registry::{AlgorithmDef, ParamDef, ParamKind, Privacy, PrivacyUnit, Value, Values};
 use crate::spec::{ParamValue, StudySpec};
 use crate::toml_path;
+use dpcore::PrivacyParams;
 
 /// Checks study `s`'s privacy parameters against `algorithm`'s privacy unit
 /// (`eps` and `delta` for `(eps, delta)`-DP, `rho` for zCDP; the other unit's
 /// parameters are rejected, set or swept), then every swept value of a privacy
-/// axis (located at its `grid` entry). Returns the fixed `(eps, rho)`; the
-/// parameter of the other unit is zero.
+/// axis (located at its `grid` entry). Returns the fixed guarantee.
 pub(super) fn check_privacy(
     loc: &SpecLocator,
     s: &StudySpec,
@@ -21,7 +21,7 @@ pub(super) fn check_privacy(
     algorithm: &AlgorithmDef,
     axes: &[Axis],
     grid: &Grid,
-) -> Result<(f64, f64), SpecError> {
+) -> Result<Privacy, SpecError> {
     let unit = algorithm.privacy_unit;
     let (unit_name, example) = match unit {
         PrivacyUnit::EpsDelta => ("(eps, delta)-DP", "privacy = { eps = 1.0, delta = 1e-6 }"),
@@ -61,7 +61,7 @@ pub(super) fn check_privacy(
             let eps = s.privacy.eps.ok_or_else(|| missing("eps"))?;
             check_eps(loc, eps, &path("eps"))?;
             check_delta(loc, s.privacy.delta, algorithm, &path("delta"))?;
-            (eps, 0.0)
+            Privacy::Approx(PrivacyParams::approx(eps, s.privacy.delta))
         }
         PrivacyUnit::Zcdp => {
             if s.privacy.eps.is_some() {
@@ -72,7 +72,7 @@ pub(super) fn check_privacy(
             }
             let rho = s.privacy.rho.ok_or_else(|| missing("rho"))?;
             check_positive(loc, "rho", rho, &path("rho"))?;
-            (0.0, rho)
+            Privacy::Zcdp(rho)
         }
     };
     for axis in axes {

@@ -106,7 +106,7 @@ pub(super) fn resolve(
         &format!("algorithm `{}`", algorithm.name),
         &["name"],
     )?;
-    let (eps, rho) = params::check_privacy(loc, s, base, algorithm, &axes, &grid)?;
+    let privacy = params::check_privacy(loc, s, base, algorithm, &axes, &grid)?;
     if algorithm.needs_delta {
         let deltas: Vec<f64> = match axes.iter().find(|a| a.name == "delta") {
             Some(a) => a.values.clone(),
@@ -172,9 +172,7 @@ pub(super) fn resolve(
         algorithm,
         problem,
         options,
-        eps,
-        delta: s.privacy.delta,
-        rho,
+        privacy,
         axes,
         below_bound: expect.below_bound,
         match_theory: expect.match_theory,
