@@ -33,6 +33,22 @@ pub enum ParamKind {
     Choice(&'static [&'static str]),
 }
 
+/// What a parameter changes, and so which random streams its value seeds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ParamRole {
+    /// It changes the generated data: it enters the data seed and the noise
+    /// seed (every family parameter).
+    Data,
+    /// It changes the algorithm's run: it enters the noise seed (algorithm
+    /// options).
+    Noise,
+    /// It rescales a random draw instead of changing it: left out of the
+    /// noise seed, so a run with it uses exactly the draws of the calibrated
+    /// run (e.g. `noise_multiplier`; adding such an option leaves every
+    /// existing seed, and so every committed result, unchanged).
+    DrawScaling,
+}
+
 /// One declared parameter.
 #[derive(Debug, Clone, Copy)]
 pub struct ParamDef {
@@ -42,8 +58,8 @@ pub struct ParamDef {
     pub kind: ParamKind,
     /// Default when omitted (as TOML text); `None` means required.
     pub default: Option<&'static str>,
-    /// Whether the value changes the generated data (and so the data seed).
-    pub data_defining: bool,
+    /// What the value changes, which decides the seeds it enters.
+    pub role: ParamRole,
     /// One-line documentation.
     pub doc: &'static str,
 }
@@ -55,7 +71,7 @@ impl ParamDef {
             name,
             kind: ParamKind::Int { min },
             default: None,
-            data_defining: true,
+            role: ParamRole::Data,
             doc,
         }
     }
@@ -71,7 +87,7 @@ impl ParamDef {
             name,
             kind: ParamKind::Float { min, max, min_open },
             default: None,
-            data_defining: true,
+            role: ParamRole::Data,
             doc,
         }
     }
@@ -96,7 +112,7 @@ impl ParamDef {
             name,
             kind: ParamKind::Choice(values),
             default: None,
-            data_defining: true,
+            role: ParamRole::Data,
             doc,
         }
     }
@@ -120,7 +136,16 @@ impl ParamDef {
     /// (and so the noise seed), not the generated data.
     pub const fn option(self) -> Self {
         Self {
-            data_defining: false,
+            role: ParamRole::Noise,
+            ..self
+        }
+    }
+
+    /// The same parameter as an option that rescales a draw
+    /// ([`ParamRole::DrawScaling`]).
+    pub const fn draw_scaling(self) -> Self {
+        Self {
+            role: ParamRole::DrawScaling,
             ..self
         }
     }

@@ -4,7 +4,9 @@ use dpcore::{Objective, RunFailure};
 use rand_pcg::Pcg64;
 use solvers::output_perturbation::{ConceptualOutputPerturbation, SensitivityChoice};
 
-use contract::{choice, num, CellOutput, Metric, ParamDef, ParamKind, RunContext, Values};
+use contract::{
+    choice, num, CellOutput, Metric, ParamDef, ParamKind, ParamRole, RunContext, Values,
+};
 
 /// The `sensitivity` option: which bound on the minimizer's sensitivity
 /// calibrates the noise (both are private; digest P5).
@@ -12,7 +14,7 @@ pub const SENSITIVITY: ParamDef = ParamDef {
     name: "sensitivity",
     kind: ParamKind::Choice(&["tight", "paper"]),
     default: Some("\"tight\""),
-    data_defining: false,
+    role: ParamRole::Noise,
     doc: "minimizer sensitivity used for the noise: instance-tight bound or the paper's 2L/(mu n)",
 };
 
@@ -30,15 +32,9 @@ pub const NOISE_MULTIPLIER: ParamDef = ParamDef {
         min_open: false,
     },
     default: Some("1.0"),
-    data_defining: false,
+    role: ParamRole::DrawScaling,
     doc: "factor >= 1 on the calibrated noise (still private, less accurate; theory and bound stay the calibrated ones)",
 };
-
-/// Options that rescale a random draw instead of changing it. They are left
-/// out of the noise seed, so a run with them uses exactly the draws of the
-/// calibrated run (and adding such an option left every existing seed, and
-/// so every committed result, unchanged).
-pub const DRAW_SCALING_OPTIONS: &[&str] = &["noise_multiplier"];
 
 /// Reads the `sensitivity` option.
 pub fn sensitivity_choice(options: &Values) -> SensitivityChoice {

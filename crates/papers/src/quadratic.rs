@@ -7,7 +7,7 @@ use rand_pcg::Pcg64;
 
 use crate::common::{run_output_perturbation_conceptual, NOISE_MULTIPLIER, SENSITIVITY};
 use contract::{
-    num, AlgorithmDef, Build, FamilyDef, ParamDef, ParamKind, PrivacyUnit, Run, Values,
+    num, AlgorithmDef, Build, FamilyDef, ParamDef, ParamKind, ParamRole, PrivacyUnit, Run, Values,
 };
 
 const DIAGONAL_QUADRATIC_PARAMS: &[ParamDef] = &[
@@ -15,14 +15,14 @@ const DIAGONAL_QUADRATIC_PARAMS: &[ParamDef] = &[
         name: "n",
         kind: ParamKind::Int { min: 2 },
         default: None,
-        data_defining: true,
+        role: ParamRole::Data,
         doc: "number of records",
     },
     ParamDef {
         name: "d",
         kind: ParamKind::Int { min: 1 },
         default: None,
-        data_defining: true,
+        role: ParamRole::Data,
         doc: "dimension",
     },
     ParamDef {
@@ -33,7 +33,7 @@ const DIAGONAL_QUADRATIC_PARAMS: &[ParamDef] = &[
             min_open: true,
         },
         default: Some("1.0"),
-        data_defining: true,
+        role: ParamRole::Data,
         doc: "largest Hessian eigenvalue (smoothness)",
     },
     ParamDef {
@@ -44,7 +44,7 @@ const DIAGONAL_QUADRATIC_PARAMS: &[ParamDef] = &[
             min_open: false,
         },
         default: Some("1.0"),
-        data_defining: true,
+        role: ParamRole::Data,
         doc: "condition number beta/mu; eigenvalues linearly spaced in [mu, beta]",
     },
 ];

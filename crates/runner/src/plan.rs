@@ -7,7 +7,7 @@
 //! stream depends on every value of the grid point. Seeds depend on values, not
 //! on grid positions, so extending a grid leaves existing cells untouched.
 
-use crate::registry::{Privacy, Value, Values};
+use crate::registry::{ParamRole, Privacy, Value, Values};
 use crate::seeds::SeedBuilder;
 use crate::validate::{Experiment, Study, Target};
 
@@ -141,7 +141,7 @@ pub fn data_seed(master: u64, study: &Study, point: &GridPoint, rep: usize) -> u
             .family
             .params
             .iter()
-            .any(|d| d.name == name && d.data_defining)
+            .any(|d| d.name == name && d.role == ParamRole::Data)
     };
     push_values(&mut b, &point.problem, defining);
     if study.family.privacy_defines_data {
@@ -169,9 +169,14 @@ pub fn noise_seed(master: u64, study: &Study, point: &GridPoint, rep: usize) -> 
     let mut b = SeedBuilder::new(master, "noise");
     b.push_str(&study.name).push_str(study.algorithm.name);
     push_values(&mut b, &point.problem, |_| true);
-    push_values(&mut b, &point.options, |name| {
-        !crate::registry::DRAW_SCALING_OPTIONS.contains(&name)
-    });
+    let draw_scaling = |name: &str| {
+        study
+            .algorithm
+            .options
+            .iter()
+            .any(|d| d.name == name && d.role == ParamRole::DrawScaling)
+    };
+    push_values(&mut b, &point.options, |name| !draw_scaling(name));
     point.push_privacy(&mut b);
     b.push_u64(rep as u64).finish()
 }

@@ -24,7 +24,8 @@ use solvers::bassily::sgd::{
 };
 
 use contract::{
-    choice, AlgorithmDef, CellOutput, Metric, ParamDef, ParamKind, PrivacyUnit, Run, RunContext,
+    choice, AlgorithmDef, CellOutput, Metric, ParamDef, ParamKind, ParamRole, PrivacyUnit, Run,
+    RunContext,
 };
 
 fn curve_point(ctx: &RunContext, problem: &dyn Objective) -> CurvePoint {
@@ -198,7 +199,7 @@ const CALIBRATION: ParamDef = ParamDef {
     name: "calibration",
     kind: ParamKind::Choice(&["accountant", "paper"]),
     default: Some("\"accountant\""),
-    data_defining: false,
+    role: ParamRole::Noise,
     doc: "noise: \"accountant\" calibrates the multiplier with the RDP accountant to the target eps under \
           `neighbouring`; \"paper\" uses the printed sigma^2 = 8 T L^2 ln(1/delta)/(n eps)^2 and reports its \
           realised eps (digest P4)",
@@ -208,7 +209,7 @@ const NEIGHBOURING: ParamDef = ParamDef {
     name: "neighbouring",
     kind: ParamKind::Choice(&["replace_one", "add_remove"]),
     default: Some("\"replace_one\""),
-    data_defining: false,
+    role: ParamRole::Noise,
     doc: "the neighbouring relation the guarantee is stated for (the paper's is replace-one, P6)",
 };
 
@@ -221,7 +222,7 @@ const CURVE: ParamDef = ParamDef {
         "bst14_regularization",
     ]),
     default: Some("\"private_sco_rate\""),
-    data_defining: false,
+    role: ParamRole::Noise,
     doc: "E4 curve: this paper's M L R, uniform convergence + DP-ERM, [BST14] via DP generalization, [BST14] via regularization",
 };
 

@@ -25,7 +25,8 @@ use solvers::gonzalez::sco_baselines::euclidean_dp_sgd_simplex;
 use solvers::gonzalez::{ReleaseCount, ScoRelease};
 
 use contract::{
-    choice, AlgorithmDef, CellOutput, Metric, ParamDef, ParamKind, PrivacyUnit, Run, RunContext,
+    choice, AlgorithmDef, CellOutput, Metric, ParamDef, ParamKind, ParamRole, PrivacyUnit, Run,
+    RunContext,
 };
 
 /// `(metric, theory, bound, reference)` of an SCO release.
@@ -175,14 +176,14 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
                 name: "regime",
                 kind: ParamKind::Choice(&["second_order", "first_order"]),
                 default: Some("\"second_order\""),
-                data_defining: false,
+                role: ParamRole::Noise,
                 doc: "Thm 5.1 schedule: second-order smooth (T = n eps/(l_x sqrt Lambda)) or first-order smooth",
             },
             ParamDef {
                 name: "release_count",
                 kind: ParamKind::Choice(&["corrected", "paper"]),
                 default: Some("\"corrected\""),
-                data_defining: false,
+                role: ParamRole::Noise,
                 doc: "privacy cap over the realised (refreshes + 1) K releases, or the printed TK/q + qK",
             },
         ],

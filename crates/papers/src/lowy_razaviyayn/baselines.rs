@@ -8,7 +8,8 @@ use solvers::baselines::zzmw17::{target_accuracy, Zzmw17};
 use solvers::output_perturbation::ConceptualOutputPerturbation;
 
 use contract::{
-    num, AlgorithmDef, CellOutput, Metric, ParamDef, ParamKind, PrivacyUnit, Run, RunContext,
+    num, AlgorithmDef, CellOutput, Metric, ParamDef, ParamKind, ParamRole, PrivacyUnit, Run,
+    RunContext,
 };
 
 const EXPECTED_BATCH: ParamDef = ParamDef {
@@ -19,7 +20,7 @@ const EXPECTED_BATCH: ParamDef = ParamDef {
         min_open: true,
     },
     default: Some("1.0"),
-    data_defining: false,
+    role: ParamRole::Noise,
     doc: "expected Poisson batch size b = q n (BST14: 1)",
 };
 

@@ -11,7 +11,7 @@ use datagen::term::{Term, TermLoss, TermParams};
 use dpcore::{Objective, RunFailure};
 use rand_pcg::Pcg64;
 
-use contract::{choice, num, Build, FamilyDef, ParamDef, ParamKind, Values, POSITIVE};
+use contract::{choice, num, Build, FamilyDef, ParamDef, ParamKind, ParamRole, Values, POSITIVE};
 
 const fn int(name: &'static str, min: i64, doc: &'static str) -> ParamDef {
     ParamDef::int(name, min, doc)
@@ -235,7 +235,7 @@ pub(crate) const FAMILIES: &[FamilyDef] = &[
                 name: "loss",
                 kind: ParamKind::Choice(&["quadratic", "nonsmooth"]),
                 default: Some("\"quadratic\""),
-                data_defining: true,
+                role: ParamRole::Data,
                 doc: "loss f",
             },
         ],

@@ -16,7 +16,9 @@ use mechanisms::zcdp::classic_eps;
 use solvers::menart::bounds::TheoryInputs;
 use solvers::menart::{Calibration, MenartRun};
 
-use contract::{choice, num, CellOutput, Metric, ParamDef, ParamKind, RunContext, Values};
+use contract::{
+    choice, num, CellOutput, Metric, ParamDef, ParamKind, ParamRole, RunContext, Values,
+};
 
 /// The `delta` of the diagnostic `(eps, delta)` conversion (digest §6.0).
 pub const DIAGNOSTIC_DELTA: f64 = 1e-6;
@@ -27,7 +29,7 @@ pub const CALIBRATION: ParamDef = ParamDef {
     name: "calibration",
     kind: ParamKind::Choice(&["recommended", "paper"]),
     default: Some("\"recommended\""),
-    data_defining: false,
+    role: ParamRole::Noise,
     doc: "noise calibration: \"recommended\" (digest §2 replace-one recalibration, spend <= rho) or the \
           paper-literal \"paper\" (printed scales and loops; its true spend is reported and may exceed rho)",
 };
@@ -41,7 +43,7 @@ pub const BETA: ParamDef = ParamDef {
         min_open: true,
     },
     default: Some("0.1"),
-    data_defining: false,
+    role: ParamRole::Noise,
     doc: "failure probability beta of the theorem (digest §6.0: 0.1)",
 };
 

@@ -22,7 +22,8 @@ use super::common::{
     beta, calibration, kl_diagnostics, output, theory_inputs, KlCurves, BETA, CALIBRATION,
 };
 use contract::{
-    choice, num, AlgorithmDef, CellOutput, ParamDef, ParamKind, PrivacyUnit, Run, RunContext,
+    choice, num, AlgorithmDef, CellOutput, ParamDef, ParamKind, ParamRole, PrivacyUnit, Run,
+    RunContext,
 };
 
 const fn positive(name: &'static str, default: &'static str, doc: &'static str) -> ParamDef {
@@ -135,7 +136,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
                 name: "constants",
                 kind: ParamKind::Choice(&["calibration", "scaled"]),
                 default: Some("\"calibration\""),
-                data_defining: false,
+                role: ParamRole::Noise,
                 doc: "utility constants: the calibration's own (48 or the paper's 32, and 64) or the E1b \
                       \"scaled\" variant with floor_constant and round_constant (privacy unaffected)",
             },
@@ -170,7 +171,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
                 name: "inner_steps",
                 kind: ParamKind::Choice(&["theorem9", "practical"]),
                 default: Some("\"theorem9\""),
-                data_defining: false,
+                role: ParamRole::Noise,
                 doc: "T_in of Algorithm 4: Theorem 9's n^2 rho_A log^2(2/beta_A)/d, or the marked \"practical\" \
                       variant without the log^2 (digest E2)",
             },

@@ -13,7 +13,7 @@ use dpcore::halfspace::HalfspaceProblem;
 use dpcore::RunFailure;
 use rand_pcg::Pcg64;
 
-use contract::{choice, num, Build, FamilyDef, ParamDef, ParamKind, Values};
+use contract::{choice, num, Build, FamilyDef, ParamDef, ParamKind, ParamRole, Values};
 
 const fn int(
     name: &'static str,
@@ -57,7 +57,7 @@ const MARGIN_G: ParamDef = ParamDef {
         min_open: true,
     },
     default: None,
-    data_defining: true,
+    role: ParamRole::Data,
     doc: "planted margin gamma* in (0, 1), pinned exactly by the anchor pair",
 };
 const MARGIN_G2: ParamDef = ParamDef {
@@ -74,14 +74,14 @@ const OUTLIER_TYPE: ParamDef = ParamDef {
     name: "outlier_type",
     kind: ParamKind::Choice(&["twins", "flips", "band", "adversarial"]),
     default: Some("\"twins\""),
-    data_defining: true,
+    role: ParamRole::Data,
     doc: "T: contradictory twins (exact |S_out| = m), F: label flips, B: margin band, A: pull cluster at pi/4",
 };
 const PROFILE: ParamDef = ParamDef {
     name: "profile",
     kind: ParamKind::Choice(&["spread", "tight"]),
     default: Some("\"spread\""),
-    data_defining: true,
+    role: ParamRole::Data,
     doc: "inlier margins s = gamma* + (1 - gamma*) rho U (spread) or s = gamma* (tight)",
 };
 const RHO: ParamDef = ParamDef {
@@ -92,7 +92,7 @@ const RHO: ParamDef = ParamDef {
         min_open: true,
     },
     default: Some("1.0"),
-    data_defining: true,
+    role: ParamRole::Data,
     doc: "spread rho of the spread profile",
 };
 

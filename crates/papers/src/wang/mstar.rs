@@ -28,7 +28,8 @@ use super::options::{
     ITERATE, JL_CONSTANT, MODE,
 };
 use contract::{
-    num, AlgorithmDef, CellOutput, Metric, ParamDef, ParamKind, PrivacyUnit, Run, RunContext,
+    num, AlgorithmDef, CellOutput, Metric, ParamDef, ParamKind, ParamRole, PrivacyUnit, Run,
+    RunContext,
 };
 
 /// The metrics every Wang algorithm reports.
@@ -163,14 +164,14 @@ const R_FACTOR: ParamDef = ParamDef {
         min_open: false,
     },
     default: Some("1.0"),
-    data_defining: false,
+    role: ParamRole::Noise,
     doc: "stopping probability r = r_factor/(|Gamma|(n^2 - 1)) (1: Algorithm 6; larger stays private, P14)",
 };
 const MAX_RUNS: ParamDef = ParamDef {
     name: "max_runs",
     kind: ParamKind::Int { min: 1 },
     default: Some("1000000"),
-    data_defining: false,
+    role: ParamRole::Noise,
     doc: "largest admissible realised K (a larger draw fails the cell; K is never truncated, P13)",
 };
 

@@ -13,7 +13,7 @@ use solvers::wang::{
     BudgetConversion, IterationMode, MStarOptions, Projection, SelectionCriterion,
 };
 
-use contract::{choice, num, ParamDef, ParamKind, Values};
+use contract::{choice, num, ParamDef, ParamKind, ParamRole, Values};
 
 const fn pick(
     name: &'static str,
@@ -70,7 +70,7 @@ pub const JL_CONSTANT: ParamDef = ParamDef {
         min_open: true,
     },
     default: Some("1.0"),
-    data_defining: false,
+    role: ParamRole::Noise,
     doc: "C_JL in k_gamma = min(d, ceil(C_JL ln(|Gamma|(n+1)(n+2)/beta)/gamma^2)); provable: 324/7 (digest §2.6)",
 };
 /// `budget`: the GDP budget of a known-margin run.
@@ -89,7 +89,7 @@ pub const RADIUS_FACTOR: ParamDef = ParamDef {
         min_open: false,
     },
     default: Some("2.0"),
-    data_defining: false,
+    role: ParamRole::Noise,
     doc: "clip radius / b of full-dimension DP-GD: 2 gives JLGD's conservative Delta = 12b/gamma, 1 the exact 6b/gamma",
 };
 /// `tuning`: how full-dimension DP-GD chooses its margin.

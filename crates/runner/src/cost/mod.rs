@@ -22,7 +22,7 @@
 pub mod calibrate;
 pub mod constants;
 
-use crate::registry::{Privacy, Value, Values};
+use crate::registry::{ParamRole, Privacy, Value, Values};
 use crate::validate::{Experiment, Study, Target};
 
 /// The values of one grid point, as the cost formulas read them.
@@ -394,7 +394,7 @@ fn defines_data(study: &Study, axis: &crate::validate::Axis) -> bool {
             .family
             .params
             .iter()
-            .any(|p| p.name == axis.name && p.data_defining),
+            .any(|p| p.name == axis.name && p.role == ParamRole::Data),
         Target::Privacy => study.family.privacy_defines_data,
         Target::Algorithm => false,
     }

@@ -3,5 +3,4 @@
 //! stages name them without caring where each lives.
 
 pub use contract::*;
-pub use papers::common::{run_output_perturbation_conceptual, DRAW_SCALING_OPTIONS};
 pub use papers::{algorithm, algorithms, families, family};
