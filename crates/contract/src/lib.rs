@@ -359,7 +359,7 @@ pub struct FamilyDef {
     /// Parameters.
     pub params: &'static [ParamDef],
     /// Metrics it can measure exactly.
-    pub metrics: &'static [&'static str],
+    pub metrics: &'static [Metric],
     /// Constructor (its variant is the kind of problem built).
     pub build: Build,
     /// Whether the generated data depend on the privacy parameters (e.g. a
@@ -393,8 +393,8 @@ pub struct AlgorithmDef {
     pub needs_delta: bool,
     /// The privacy definition it is calibrated for.
     pub privacy_unit: PrivacyUnit,
-    /// Metrics it can report (see [`Metric::ALL`]).
-    pub metrics: &'static [&'static str],
+    /// Metrics it can report.
+    pub metrics: &'static [Metric],
     /// Names of the diagnostic outputs stored per cell.
     pub diagnostics: &'static [&'static str],
     /// What the stored `bound` is, for legends (e.g. "Cor 2.2 bound").

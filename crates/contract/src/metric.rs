@@ -174,6 +174,11 @@ impl Metric {
         }
     }
 
+    /// The names of `metrics`, as written in TOML.
+    pub fn names(metrics: &[Metric]) -> Vec<&'static str> {
+        metrics.iter().map(|m| m.name()).collect()
+    }
+
     /// Looks a metric up by name.
     pub fn from_name(name: &str) -> Option<Metric> {
         Self::ALL.iter().find(|(n, _)| *n == name).map(|(_, m)| *m)

@@ -7,7 +7,8 @@ use rand_pcg::Pcg64;
 
 use crate::common::{run_output_perturbation_conceptual, NOISE_MULTIPLIER, SENSITIVITY};
 use contract::{
-    num, AlgorithmDef, Build, FamilyDef, ParamDef, ParamKind, ParamRole, PrivacyUnit, Run, Values,
+    num, AlgorithmDef, Build, FamilyDef, Metric, ParamDef, ParamKind, ParamRole, PrivacyUnit, Run,
+    Values,
 };
 
 const DIAGONAL_QUADRATIC_PARAMS: &[ParamDef] = &[
@@ -71,7 +72,7 @@ pub(crate) const FAMILIES: &[FamilyDef] = &[FamilyDef {
     doc: "Lowy–Razaviyayn digest §8 E1: f(w,x) = ½(w−x)ᵀH(w−x), H diagonal in [mu, beta], \
           x uniform in the unit ball; w* = mean (closed form), L = 2 beta, R = 1",
     params: DIAGONAL_QUADRATIC_PARAMS,
-    metrics: &["excess_empirical_risk"],
+    metrics: &[Metric::ExcessEmpiricalRisk],
     build: Build::Objective(build_diagonal_quadratic),
     privacy_defines_data: false,
     ground_truth_revision: 0,
@@ -87,7 +88,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[AlgorithmDef {
     delta_max: 0.5,
     needs_delta: false,
     privacy_unit: PrivacyUnit::EpsDelta,
-    metrics: &["excess_empirical_risk", "excess_population_risk"],
+    metrics: &[Metric::ExcessEmpiricalRisk, Metric::ExcessPopulationRisk],
     diagnostics: &["sensitivity", "noise_scale", "noise_norm_sq"],
     bound_name: "Cor 2.2 bound (corrected Prop 2.4(b))",
     theory_name: "exact E[excess] (Prop 2.4, equality for H = βI)",

@@ -92,12 +92,8 @@ fn tiny_privacy(a: &AlgorithmDef) -> Privacy {
 fn compatible<'a>(a: &AlgorithmDef, metric: Metric) -> Vec<&'a FamilyDef> {
     families()
         .filter(|f| f.build.kind() == a.run.kind())
-        .filter(|f| metric.reported_by_algorithm() || f.metrics.contains(&metric.name()))
+        .filter(|f| metric.reported_by_algorithm() || f.metrics.contains(&metric))
         .collect()
-}
-
-fn metric(name: &str) -> Metric {
-    Metric::from_name(name).unwrap_or_else(|| panic!("unknown metric {name}"))
 }
 
 #[test]
@@ -105,9 +101,14 @@ fn names_are_unique_and_declared_metrics_are_known() {
     let mut seen = BTreeSet::new();
     for f in families() {
         assert!(seen.insert(f.name), "family name {} twice", f.name);
-        f.metrics.iter().for_each(|m| {
-            metric(m);
-        });
+        for m in f.metrics {
+            assert_eq!(
+                Metric::from_name(m.name()),
+                Some(*m),
+                "{}: {m:?} unnamed",
+                f.name
+            );
+        }
         let params: BTreeSet<_> = f.params.iter().map(|p| p.name).collect();
         assert_eq!(
             params.len(),
@@ -134,12 +135,19 @@ fn names_are_unique_and_declared_metrics_are_known() {
             a.name
         );
         assert!(!a.metrics.is_empty(), "{} declares no metric", a.name);
-        for m in a.metrics {
+        for &m in a.metrics {
+            assert_eq!(
+                Metric::from_name(m.name()),
+                Some(m),
+                "{}: {m:?} unnamed",
+                a.name
+            );
             assert!(
-                !compatible(a, metric(m)).is_empty(),
-                "{}: no family of kind {} measures {m}",
+                !compatible(a, m).is_empty(),
+                "{}: no family of kind {} measures {}",
                 a.name,
-                a.run.kind().name()
+                a.run.kind().name(),
+                m.name()
             );
         }
     }
@@ -200,8 +208,8 @@ fn tiny_run(
 #[test]
 fn every_algorithm_measures_every_declared_metric_on_a_tiny_instance() {
     for a in algorithms() {
-        for m in a.metrics {
-            let metric = metric(m);
+        for &metric in a.metrics {
+            let m = metric.name();
             let (mut measured, mut refused) = (Vec::new(), Vec::new());
             for f in compatible(a, metric) {
                 let mut outcome = Err(String::new());

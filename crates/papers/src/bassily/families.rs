@@ -15,7 +15,7 @@ use dpcore::{Objective, RunFailure};
 use rand_pcg::Pcg64;
 use solvers::bassily::rate::rate;
 
-use contract::{num, Build, FamilyDef, ParamDef, Values};
+use contract::{num, Build, FamilyDef, Metric, ParamDef, Values};
 
 const fn int(name: &'static str, min: i64, doc: &'static str) -> ParamDef {
     ParamDef::int(name, min, doc)
@@ -86,10 +86,10 @@ fn build_logistic(v: &Values, rng: &mut Pcg64) -> Result<Box<dyn Objective>, Run
     Ok(Box::new(LogisticGlm::generate(params, rng)?))
 }
 
-const RISKS: &[&str] = &[
-    "excess_empirical_risk",
-    "excess_population_risk",
-    "generalization_gap",
+const RISKS: &[Metric] = &[
+    Metric::ExcessEmpiricalRisk,
+    Metric::ExcessPopulationRisk,
+    Metric::GeneralizationGap,
 ];
 
 pub(crate) const FAMILIES: &[FamilyDef] = &[

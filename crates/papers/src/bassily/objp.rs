@@ -146,10 +146,10 @@ const OBJP_DIAGNOSTICS: &[&str] = &[
     "gradient_evaluations",
 ];
 
-const RISKS: &[&str] = &[
-    "excess_population_risk",
-    "excess_empirical_risk",
-    "generalization_gap",
+const RISKS: &[Metric] = &[
+    Metric::ExcessPopulationRisk,
+    Metric::ExcessEmpiricalRisk,
+    Metric::GeneralizationGap,
 ];
 
 /// Algorithms of this module.
@@ -181,10 +181,10 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         needs_delta: true,
         privacy_unit: PrivacyUnit::EpsDelta,
         metrics: &[
-            "excess_population_risk",
-            "excess_empirical_risk",
-            "generalization_gap",
-            "gradient_evaluations",
+            Metric::ExcessPopulationRisk,
+            Metric::ExcessEmpiricalRisk,
+            Metric::GeneralizationGap,
+            Metric::GradientEvaluations,
         ],
         diagnostics: OBJP_DIAGNOSTICS,
         bound_name: "B_ObjP-App (derived from Thm 5.7's proof)",

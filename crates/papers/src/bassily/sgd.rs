@@ -226,12 +226,12 @@ const CURVE: ParamDef = ParamDef {
     doc: "E4 curve: this paper's M L R, uniform convergence + DP-ERM, [BST14] via DP generalization, [BST14] via regularization",
 };
 
-const NSGD_METRICS: &[&str] = &[
-    "excess_population_risk",
-    "excess_empirical_risk",
-    "generalization_gap",
-    "gradient_evaluations",
-    "realised_eps",
+const NSGD_METRICS: &[Metric] = &[
+    Metric::ExcessPopulationRisk,
+    Metric::ExcessEmpiricalRisk,
+    Metric::GeneralizationGap,
+    Metric::GradientEvaluations,
+    Metric::RealisedEps,
 ];
 
 const NSGD_DIAGNOSTICS: &[&str] = &[
@@ -302,7 +302,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         delta_max: 1.0,
         needs_delta: false,
         privacy_unit: PrivacyUnit::EpsDelta,
-        metrics: &["excess_population_risk", "excess_empirical_risk", "generalization_gap", "gradient_evaluations"],
+        metrics: &[Metric::ExcessPopulationRisk, Metric::ExcessEmpiricalRisk, Metric::GeneralizationGap, Metric::GradientEvaluations],
         diagnostics: &[],
         bound_name: "M L/sqrt(n)",
         theory_name: "n gradient evaluations",
@@ -318,7 +318,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         delta_max: 1.0,
         needs_delta: false,
         privacy_unit: PrivacyUnit::EpsDelta,
-        metrics: &["excess_population_risk"],
+        metrics: &[Metric::ExcessPopulationRisk],
         diagnostics: &[],
         bound_name: "",
         theory_name: "the curve",

@@ -19,7 +19,7 @@ use dpcore::RunFailure;
 use rand::RngExt;
 use rand_pcg::Pcg64;
 
-use contract::{choice, num, Build, FamilyDef, ParamDef, Values};
+use contract::{choice, num, Build, FamilyDef, Metric, ParamDef, Values};
 
 const fn int(
     name: &'static str,
@@ -240,7 +240,7 @@ pub(crate) const FAMILIES: &[FamilyDef] = &[
             positive("penalty_coef", "0.5", "coefficient c of the separable terms"),
             positive("kappa", "1.0", "log-cosh sharpness, or Huber kink in (0, 1]"),
         ],
-        metrics: &["duality_gap"],
+        metrics: &[Metric::DualityGap],
         build: Build::Saddle(build_game),
         privacy_defines_data: false,
         ground_truth_revision: 0,
@@ -250,7 +250,7 @@ pub(crate) const FAMILIES: &[FamilyDef] = &[
         doc: "González et al. digest §6.3 G4(a): f(x; z) = (a^T x - b)^2/2 on Delta_d, a Rademacher, b = a_1 + U[-s, s]; \
               excess risk ||x - e_1||^2/2 exactly; L0 = 2 + s, L1 = 1, L2 = 0",
         params: &[N, D, unit("noise", "0.5", "label-noise half-width s")],
-        metrics: &["excess_population_risk"],
+        metrics: &[Metric::ExcessPopulationRisk],
         build: Build::SimplexSco(build_least_squares),
         privacy_defines_data: false,
         ground_truth_revision: 0,
@@ -268,7 +268,7 @@ pub(crate) const FAMILIES: &[FamilyDef] = &[
             positive("kappa", "0.2", "Huber kink in (0, 1] or log-cosh sharpness"),
             unit("sigma", "0.3", "Rademacher noise scale of the linear term"),
         ],
-        metrics: &["excess_population_risk"],
+        metrics: &[Metric::ExcessPopulationRisk],
         build: Build::SimplexSco(build_separable_sco),
         privacy_defines_data: false,
         ground_truth_revision: 0,
@@ -278,7 +278,7 @@ pub(crate) const FAMILIES: &[FamilyDef] = &[
         doc: "González et al. digest §6.3 G5: Z = {0,1}^bits, all 2-way marginal conjunctions and their negations \
               (|Q| = 8 C(bits, 2)), D a two-component product mixture; exact population answers",
         params: &[N, int("bits", 2, Some("10"), "bits k of the domain (|Z| = 2^k, k <= 16)")],
-        metrics: &["max_query_error"],
+        metrics: &[Metric::MaxQueryError],
         build: Build::QueryRelease(build_marginals),
         privacy_defines_data: false,
         ground_truth_revision: 0,

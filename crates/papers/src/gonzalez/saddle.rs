@@ -209,7 +209,11 @@ fn run_euclidean_dp_sgda(
     baseline_output(ctx, problem, &r, [theory, f64::NAN, f64::NAN])
 }
 
-const GAP_METRICS: &[&str] = &["duality_gap", "realised_eps", "gradient_evaluations"];
+const GAP_METRICS: &[Metric] = &[
+    Metric::DualityGap,
+    Metric::RealisedEps,
+    Metric::GradientEvaluations,
+];
 const BASELINE_DIAGNOSTICS: &[&str] = &["steps", "batch", "step_size", "realised_eps"];
 
 /// Algorithms of this module.
@@ -262,7 +266,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         delta_max: 1.0,
         needs_delta: false,
         privacy_unit: PrivacyUnit::EpsDelta,
-        metrics: &["duality_gap", "gradient_evaluations"],
+        metrics: &[Metric::DualityGap, Metric::GradientEvaluations],
         diagnostics: BASELINE_DIAGNOSTICS,
         bound_name: "2l/(tau T) + 5 tau L0^2 (Lemma 4.1 in expectation)",
         theory_name: "(L0 + L1) sqrt(l/n)",

@@ -155,13 +155,13 @@ fn run_mwem(
     query_output(ctx, problem, &r, f64::NAN)
 }
 
-const SCO_METRICS: &[&str] = &[
-    "excess_population_risk",
-    "realised_eps",
-    "gradient_evaluations",
+const SCO_METRICS: &[Metric] = &[
+    Metric::ExcessPopulationRisk,
+    Metric::RealisedEps,
+    Metric::GradientEvaluations,
 ];
 const SCO_DIAGNOSTICS: &[&str] = &["steps", "batch", "k", "q", "tau", "realised_eps"];
-const QUERY_METRICS: &[&str] = &["max_query_error", "realised_eps"];
+const QUERY_METRICS: &[Metric] = &[Metric::MaxQueryError, Metric::RealisedEps];
 const OPTIMAL_RATE: &str = "optimal rate sqrt(l_x/n) + (l_x/(n eps))^(2/3) (Asi et al. 2021b)";
 
 /// Algorithms of this module.

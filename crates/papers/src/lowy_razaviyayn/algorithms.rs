@@ -151,10 +151,10 @@ fn run_adversarial(
 
 /// Metrics of the entries that run an inner solver: both risks and the
 /// gradient evaluations spent.
-const RISK_AND_COST_METRICS: &[&str] = &[
-    "excess_empirical_risk",
-    "excess_population_risk",
-    "gradient_evaluations",
+const RISK_AND_COST_METRICS: &[Metric] = &[
+    Metric::ExcessEmpiricalRisk,
+    Metric::ExcessPopulationRisk,
+    Metric::GradientEvaluations,
 ];
 
 /// Algorithms of this module.
@@ -168,7 +168,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         delta_max: 0.5,
         needs_delta: false,
         privacy_unit: PrivacyUnit::EpsDelta,
-        metrics: &["excess_empirical_risk", "excess_population_risk"],
+        metrics: &[Metric::ExcessEmpiricalRisk, Metric::ExcessPopulationRisk],
         diagnostics: &["sensitivity", "noise_scale", "noise_norm_sq"],
         bound_name: "Cor 2.1 / Prop 4.1 bound",
         theory_name: "",
@@ -217,7 +217,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         delta_max: 0.5,
         needs_delta: false,
         privacy_unit: PrivacyUnit::EpsDelta,
-        metrics: &["excess_empirical_risk", "gradient_evaluations"],
+        metrics: &[Metric::ExcessEmpiricalRisk, Metric::GradientEvaluations],
         diagnostics: BLACK_BOX_DIAGNOSTICS,
         bound_name: "Thm 3.1 bound",
         theory_name: "",

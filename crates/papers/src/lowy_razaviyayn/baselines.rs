@@ -113,7 +113,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         delta_max: 0.5,
         needs_delta: false,
         privacy_unit: PrivacyUnit::EpsDelta,
-        metrics: &["excess_empirical_risk", "gradient_evaluations"],
+        metrics: &[Metric::ExcessEmpiricalRisk, Metric::GradientEvaluations],
         diagnostics: &[
             "iterations",
             "sensitivity",
@@ -136,7 +136,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         delta_max: 1.0,
         needs_delta: true,
         privacy_unit: PrivacyUnit::EpsDelta,
-        metrics: &["excess_empirical_risk", "gradient_evaluations"],
+        metrics: &[Metric::ExcessEmpiricalRisk, Metric::GradientEvaluations],
         diagnostics: &[
             "steps",
             "noise_multiplier",

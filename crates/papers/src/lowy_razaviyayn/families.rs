@@ -11,7 +11,9 @@ use datagen::term::{Term, TermLoss, TermParams};
 use dpcore::{Objective, RunFailure};
 use rand_pcg::Pcg64;
 
-use contract::{choice, num, Build, FamilyDef, ParamDef, ParamKind, ParamRole, Values, POSITIVE};
+use contract::{
+    choice, num, Build, FamilyDef, Metric, ParamDef, ParamKind, ParamRole, Values, POSITIVE,
+};
 
 const fn int(name: &'static str, min: i64, doc: &'static str) -> ParamDef {
     ParamDef::int(name, min, doc)
@@ -140,8 +142,8 @@ fn build_adversarial(v: &Values, rng: &mut Pcg64) -> Result<Box<dyn Objective>, 
     Ok(Box::new(Adversarial::generate(params, rng).map_err(fail)?))
 }
 
-const EMPIRICAL: &[&str] = &["excess_empirical_risk"];
-const BOTH: &[&str] = &["excess_empirical_risk", "excess_population_risk"];
+const EMPIRICAL: &[Metric] = &[Metric::ExcessEmpiricalRisk];
+const BOTH: &[Metric] = &[Metric::ExcessEmpiricalRisk, Metric::ExcessPopulationRisk];
 
 /// Families of Lowy–Razaviyayn digest §8 beyond E1.
 pub(crate) const FAMILIES: &[FamilyDef] = &[

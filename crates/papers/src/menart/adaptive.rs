@@ -26,7 +26,7 @@ use solvers::menart::dp_gd::DpGd;
 use super::common::{
     beta, calibration, kl_diagnostics, output, theory_inputs, KlCurves, BETA, CALIBRATION,
 };
-use contract::{AlgorithmDef, CellOutput, PrivacyUnit, Run, RunContext};
+use contract::{AlgorithmDef, CellOutput, Metric, PrivacyUnit, Run, RunContext};
 
 /// `1.0` for true, `0.0` for false.
 fn flag(b: bool) -> f64 {
@@ -137,11 +137,11 @@ fn run_dp_gd(
 
 /// Metrics of the stationarity entries (Theorem 5 and DP-GD): the gradient
 /// norm first.
-const STATIONARITY_METRICS: &[&str] = &[
-    "gradient_norm",
-    "excess_empirical_risk",
-    "gradient_evaluations",
-    "realised_rho",
+const STATIONARITY_METRICS: &[Metric] = &[
+    Metric::GradientNorm,
+    Metric::ExcessEmpiricalRisk,
+    Metric::GradientEvaluations,
+    Metric::RealisedRho,
 ];
 
 /// Algorithms of this module.
@@ -157,10 +157,10 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         needs_delta: false,
         privacy_unit: PrivacyUnit::Zcdp,
         metrics: &[
-            "excess_empirical_risk",
-            "gradient_norm",
-            "gradient_evaluations",
-            "realised_rho",
+            Metric::ExcessEmpiricalRisk,
+            Metric::GradientNorm,
+            Metric::GradientEvaluations,
+            Metric::RealisedRho,
         ],
         diagnostics: kl_diagnostics![
             "queries",

@@ -17,7 +17,7 @@ use dpcore::menart::KlObjective;
 use dpcore::RunFailure;
 use rand_pcg::Pcg64;
 
-use contract::{num, Build, FamilyDef, ParamDef, Values};
+use contract::{num, Build, FamilyDef, Metric, ParamDef, Values};
 
 const fn int(name: &'static str, min: i64, doc: &'static str) -> ParamDef {
     ParamDef::int(name, min, doc)
@@ -159,7 +159,7 @@ fn build_geman_mcclure(v: &Values, rng: &mut Pcg64) -> Result<Box<dyn KlObjectiv
 }
 
 /// Metrics every KL family measures exactly (analytic excess; exact gradient).
-const KL_METRICS: &[&str] = &["excess_empirical_risk", "gradient_norm"];
+const KL_METRICS: &[Metric] = &[Metric::ExcessEmpiricalRisk, Metric::GradientNorm];
 
 pub(crate) const FAMILIES: &[FamilyDef] = &[
     FamilyDef {

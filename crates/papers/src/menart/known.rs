@@ -22,8 +22,8 @@ use super::common::{
     beta, calibration, kl_diagnostics, output, theory_inputs, KlCurves, BETA, CALIBRATION,
 };
 use contract::{
-    choice, num, AlgorithmDef, CellOutput, ParamDef, ParamKind, ParamRole, PrivacyUnit, Run,
-    RunContext,
+    choice, num, AlgorithmDef, CellOutput, Metric, ParamDef, ParamKind, ParamRole, PrivacyUnit,
+    Run, RunContext,
 };
 
 const fn positive(name: &'static str, default: &'static str, doc: &'static str) -> ParamDef {
@@ -114,11 +114,11 @@ fn run_proximal(
     output(ctx, problem, &run, excess, KlCurves::NONE, &extra)
 }
 
-const METRICS: &[&str] = &[
-    "excess_empirical_risk",
-    "gradient_norm",
-    "gradient_evaluations",
-    "realised_rho",
+const METRICS: &[Metric] = &[
+    Metric::ExcessEmpiricalRisk,
+    Metric::GradientNorm,
+    Metric::GradientEvaluations,
+    Metric::RealisedRho,
 ];
 
 /// Algorithms of this module.

@@ -218,7 +218,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         delta_max: 1.0,
         needs_delta: false,
         privacy_unit: PrivacyUnit::EpsDelta,
-        metrics: &["zero_one_error", "population_zero_one_error"],
+        metrics: &[Metric::ZeroOneError, Metric::PopulationZeroOneError],
         diagnostics: &["margin_lower", "margin_upper", "iterations"],
         bound_name: "",
         theory_name: "",

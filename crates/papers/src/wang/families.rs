@@ -13,7 +13,7 @@ use dpcore::halfspace::HalfspaceProblem;
 use dpcore::RunFailure;
 use rand_pcg::Pcg64;
 
-use contract::{choice, num, Build, FamilyDef, ParamDef, ParamKind, ParamRole, Values};
+use contract::{choice, num, Build, FamilyDef, Metric, ParamDef, ParamKind, ParamRole, Values};
 
 const fn int(
     name: &'static str,
@@ -135,10 +135,10 @@ fn build_two_cluster(v: &Values, rng: &mut Pcg64) -> Result<Box<dyn HalfspacePro
     generate(v, Family::TwoCluster, rng)
 }
 
-const METRICS: &[&str] = &[
-    "zero_one_error",
-    "excess_zero_one_error",
-    "population_zero_one_error",
+const METRICS: &[Metric] = &[
+    Metric::ZeroOneError,
+    Metric::ExcessZeroOneError,
+    Metric::PopulationZeroOneError,
 ];
 
 pub(crate) const FAMILIES: &[FamilyDef] = &[

@@ -19,7 +19,7 @@ use solvers::wang::jlgd::clipped_projection;
 use solvers::wang::{exact_margin, margin_grid, JlMap, MarginOptions};
 
 use super::options::JL_CONSTANT;
-use contract::{num, AlgorithmDef, CellOutput, PrivacyUnit, Run, RunContext};
+use contract::{num, AlgorithmDef, CellOutput, Metric, PrivacyUnit, Run, RunContext};
 
 fn run_jl_margin(
     ctx: &RunContext,
@@ -85,7 +85,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[AlgorithmDef {
     delta_max: 1.0,
     needs_delta: false,
     privacy_unit: PrivacyUnit::EpsDelta,
-    metrics: &["jl_margin_ratio"],
+    metrics: &[Metric::JlMarginRatio],
     diagnostics: &[
         "k",
         "upper_ratio",

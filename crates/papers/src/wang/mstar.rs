@@ -33,12 +33,12 @@ use contract::{
 };
 
 /// The metrics every Wang algorithm reports.
-pub(super) const METRICS: &[&str] = &[
-    "zero_one_error",
-    "excess_zero_one_error",
-    "population_zero_one_error",
-    "gradient_evaluations",
-    "realised_eps",
+pub(super) const METRICS: &[Metric] = &[
+    Metric::ZeroOneError,
+    Metric::ExcessZeroOneError,
+    Metric::PopulationZeroOneError,
+    Metric::GradientEvaluations,
+    Metric::RealisedEps,
 ];
 
 /// The planted `(gamma*, m)` of a problem (NaN margin when unknown).

@@ -1,7 +1,7 @@
 //! The text of `runner list`: the registered problem families and
 //! algorithms, with their parameters.
 
-use crate::registry::{algorithms, families, ParamKind, PrivacyUnit};
+use crate::registry::{algorithms, families, Metric, ParamKind, PrivacyUnit};
 
 /// The text of `runner list`.
 pub fn catalogue() -> String {
@@ -32,7 +32,7 @@ pub fn catalogue() -> String {
             f.name,
             f.doc,
             f.build.kind().name(),
-            f.metrics
+            Metric::names(f.metrics)
         );
         param_lines(&mut out, f.params);
     }

@@ -63,24 +63,30 @@ pub(super) fn resolve(
             "pair it with a family of its kind (`runner list` shows each kind)",
         ));
     }
-    if !algorithm.metrics.contains(&s.metric.as_str()) {
+    if !algorithm.metrics.contains(&metric_kind) {
         return Err(loc.error(
             &join(base, &toml_path!["metric"]),
             format!(
                 "algorithm `{}` does not report metric `{}`",
                 algorithm.name, s.metric
             ),
-            format!("metrics it reports: {:?}", algorithm.metrics),
+            format!(
+                "metrics it reports: {:?}",
+                registry::Metric::names(algorithm.metrics)
+            ),
         ));
     }
-    if !metric_kind.reported_by_algorithm() && !family.metrics.contains(&s.metric.as_str()) {
+    if !metric_kind.reported_by_algorithm() && !family.metrics.contains(&metric_kind) {
         return Err(loc.error(
             &join(base, &toml_path!["metric"]),
             format!(
                 "family `{}` cannot measure metric `{}`",
                 family.name, s.metric
             ),
-            format!("metrics it measures exactly: {:?}", family.metrics),
+            format!(
+                "metrics it measures exactly: {:?}",
+                registry::Metric::names(family.metrics)
+            ),
         ));
     }
 
