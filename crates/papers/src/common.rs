@@ -4,19 +4,17 @@ use dpcore::{Objective, RunFailure};
 use rand_pcg::Pcg64;
 use solvers::output_perturbation::{ConceptualOutputPerturbation, SensitivityChoice};
 
-use contract::{
-    choice, num, CellOutput, Metric, ParamDef, ParamKind, ParamRole, RunContext, Values,
-};
+use contract::{choice, num, CellOutput, Metric, ParamDef, RunContext, Values};
 
 /// The `sensitivity` option: which bound on the minimizer's sensitivity
 /// calibrates the noise (both are private; digest P5).
-pub const SENSITIVITY: ParamDef = ParamDef {
-    name: "sensitivity",
-    kind: ParamKind::Choice(&["tight", "paper"]),
-    default: Some("\"tight\""),
-    role: ParamRole::Noise,
-    doc: "minimizer sensitivity used for the noise: instance-tight bound or the paper's 2L/(mu n)",
-};
+pub const SENSITIVITY: ParamDef = ParamDef::choice(
+    "sensitivity",
+    &["tight", "paper"],
+    "minimizer sensitivity used for the noise: instance-tight bound or the paper's 2L/(mu n)",
+)
+.default("\"tight\"")
+.option();
 
 /// The `noise_multiplier` option of the conceptual output perturbation:
 /// scales the calibrated noise by a factor `>= 1`, so the privacy guarantee
@@ -24,17 +22,7 @@ pub const SENSITIVITY: ParamDef = ParamDef {
 /// bound stay those of the calibrated mechanism, so the over-noised variant
 /// is what a regression looks like to `check` (used by the test that table 1
 /// catches a broken algorithm, and for sensitivity analyses).
-pub const NOISE_MULTIPLIER: ParamDef = ParamDef {
-    name: "noise_multiplier",
-    kind: ParamKind::Float {
-        min: 1.0,
-        max: 1e6,
-        min_open: false,
-    },
-    default: Some("1.0"),
-    role: ParamRole::DrawScaling,
-    doc: "factor >= 1 on the calibrated noise (still private, less accurate; theory and bound stay the calibrated ones)",
-};
+pub const NOISE_MULTIPLIER: ParamDef = ParamDef::float("noise_multiplier", (1.0, 1e6, false), "factor >= 1 on the calibrated noise (still private, less accurate; theory and bound stay the calibrated ones)").default("1.0").draw_scaling();
 
 /// Reads the `sensitivity` option.
 pub fn sensitivity_choice(options: &Values) -> SensitivityChoice {

@@ -6,48 +6,18 @@ use dpcore::{Objective, RunFailure};
 use rand_pcg::Pcg64;
 
 use crate::common::{run_output_perturbation_conceptual, NOISE_MULTIPLIER, SENSITIVITY};
-use contract::{
-    num, AlgorithmDef, Build, FamilyDef, Metric, ParamDef, ParamKind, ParamRole, PrivacyUnit, Run,
-    Values,
-};
+use contract::{num, AlgorithmDef, Build, FamilyDef, Metric, ParamDef, PrivacyUnit, Run, Values};
 
 const DIAGONAL_QUADRATIC_PARAMS: &[ParamDef] = &[
-    ParamDef {
-        name: "n",
-        kind: ParamKind::Int { min: 2 },
-        default: None,
-        role: ParamRole::Data,
-        doc: "number of records",
-    },
-    ParamDef {
-        name: "d",
-        kind: ParamKind::Int { min: 1 },
-        default: None,
-        role: ParamRole::Data,
-        doc: "dimension",
-    },
-    ParamDef {
-        name: "beta",
-        kind: ParamKind::Float {
-            min: 0.0,
-            max: f64::INFINITY,
-            min_open: true,
-        },
-        default: Some("1.0"),
-        role: ParamRole::Data,
-        doc: "largest Hessian eigenvalue (smoothness)",
-    },
-    ParamDef {
-        name: "kappa",
-        kind: ParamKind::Float {
-            min: 1.0,
-            max: f64::INFINITY,
-            min_open: false,
-        },
-        default: Some("1.0"),
-        role: ParamRole::Data,
-        doc: "condition number beta/mu; eigenvalues linearly spaced in [mu, beta]",
-    },
+    ParamDef::int("n", 2, "number of records"),
+    ParamDef::int("d", 1, "dimension"),
+    ParamDef::positive("beta", "largest Hessian eigenvalue (smoothness)").default("1.0"),
+    ParamDef::float(
+        "kappa",
+        (1.0, f64::INFINITY, false),
+        "condition number beta/mu; eigenvalues linearly spaced in [mu, beta]",
+    )
+    .default("1.0"),
 ];
 
 fn build_diagonal_quadratic(

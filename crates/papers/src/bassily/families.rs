@@ -17,32 +17,23 @@ use solvers::bassily::rate::rate;
 
 use contract::{num, Build, FamilyDef, Metric, ParamDef, Values};
 
-const fn int(name: &'static str, min: i64, doc: &'static str) -> ParamDef {
-    ParamDef::int(name, min, doc)
-}
-
-const fn positive(name: &'static str, default: &'static str, doc: &'static str) -> ParamDef {
-    ParamDef::positive(name, doc).default(default)
-}
-
 /// The largest signal a worst-case family uses (digest E3: `r in (0, 0.95]`).
 pub const MAX_SIGNAL: f64 = 0.95;
 
-const N: ParamDef = int("n", 2, "number of records");
-const D: ParamDef = int("d", 1, "dimension");
-const D4: ParamDef = int(
+const N: ParamDef = ParamDef::int("n", 2, "number of records");
+const D: ParamDef = ParamDef::int("d", 1, "dimension");
+const D4: ParamDef = ParamDef::int(
     "d",
     4,
     "dimension (at least 4: the feature design x = (s, v)/sqrt2 with v on S^(d-2), quadrature)",
 );
-const R_FACTOR: ParamDef = positive(
-    "r_factor",
-    "1.0",
-    "signal r = min(r_factor R(n, d, eps, delta), 0.95), R = max(1/sqrt n, sqrt(d ln(1/delta))/(eps n)); sweep {0.25, ..., 16} and set worst_case_over = \"r_factor\" (digest E1)",
-);
-const LIPSCHITZ: ParamDef = positive("lipschitz", "1.0", "Lipschitz constant L of the loss");
-const RADIUS_1: ParamDef = positive("radius", "1.0", "radius M of the domain W = B(0, M)");
-const RADIUS_2: ParamDef = positive("radius", "2.0", "radius M of the domain W = B(0, M)");
+const R_FACTOR: ParamDef = ParamDef::positive("r_factor", "signal r = min(r_factor R(n, d, eps, delta), 0.95), R = max(1/sqrt n, sqrt(d ln(1/delta))/(eps n)); sweep {0.25, ..., 16} and set worst_case_over = \"r_factor\" (digest E1)").default("1.0");
+const LIPSCHITZ: ParamDef =
+    ParamDef::positive("lipschitz", "Lipschitz constant L of the loss").default("1.0");
+const RADIUS_1: ParamDef =
+    ParamDef::positive("radius", "radius M of the domain W = B(0, M)").default("1.0");
+const RADIUS_2: ParamDef =
+    ParamDef::positive("radius", "radius M of the domain W = B(0, M)").default("2.0");
 
 fn signal(v: &Values) -> f64 {
     let (n, d) = (num(v, "n"), num(v, "d"));
@@ -122,8 +113,8 @@ pub(crate) const FAMILIES: &[FamilyDef] = &[
         params: &[
             N,
             D4,
-            positive("signal", "0.5", "a = ||theta*|| (0 <= a <= M)"),
-            positive("noise", "0.5", "half-width b of the uniform label noise"),
+            ParamDef::positive("signal", "a = ||theta*|| (0 <= a <= M)").default("0.5"),
+            ParamDef::positive("noise", "half-width b of the uniform label noise").default("0.5"),
             RADIUS_1,
         ],
         metrics: RISKS,
@@ -138,7 +129,7 @@ pub(crate) const FAMILIES: &[FamilyDef] = &[
         params: &[
             N,
             D4,
-            positive("signal", "1.0", "a = ||theta*|| (digest: 1 or 2; a <= M)"),
+            ParamDef::positive("signal", "a = ||theta*|| (digest: 1 or 2; a <= M)").default("1.0"),
             RADIUS_2,
         ],
         metrics: RISKS,

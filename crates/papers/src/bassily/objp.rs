@@ -19,8 +19,7 @@ use solvers::bassily::objp::{
 };
 
 use contract::{
-    choice, AlgorithmDef, CellOutput, Curves, Metric, ParamDef, ParamKind, ParamRole, PrivacyUnit,
-    Run, RunContext,
+    choice, AlgorithmDef, CellOutput, Curves, Metric, ParamDef, PrivacyUnit, Run, RunContext,
 };
 
 fn hessian_rank(problem: &dyn Objective) -> HessianRank {
@@ -126,15 +125,9 @@ fn run_erm(
     Ok(CellOutput::new(metric, Curves::NONE, vec![]))
 }
 
-const CONSTANTS: ParamDef = ParamDef {
-    name: "constants",
-    kind: ParamKind::Choice(&["safe", "paper"]),
-    default: Some("\"safe\""),
-    role: ParamRole::Noise,
-    doc: "noise constants of Algorithm 3: \"safe\" (sigma_G^2 = 40 L^2 ln(2/delta)/eps^2, beta <= eps n lambda/2, \
+const CONSTANTS: ParamDef = ParamDef::choice("constants", &["safe", "paper"], "noise constants of Algorithm 3: \"safe\" (sigma_G^2 = 40 L^2 ln(2/delta)/eps^2, beta <= eps n lambda/2, \
           sigma_H from the Gaussian mechanism at (eps/2, delta/2); digest P12) or the printed \"paper\" ones \
-          (sigma_G^2 = 20 L^2 Lambda/eps^2: not certified)",
-};
+          (sigma_G^2 = 20 L^2 Lambda/eps^2: not certified)").default("\"safe\"").option();
 
 const OBJP_DIAGNOSTICS: &[&str] = &[
     "lambda",

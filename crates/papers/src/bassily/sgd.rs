@@ -23,10 +23,7 @@ use solvers::bassily::sgd::{
     one_pass_sgd, one_pass_sgd_bound, NoiseCalibration, Nsgd, NsgdRelease, NsgdVariant,
 };
 
-use contract::{
-    choice, AlgorithmDef, CellOutput, Metric, ParamDef, ParamKind, ParamRole, PrivacyUnit, Run,
-    RunContext,
-};
+use contract::{choice, AlgorithmDef, CellOutput, Metric, ParamDef, PrivacyUnit, Run, RunContext};
 
 fn curve_point(ctx: &RunContext, problem: &dyn Objective) -> CurvePoint {
     let c = problem.constants();
@@ -195,36 +192,24 @@ fn run_theory_curve(
     ))
 }
 
-const CALIBRATION: ParamDef = ParamDef {
-    name: "calibration",
-    kind: ParamKind::Choice(&["accountant", "paper"]),
-    default: Some("\"accountant\""),
-    role: ParamRole::Noise,
-    doc: "noise: \"accountant\" calibrates the multiplier with the RDP accountant to the target eps under \
+const CALIBRATION: ParamDef = ParamDef::choice("calibration", &["accountant", "paper"], "noise: \"accountant\" calibrates the multiplier with the RDP accountant to the target eps under \
           `neighbouring`; \"paper\" uses the printed sigma^2 = 8 T L^2 ln(1/delta)/(n eps)^2 and reports its \
-          realised eps (digest P4)",
-};
+          realised eps (digest P4)").default("\"accountant\"").option();
 
-const NEIGHBOURING: ParamDef = ParamDef {
-    name: "neighbouring",
-    kind: ParamKind::Choice(&["replace_one", "add_remove"]),
-    default: Some("\"replace_one\""),
-    role: ParamRole::Noise,
-    doc: "the neighbouring relation the guarantee is stated for (the paper's is replace-one, P6)",
-};
+const NEIGHBOURING: ParamDef = ParamDef::choice(
+    "neighbouring",
+    &["replace_one", "add_remove"],
+    "the neighbouring relation the guarantee is stated for (the paper's is replace-one, P6)",
+)
+.default("\"replace_one\"")
+.option();
 
-const CURVE: ParamDef = ParamDef {
-    name: "curve",
-    kind: ParamKind::Choice(&[
+const CURVE: ParamDef = ParamDef::choice("curve", &[
         "private_sco_rate",
         "uniform_convergence",
         "bst14_dp_generalization",
         "bst14_regularization",
-    ]),
-    default: Some("\"private_sco_rate\""),
-    role: ParamRole::Noise,
-    doc: "E4 curve: this paper's M L R, uniform convergence + DP-ERM, [BST14] via DP generalization, [BST14] via regularization",
-};
+    ], "E4 curve: this paper's M L R, uniform convergence + DP-ERM, [BST14] via DP generalization, [BST14] via regularization").default("\"private_sco_rate\"").option();
 
 const NSGD_METRICS: &[Metric] = &[
     Metric::ExcessPopulationRisk,

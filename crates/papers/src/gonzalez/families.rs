@@ -21,32 +21,6 @@ use rand_pcg::Pcg64;
 
 use contract::{choice, num, Build, FamilyDef, Metric, ParamDef, Values};
 
-const fn int(
-    name: &'static str,
-    min: i64,
-    default: Option<&'static str>,
-    doc: &'static str,
-) -> ParamDef {
-    ParamDef::int(name, min, doc).maybe_default(default)
-}
-
-const fn unit(name: &'static str, default: &'static str, doc: &'static str) -> ParamDef {
-    ParamDef::unit(name, doc).default(default)
-}
-
-const fn positive(name: &'static str, default: &'static str, doc: &'static str) -> ParamDef {
-    ParamDef::positive(name, doc).default(default)
-}
-
-const fn pick(
-    name: &'static str,
-    values: &'static [&'static str],
-    default: &'static str,
-    doc: &'static str,
-) -> ParamDef {
-    ParamDef::choice(name, values, doc).default(default)
-}
-
 /// Largest `log2_d` of a game (digest §7.2: `d` up to `2^20`).
 pub const MAX_LOG2_D: i64 = 20;
 
@@ -62,14 +36,9 @@ pub const MAX_DENSE_LOG2_D: i64 = 16;
 /// the same order). Above it the cache stops paying for its construction.
 pub const CACHED_DENSE_LOG2_D: i64 = 10;
 
-const N: ParamDef = int("n", 2, None, "number of records");
-const LOG2_D: ParamDef = int(
-    "log2_d",
-    1,
-    None,
-    "d_x = d_y = 2^log2_d (<= 20), so l = 2 ln(2) log2_d; dense and planted matrices are generated lazily from (seed, i, j), <= 2^16 (O(d^2) hashes per gap)",
-);
-const D: ParamDef = int("d", 2, None, "dimension of the simplex");
+const N: ParamDef = ParamDef::int("n", 2, "number of records");
+const LOG2_D: ParamDef = ParamDef::int("log2_d", 1, "d_x = d_y = 2^log2_d (<= 20), so l = 2 ln(2) log2_d; dense and planted matrices are generated lazily from (seed, i, j), <= 2^16 (O(d^2) hashes per gap)");
+const D: ParamDef = ParamDef::int("d", 2, "dimension of the simplex");
 
 fn invalid(message: impl Into<String>) -> RunFailure {
     RunFailure::InvalidParameters(message.into())
@@ -227,18 +196,15 @@ pub(crate) const FAMILIES: &[FamilyDef] = &[
         params: &[
             N,
             LOG2_D,
-            pick("matrix", &["planted", "dense", "low_rank", "separable"], "\"planted\"",
-                "A_bar: G1-ii planted pure saddle (dense), G1-i dense i.i.d., G1-iii low rank + planted cross, G1-iv separable"),
-            unit("rho", "0.5", "off-cross entries of A_bar in [-rho, rho]"),
-            unit("margin", "0.5", "planted-saddle margin Delta_m"),
-            int("rank", 1, Some("4"), "rank of the low-rank part (<= 16)"),
-            pick("noise", &["rank_one", "sign_bernoulli", "none"], "\"rank_one\"",
-                "A(z) - A_bar: rank one sigma xi zeta^T (O(d) per record), sign-Bernoulli (maximal variance), none"),
-            unit("sigma", "0.5", "rank-one noise scale (max |A_bar| + sigma <= 1)"),
-            pick("penalty", &["none", "quadratic", "log_cosh", "huber"], "\"none\"",
-                "G2 separable term phi on both players: none (bilinear, L2 = 0), u^2/2 (L2 = 0), log cosh(kappa u)/kappa (L2 ~ kappa^2), Huber with kink kappa (first-order only)"),
-            positive("penalty_coef", "0.5", "coefficient c of the separable terms"),
-            positive("kappa", "1.0", "log-cosh sharpness, or Huber kink in (0, 1]"),
+            ParamDef::choice("matrix", &["planted", "dense", "low_rank", "separable"], "A_bar: G1-ii planted pure saddle (dense), G1-i dense i.i.d., G1-iii low rank + planted cross, G1-iv separable").default("\"planted\""),
+            ParamDef::unit("rho", "off-cross entries of A_bar in [-rho, rho]").default("0.5"),
+            ParamDef::unit("margin", "planted-saddle margin Delta_m").default("0.5"),
+            ParamDef::int("rank", 1, "rank of the low-rank part (<= 16)").default("4"),
+            ParamDef::choice("noise", &["rank_one", "sign_bernoulli", "none"], "A(z) - A_bar: rank one sigma xi zeta^T (O(d) per record), sign-Bernoulli (maximal variance), none").default("\"rank_one\""),
+            ParamDef::unit("sigma", "rank-one noise scale (max |A_bar| + sigma <= 1)").default("0.5"),
+            ParamDef::choice("penalty", &["none", "quadratic", "log_cosh", "huber"], "G2 separable term phi on both players: none (bilinear, L2 = 0), u^2/2 (L2 = 0), log cosh(kappa u)/kappa (L2 ~ kappa^2), Huber with kink kappa (first-order only)").default("\"none\""),
+            ParamDef::positive("penalty_coef", "coefficient c of the separable terms").default("0.5"),
+            ParamDef::positive("kappa", "log-cosh sharpness, or Huber kink in (0, 1]").default("1.0"),
         ],
         metrics: &[Metric::DualityGap],
         build: Build::Saddle(build_game),
@@ -249,7 +215,7 @@ pub(crate) const FAMILIES: &[FamilyDef] = &[
         name: "ggp_least_squares",
         doc: "González et al. digest §6.3 G4(a): f(x; z) = (a^T x - b)^2/2 on Delta_d, a Rademacher, b = a_1 + U[-s, s]; \
               excess risk ||x - e_1||^2/2 exactly; L0 = 2 + s, L1 = 1, L2 = 0",
-        params: &[N, D, unit("noise", "0.5", "label-noise half-width s")],
+        params: &[N, D, ParamDef::unit("noise", "label-noise half-width s").default("0.5")],
         metrics: &[Metric::ExcessPopulationRisk],
         build: Build::SimplexSco(build_least_squares),
         privacy_defines_data: false,
@@ -263,10 +229,10 @@ pub(crate) const FAMILIES: &[FamilyDef] = &[
         params: &[
             N,
             D,
-            pick("potential", &["huber", "log_cosh"], "\"huber\"", "separable potential phi"),
-            positive("penalty_coef", "1.0", "coefficient c of phi"),
-            positive("kappa", "0.2", "Huber kink in (0, 1] or log-cosh sharpness"),
-            unit("sigma", "0.3", "Rademacher noise scale of the linear term"),
+            ParamDef::choice("potential", &["huber", "log_cosh"], "separable potential phi").default("\"huber\""),
+            ParamDef::positive("penalty_coef", "coefficient c of phi").default("1.0"),
+            ParamDef::positive("kappa", "Huber kink in (0, 1] or log-cosh sharpness").default("0.2"),
+            ParamDef::unit("sigma", "Rademacher noise scale of the linear term").default("0.3"),
         ],
         metrics: &[Metric::ExcessPopulationRisk],
         build: Build::SimplexSco(build_separable_sco),
@@ -277,7 +243,7 @@ pub(crate) const FAMILIES: &[FamilyDef] = &[
         name: "ggp_marginals",
         doc: "González et al. digest §6.3 G5: Z = {0,1}^bits, all 2-way marginal conjunctions and their negations \
               (|Q| = 8 C(bits, 2)), D a two-component product mixture; exact population answers",
-        params: &[N, int("bits", 2, Some("10"), "bits k of the domain (|Z| = 2^k, k <= 16)")],
+        params: &[N, ParamDef::int("bits", 2, "bits k of the domain (|Z| = 2^k, k <= 16)").default("10")],
         metrics: &[Metric::MaxQueryError],
         build: Build::QueryRelease(build_marginals),
         privacy_defines_data: false,

@@ -24,10 +24,7 @@ use solvers::gonzalez::rates::{
 use solvers::gonzalez::sco_baselines::euclidean_dp_sgd_simplex;
 use solvers::gonzalez::{ReleaseCount, ScoRelease};
 
-use contract::{
-    choice, AlgorithmDef, CellOutput, Metric, ParamDef, ParamKind, ParamRole, PrivacyUnit, Run,
-    RunContext,
-};
+use contract::{choice, AlgorithmDef, CellOutput, Metric, ParamDef, PrivacyUnit, Run, RunContext};
 
 /// `(metric, theory, bound, reference)` of an SCO release.
 fn sco_measured(
@@ -172,20 +169,8 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
               gradients at a K-vertex Maurey sample of the Cesàro average refreshed every q steps; (q+1)K release \
               count and stability cap 1/(8 L0 q) by default (§3.4 errata)",
         options: &[
-            ParamDef {
-                name: "regime",
-                kind: ParamKind::Choice(&["second_order", "first_order"]),
-                default: Some("\"second_order\""),
-                role: ParamRole::Noise,
-                doc: "Thm 5.1 schedule: second-order smooth (T = n eps/(l_x sqrt Lambda)) or first-order smooth",
-            },
-            ParamDef {
-                name: "release_count",
-                kind: ParamKind::Choice(&["corrected", "paper"]),
-                default: Some("\"corrected\""),
-                role: ParamRole::Noise,
-                doc: "privacy cap over the realised (refreshes + 1) K releases, or the printed TK/q + qK",
-            },
+            ParamDef::choice("regime", &["second_order", "first_order"], "Thm 5.1 schedule: second-order smooth (T = n eps/(l_x sqrt Lambda)) or first-order smooth").default("\"second_order\"").option(),
+            ParamDef::choice("release_count", &["corrected", "paper"], "privacy cap over the realised (refreshes + 1) K releases, or the printed TK/q + qK").default("\"corrected\"").option(),
         ],
         delta_max: 1.0,
         needs_delta: true,

@@ -7,22 +7,14 @@ use solvers::baselines::noisy_sgd::NoisySgd;
 use solvers::baselines::zzmw17::{target_accuracy, Zzmw17};
 use solvers::output_perturbation::ConceptualOutputPerturbation;
 
-use contract::{
-    num, AlgorithmDef, CellOutput, Metric, ParamDef, ParamKind, ParamRole, PrivacyUnit, Run,
-    RunContext,
-};
+use contract::{num, AlgorithmDef, CellOutput, Metric, ParamDef, PrivacyUnit, Run, RunContext};
 
-const EXPECTED_BATCH: ParamDef = ParamDef {
-    name: "expected_batch",
-    kind: ParamKind::Float {
-        min: 0.0,
-        max: f64::INFINITY,
-        min_open: true,
-    },
-    default: Some("1.0"),
-    role: ParamRole::Noise,
-    doc: "expected Poisson batch size b = q n (BST14: 1)",
-};
+const EXPECTED_BATCH: ParamDef = ParamDef::positive(
+    "expected_batch",
+    "expected Poisson batch size b = q n (BST14: 1)",
+)
+.default("1.0")
+.option();
 
 /// \[ZZMW17\]: projected GD for `T = ceil(kappa ln(beta R^2/alpha))` steps at
 /// the Thm 3.2 target accuracy, then output perturbation calibrated to the

@@ -11,44 +11,25 @@ use datagen::term::{Term, TermLoss, TermParams};
 use dpcore::{Objective, RunFailure};
 use rand_pcg::Pcg64;
 
-use contract::{
-    choice, num, Build, FamilyDef, Metric, ParamDef, ParamKind, ParamRole, Values, POSITIVE,
-};
+use contract::{choice, num, Build, FamilyDef, Metric, ParamDef, Values, POSITIVE};
 
-const fn int(name: &'static str, min: i64, doc: &'static str) -> ParamDef {
-    ParamDef::int(name, min, doc)
-}
-
-const fn float(
-    name: &'static str,
-    range: (f64, f64, bool),
-    default: Option<&'static str>,
-    doc: &'static str,
-) -> ParamDef {
-    ParamDef::float(name, range, doc).maybe_default(default)
-}
-
-const N: ParamDef = int("n", 2, "number of records");
-const D: ParamDef = int("d", 1, "dimension");
-const D2: ParamDef = int("d", 2, "dimension (at least 2: data on the sphere S^(d-1))");
-const ATOMS: ParamDef = float(
+const N: ParamDef = ParamDef::int("n", 2, "number of records");
+const D: ParamDef = ParamDef::int("d", 1, "dimension");
+const D2: ParamDef = ParamDef::int("d", 2, "dimension (at least 2: data on the sphere S^(d-1))");
+const ATOMS: ParamDef = ParamDef::float(
     "p",
     (0.0, 1.0, false),
-    Some("0.75"),
     "fraction of records at 0 (the rest antipodal pairs on the unit sphere)",
-);
-const LABEL_NOISE: ParamDef = float(
+)
+.default("0.75");
+const LABEL_NOISE: ParamDef = ParamDef::float(
     "label_noise",
     (0.0, 0.5, false),
-    Some("0.1"),
     "fraction of labels flipped",
-);
-const SIGNAL: ParamDef = float(
-    "signal",
-    POSITIVE,
-    Some("2.0"),
-    "norm of w_true = signal e_1",
-);
+)
+.default("0.1");
+const SIGNAL: ParamDef =
+    ParamDef::float("signal", POSITIVE, "norm of w_true = signal e_1").default("2.0");
 
 fn fail(e: String) -> RunFailure {
     RunFailure::InvalidParameters(e)
@@ -156,7 +137,7 @@ pub(crate) const FAMILIES: &[FamilyDef] = &[
         params: &[
             N,
             D,
-            float("mu", POSITIVE, Some("0.1"), "regularization (strong convexity)"),
+            ParamDef::float("mu", POSITIVE, "regularization (strong convexity)").default("0.1"),
             LABEL_NOISE,
             SIGNAL,
         ],
@@ -172,10 +153,10 @@ pub(crate) const FAMILIES: &[FamilyDef] = &[
         params: &[
             N,
             D,
-            float("beta", POSITIVE, Some("1.0"), "largest Hessian eigenvalue"),
-            float("kappa", (1.0, f64::INFINITY, false), Some("1.0"), "condition number"),
-            float("center", (0.0, 1.0, false), Some("0.3"), "first coordinate of the data mean m"),
-            float("r0", (0.0, 1.0, true), Some("0.5"), "radius of the data ball (center + r0 <= 1)"),
+            ParamDef::float("beta", POSITIVE, "largest Hessian eigenvalue").default("1.0"),
+            ParamDef::float("kappa", (1.0, f64::INFINITY, false), "condition number").default("1.0"),
+            ParamDef::float("center", (0.0, 1.0, false), "first coordinate of the data mean m").default("0.3"),
+            ParamDef::float("r0", (0.0, 1.0, true), "radius of the data ball (center + r0 <= 1)").default("0.5"),
         ],
         metrics: BOTH,
         build: Build::Objective(build_sco_quadratic),
@@ -190,7 +171,7 @@ pub(crate) const FAMILIES: &[FamilyDef] = &[
         params: &[
             N,
             D2,
-            float("mu", POSITIVE, Some("0.1"), "strong convexity"),
+            ParamDef::float("mu", POSITIVE, "strong convexity").default("0.1"),
             ATOMS,
         ],
         metrics: BOTH,
@@ -215,7 +196,7 @@ pub(crate) const FAMILIES: &[FamilyDef] = &[
         params: &[
             N,
             D2,
-            float("s", POSITIVE, Some("1.0"), "pseudo-Huber scale (beta = 1/s)"),
+            ParamDef::float("s", POSITIVE, "pseudo-Huber scale (beta = 1/s)").default("1.0"),
             ATOMS,
         ],
         metrics: BOTH,
@@ -231,15 +212,9 @@ pub(crate) const FAMILIES: &[FamilyDef] = &[
         params: &[
             N,
             D,
-            float("mu", POSITIVE, Some("1.0"), "strong convexity"),
-            float("tau", POSITIVE, None, "tilt"),
-            ParamDef {
-                name: "loss",
-                kind: ParamKind::Choice(&["quadratic", "nonsmooth"]),
-                default: Some("\"quadratic\""),
-                role: ParamRole::Data,
-                doc: "loss f",
-            },
+            ParamDef::float("mu", POSITIVE, "strong convexity").default("1.0"),
+            ParamDef::float("tau", POSITIVE, "tilt"),
+            ParamDef::choice("loss", &["quadratic", "nonsmooth"], "loss f").default("\"quadratic\""),
         ],
         metrics: EMPIRICAL,
         build: Build::Objective(build_term),
@@ -254,8 +229,8 @@ pub(crate) const FAMILIES: &[FamilyDef] = &[
         params: &[
             N,
             D,
-            float("mu", POSITIVE, Some("0.1"), "regularization (strong convexity)"),
-            float("r", (0.0, 1.0, false), Some("0.1"), "adversary radius"),
+            ParamDef::float("mu", POSITIVE, "regularization (strong convexity)").default("0.1"),
+            ParamDef::float("r", (0.0, 1.0, false), "adversary radius").default("0.1"),
             LABEL_NOISE,
             SIGNAL,
         ],

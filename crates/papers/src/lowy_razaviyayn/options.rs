@@ -9,52 +9,37 @@ use solvers::lowy_razaviyayn::regularized::Calibration;
 
 use contract::{choice, ParamDef, Values};
 
-/// A string option with a fixed set of `choices` that does not change the
-/// generated data; `default` is written as TOML text (quoted).
-const fn choice_option(
-    name: &'static str,
-    choices: &'static [&'static str],
-    default: &'static str,
-    doc: &'static str,
-) -> ParamDef {
-    ParamDef::choice(name, choices, doc)
-        .default(default)
-        .option()
-}
-
 /// The `inner` option: which inner solver reaches the prescribed accuracy.
-pub(super) const INNER: ParamDef = choice_option(
+pub(super) const INNER: ParamDef = ParamDef::choice(
     "inner",
     &["katyusha", "sgd", "subgradient", "agd"],
-    "\"katyusha\"",
     "inner solver: Katyusha (Alg 3, certified), SGD (Alg 2, in expectation: flagged), \
      full-batch subgradient (deterministic), projected AGD (Alg 4)",
-);
+)
+.default("\"katyusha\"")
+.option();
 
 /// The `calibration` option of `op_regularized`: Algorithm 7's Gaussian scale.
-pub(super) const CALIBRATION: ParamDef = choice_option(
+pub(super) const CALIBRATION: ParamDef = ParamDef::choice(
     "calibration",
     &["corrected", "paper"],
-    "\"corrected\"",
     "Gaussian scale of Algorithm 7: corrected (default) or the printed one, sqrt 2 too small (P2)",
-);
+)
+.default("\"corrected\"")
+.option();
 
 /// The `mode` option of `op_regularized`: exact minimizer or black box.
-pub(super) const MODE: ParamDef = choice_option(
+pub(super) const MODE: ParamDef = ParamDef::choice(
     "mode",
     &["conceptual", "black_box"],
-    "\"conceptual\"",
     "exact regularized minimizer (Eq. 6/7) or Algorithm 7 with an inner solver",
-);
+)
+.default("\"conceptual\"")
+.option();
 
 /// The `inflation` option of `adversarial_black_box`: Algorithm 6's
 /// sensitivity inflation.
-pub(super) const INFLATION: ParamDef = choice_option(
-    "inflation",
-    &["corrected", "paper"],
-    "\"corrected\"",
-    "Algorithm 6 sensitivity inflation: Delta + 2 sqrt(2 alpha/mu) (default) or the printed Delta + 2 alpha/mu (P3)",
-);
+pub(super) const INFLATION: ParamDef = ParamDef::choice("inflation", &["corrected", "paper"], "Algorithm 6 sensitivity inflation: Delta + 2 sqrt(2 alpha/mu) (default) or the printed Delta + 2 alpha/mu (P3)").default("\"corrected\"").option();
 
 /// Reads the `inner` option.
 pub(super) fn inner_solver(options: &Values) -> InnerSolver {

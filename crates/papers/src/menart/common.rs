@@ -16,36 +16,24 @@ use mechanisms::zcdp::classic_eps;
 use solvers::menart::bounds::TheoryInputs;
 use solvers::menart::{Calibration, MenartRun};
 
-use contract::{
-    choice, num, CellOutput, Metric, ParamDef, ParamKind, ParamRole, RunContext, Values,
-};
+use contract::{choice, num, CellOutput, Metric, ParamDef, RunContext, Values};
 
 /// The `delta` of the diagnostic `(eps, delta)` conversion (digest §6.0).
 pub const DIAGNOSTIC_DELTA: f64 = 1e-6;
 
 /// The `calibration` option: the digest's replace-one recalibration or the
 /// paper's printed noise (named variant, digest §2, P1–P8).
-pub const CALIBRATION: ParamDef = ParamDef {
-    name: "calibration",
-    kind: ParamKind::Choice(&["recommended", "paper"]),
-    default: Some("\"recommended\""),
-    role: ParamRole::Noise,
-    doc: "noise calibration: \"recommended\" (digest §2 replace-one recalibration, spend <= rho) or the \
-          paper-literal \"paper\" (printed scales and loops; its true spend is reported and may exceed rho)",
-};
+pub const CALIBRATION: ParamDef = ParamDef::choice("calibration", &["recommended", "paper"], "noise calibration: \"recommended\" (digest §2 replace-one recalibration, spend <= rho) or the \
+          paper-literal \"paper\" (printed scales and loops; its true spend is reported and may exceed rho)").default("\"recommended\"").option();
 
 /// The `beta` option (failure probability of the w.h.p. guarantees).
-pub const BETA: ParamDef = ParamDef {
-    name: "beta",
-    kind: ParamKind::Float {
-        min: 0.0,
-        max: 0.999,
-        min_open: true,
-    },
-    default: Some("0.1"),
-    role: ParamRole::Noise,
-    doc: "failure probability beta of the theorem (digest §6.0: 0.1)",
-};
+pub const BETA: ParamDef = ParamDef::float(
+    "beta",
+    (0.0, 0.999, true),
+    "failure probability beta of the theorem (digest §6.0: 0.1)",
+)
+.default("0.1")
+.option();
 
 /// `&'static [&str]` of [`BASE_DIAGNOSTICS`] followed by the given names: the
 /// `diagnostics` of a Menart et al. registry entry.

@@ -19,53 +19,33 @@ use rand_pcg::Pcg64;
 
 use contract::{num, Build, FamilyDef, Metric, ParamDef, Values};
 
-const fn int(name: &'static str, min: i64, doc: &'static str) -> ParamDef {
-    ParamDef::int(name, min, doc)
-}
-
-const fn float(
-    name: &'static str,
-    min: f64,
-    max: f64,
-    min_open: bool,
-    default: &'static str,
-    doc: &'static str,
-) -> ParamDef {
-    ParamDef::float(name, (min, max, min_open), doc).default(default)
-}
-
 const INF: f64 = f64::INFINITY;
-const N: ParamDef = int(
+const N: ParamDef = ParamDef::int(
     "n",
     1,
     "number of records (a count only for the virtual data sets)",
 );
-const N_DESIGN: ParamDef = int("n", 1, "number of records (n >= d for a full-rank design)");
-const D: ParamDef = int("d", 1, "dimension");
-const START: ParamDef = float(
+const N_DESIGN: ParamDef =
+    ParamDef::int("n", 1, "number of records (n >= d for a full-rank design)");
+const D: ParamDef = ParamDef::int("d", 1, "dimension");
+const START: ParamDef = ParamDef::float(
     "start_distance",
-    0.0,
-    INF,
-    true,
-    "1.0",
+    (0.0, INF, true),
     "R0 = ||w0 - w*|| (digest §6.0: 1)",
-);
-const MARGIN: ParamDef = float(
+)
+.default("1.0");
+const MARGIN: ParamDef = ParamDef::float(
     "margin",
-    1.0,
-    INF,
-    false,
-    "1.5",
+    (1.0, INF, false),
     "region radius factor R = margin R0 on which L0, L1, gamma hold (digest §6.0: 1.5)",
-);
-const TILT: ParamDef = float(
+)
+.default("1.5");
+const TILT: ParamDef = ParamDef::float(
     "tilt",
-    0.0,
-    INF,
-    false,
-    "0.0",
+    (0.0, INF, false),
     "radius Z of the zero-sum tilts z_i; 0 = virtual data set (any n, O(d) oracles)",
-);
+)
+.default("0.0");
 
 fn n(v: &Values) -> usize {
     num(v, "n") as usize
@@ -171,7 +151,7 @@ pub(crate) const FAMILIES: &[FamilyDef] = &[
             N,
             D,
             START,
-            float("spread", 0.0, INF, false, "0.0", "spread s of the records around m (0 = virtual data set)"),
+            ParamDef::float("spread", (0.0, INF, false), "spread s of the records around m (0 = virtual data set)").default("0.0"),
             MARGIN,
         ],
         metrics: KL_METRICS,
@@ -187,7 +167,7 @@ pub(crate) const FAMILIES: &[FamilyDef] = &[
         params: &[
             N,
             D,
-            float("p", 1.0, INF, true, "3.0", "power p > 1 (kappa = p/(p-1); p < 2 only for Algorithm 2)"),
+            ParamDef::float("p", (1.0, INF, true), "power p > 1 (kappa = p/(p-1); p < 2 only for Algorithm 2)").default("3.0"),
             START,
             MARGIN,
             TILT,
@@ -205,7 +185,7 @@ pub(crate) const FAMILIES: &[FamilyDef] = &[
         params: &[
             N_DESIGN,
             D,
-            float("p", 2.0, INF, false, "3.0", "power p >= 2 (kappa = p/(p-1) <= 2)"),
+            ParamDef::float("p", (2.0, INF, false), "power p >= 2 (kappa = p/(p-1) <= 2)").default("3.0"),
             START,
             MARGIN,
         ],
@@ -229,9 +209,9 @@ pub(crate) const FAMILIES: &[FamilyDef] = &[
         doc: "Menart et al. F-E: the d = 1 instance of Theorem 8 (kappa = tau/(tau-1) >= 2), convex, non-smooth; \
               gamma computed on the working region; deterministic data",
         params: &[
-            int("n", 2, "number of records"),
-            float("tau", 1.0, 2.0, true, "1.5", "growth exponent tau in (1, 2] (kappa = tau/(tau-1))"),
-            float("imbalance", 0.0, 0.999, true, "0.1", "label imbalance r in (0, 1) (not the privacy rho)"),
+            ParamDef::int("n", 2, "number of records"),
+            ParamDef::float("tau", (1.0, 2.0, true), "growth exponent tau in (1, 2] (kappa = tau/(tau-1))").default("1.5"),
+            ParamDef::float("imbalance", (0.0, 0.999, true), "label imbalance r in (0, 1) (not the privacy rho)").default("0.1"),
             START,
             MARGIN,
         ],
@@ -248,8 +228,8 @@ pub(crate) const FAMILIES: &[FamilyDef] = &[
         params: &[
             N_DESIGN,
             D,
-            float("noise", 0.0, INF, false, "0.1", "label noise amplitude s"),
-            float("region_radius", 0.0, INF, true, "2.5", "region radius B around w0 = 0"),
+            ParamDef::float("noise", (0.0, INF, false), "label noise amplitude s").default("0.1"),
+            ParamDef::float("region_radius", (0.0, INF, true), "region radius B around w0 = 0").default("2.5"),
         ],
         metrics: KL_METRICS,
         build: Build::KlObjective(build_least_squares),
@@ -263,7 +243,7 @@ pub(crate) const FAMILIES: &[FamilyDef] = &[
         params: &[
             N_DESIGN,
             D,
-            float("start_distance", 0.0, INF, true, "0.3", "R0 = ||w0 - w#|| (local regime: < 1)"),
+            ParamDef::float("start_distance", (0.0, INF, true), "R0 = ||w0 - w#|| (local regime: < 1)").default("0.3"),
             MARGIN,
         ],
         metrics: KL_METRICS,
@@ -278,8 +258,8 @@ pub(crate) const FAMILIES: &[FamilyDef] = &[
         params: &[
             N,
             D,
-            float("start_factor", 0.0, INF, true, "3.0", "||w0 - w#|| = start_factor sqrt(d) (flat part of phi)"),
-            float("tilt", 0.0, INF, false, "0.1", "radius Z of the zero-sum tilts"),
+            ParamDef::float("start_factor", (0.0, INF, true), "||w0 - w#|| = start_factor sqrt(d) (flat part of phi)").default("3.0"),
+            ParamDef::float("tilt", (0.0, INF, false), "radius Z of the zero-sum tilts").default("0.1"),
         ],
         metrics: KL_METRICS,
         build: Build::KlObjective(build_geman_mcclure),

@@ -22,13 +22,8 @@ use super::common::{
     beta, calibration, kl_diagnostics, output, theory_inputs, KlCurves, BETA, CALIBRATION,
 };
 use contract::{
-    choice, num, AlgorithmDef, CellOutput, Metric, ParamDef, ParamKind, ParamRole, PrivacyUnit,
-    Run, RunContext,
+    choice, num, AlgorithmDef, CellOutput, Metric, ParamDef, PrivacyUnit, Run, RunContext,
 };
-
-const fn positive(name: &'static str, default: &'static str, doc: &'static str) -> ParamDef {
-    ParamDef::positive(name, doc).default(default).option()
-}
 
 /// The Algorithm 1 configuration from its options.
 fn spider(options: &contract::Values) -> KlSpider {
@@ -132,16 +127,10 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         options: &[
             CALIBRATION,
             BETA,
-            ParamDef {
-                name: "constants",
-                kind: ParamKind::Choice(&["calibration", "scaled"]),
-                default: Some("\"calibration\""),
-                role: ParamRole::Noise,
-                doc: "utility constants: the calibration's own (48 or the paper's 32, and 64) or the E1b \
-                      \"scaled\" variant with floor_constant and round_constant (privacy unaffected)",
-            },
-            positive("floor_constant", "4.0", "E1b floor constant c_f (only with constants = \"scaled\")"),
-            positive("round_constant", "4.0", "E1b round constant c_K (only with constants = \"scaled\")"),
+            ParamDef::choice("constants", &["calibration", "scaled"], "utility constants: the calibration's own (48 or the paper's 32, and 64) or the E1b \
+                      \"scaled\" variant with floor_constant and round_constant (privacy unaffected)").default("\"calibration\"").option(),
+            ParamDef::positive("floor_constant", "E1b floor constant c_f (only with constants = \"scaled\")").default("4.0").option(),
+            ParamDef::positive("round_constant", "E1b round constant c_K (only with constants = \"scaled\")").default("4.0").option(),
         ],
         delta_max: 1.0,
         needs_delta: false,
@@ -167,20 +156,10 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         options: &[
             CALIBRATION,
             BETA,
-            ParamDef {
-                name: "inner_steps",
-                kind: ParamKind::Choice(&["theorem9", "practical"]),
-                default: Some("\"theorem9\""),
-                role: ParamRole::Noise,
-                doc: "T_in of Algorithm 4: Theorem 9's n^2 rho_A log^2(2/beta_A)/d, or the marked \"practical\" \
-                      variant without the log^2 (digest E2)",
-            },
-            positive("prox_weight_factor", "1.0", "multiplier of the balanced prox weight (E2 checks: 0.1, 10)"),
-            positive(
-                "theory_constant",
-                "0.5",
-                "Lemma 3's unspecified constant a in the theory curve (digest E2 prototype: a ~ 0.4-0.6)",
-            ),
+            ParamDef::choice("inner_steps", &["theorem9", "practical"], "T_in of Algorithm 4: Theorem 9's n^2 rho_A log^2(2/beta_A)/d, or the marked \"practical\" \
+                      variant without the log^2 (digest E2)").default("\"theorem9\"").option(),
+            ParamDef::positive("prox_weight_factor", "multiplier of the balanced prox weight (E2 checks: 0.1, 10)").default("1.0").option(),
+            ParamDef::positive("theory_constant", "Lemma 3's unspecified constant a in the theory curve (digest E2 prototype: a ~ 0.4-0.6)").default("0.5").option(),
         ],
         delta_max: 1.0,
         needs_delta: false,

@@ -13,53 +13,36 @@ use dpcore::halfspace::HalfspaceProblem;
 use dpcore::RunFailure;
 use rand_pcg::Pcg64;
 
-use contract::{choice, num, Build, FamilyDef, Metric, ParamDef, ParamKind, ParamRole, Values};
+use contract::{choice, num, Build, FamilyDef, Metric, ParamDef, ParamKind, Values};
 
-const fn int(
-    name: &'static str,
-    min: i64,
-    default: Option<&'static str>,
-    doc: &'static str,
-) -> ParamDef {
-    ParamDef::int(name, min, doc).maybe_default(default)
-}
-
-const N: ParamDef = int(
+const N: ParamDef = ParamDef::int(
     "n",
     4,
-    None,
     "number of records (anchor pair + inliers + outliers)",
 );
-const D_G: ParamDef = int("d", 2, None, "dimension (at least 2)");
-const D_G2: ParamDef = int(
+const D_G: ParamDef = ParamDef::int("d", 2, "dimension (at least 2)");
+const D_G2: ParamDef = ParamDef::int(
     "d",
     3,
-    None,
     "dimension (at least 3: w*, u_2 and their complement)",
 );
-const OUTLIERS: ParamDef = int(
+const OUTLIERS: ParamDef = ParamDef::int(
     "m",
     0,
-    Some("0"),
     "number m of planted outliers (twins need n >= 2 + 2m)",
-);
-const POPULATION: ParamDef = int(
+)
+.default("0");
+const POPULATION: ParamDef = ParamDef::int(
     "population_samples",
     1,
-    Some("100000"),
     "Monte-Carlo draws per stratum of the population sampler (digest §6.1: >= 1e5)",
+)
+.default("100000");
+const MARGIN_G: ParamDef = ParamDef::float(
+    "gamma",
+    (0.0, 1.0, true),
+    "planted margin gamma* in (0, 1), pinned exactly by the anchor pair",
 );
-const MARGIN_G: ParamDef = ParamDef {
-    name: "gamma",
-    kind: ParamKind::Float {
-        min: 0.0,
-        max: 1.0,
-        min_open: true,
-    },
-    default: None,
-    role: ParamRole::Data,
-    doc: "planted margin gamma* in (0, 1), pinned exactly by the anchor pair",
-};
 const MARGIN_G2: ParamDef = ParamDef {
     doc:
         "planted margin gamma* with gamma*^2 + 0.36 <= 1 (gamma* <= 0.8), pinned by the anchor pair",
@@ -70,31 +53,15 @@ const MARGIN_G2: ParamDef = ParamDef {
     },
     ..MARGIN_G
 };
-const OUTLIER_TYPE: ParamDef = ParamDef {
-    name: "outlier_type",
-    kind: ParamKind::Choice(&["twins", "flips", "band", "adversarial"]),
-    default: Some("\"twins\""),
-    role: ParamRole::Data,
-    doc: "T: contradictory twins (exact |S_out| = m), F: label flips, B: margin band, A: pull cluster at pi/4",
-};
-const PROFILE: ParamDef = ParamDef {
-    name: "profile",
-    kind: ParamKind::Choice(&["spread", "tight"]),
-    default: Some("\"spread\""),
-    role: ParamRole::Data,
-    doc: "inlier margins s = gamma* + (1 - gamma*) rho U (spread) or s = gamma* (tight)",
-};
-const RHO: ParamDef = ParamDef {
-    name: "rho",
-    kind: ParamKind::Float {
-        min: 0.0,
-        max: 1.0,
-        min_open: true,
-    },
-    default: Some("1.0"),
-    role: ParamRole::Data,
-    doc: "spread rho of the spread profile",
-};
+const OUTLIER_TYPE: ParamDef = ParamDef::choice("outlier_type", &["twins", "flips", "band", "adversarial"], "T: contradictory twins (exact |S_out| = m), F: label flips, B: margin band, A: pull cluster at pi/4").default("\"twins\"");
+const PROFILE: ParamDef = ParamDef::choice(
+    "profile",
+    &["spread", "tight"],
+    "inlier margins s = gamma* + (1 - gamma*) rho U (spread) or s = gamma* (tight)",
+)
+.default("\"spread\"");
+const RHO: ParamDef =
+    ParamDef::float("rho", (0.0, 1.0, true), "spread rho of the spread profile").default("1.0");
 
 fn outlier_type(v: &Values) -> OutlierType {
     match choice(v, "outlier_type") {

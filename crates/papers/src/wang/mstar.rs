@@ -27,10 +27,7 @@ use super::options::{
     jl_projection, last_iterate, m_star_options, mode, CONVERSION, CRITERION, DROP_VACUOUS,
     ITERATE, JL_CONSTANT, MODE,
 };
-use contract::{
-    num, AlgorithmDef, CellOutput, Metric, ParamDef, ParamKind, ParamRole, PrivacyUnit, Run,
-    RunContext,
-};
+use contract::{num, AlgorithmDef, CellOutput, Metric, ParamDef, PrivacyUnit, Run, RunContext};
 
 /// The metrics every Wang algorithm reports.
 pub(super) const METRICS: &[Metric] = &[
@@ -156,24 +153,14 @@ fn run_m_prime(
     ))
 }
 
-const R_FACTOR: ParamDef = ParamDef {
-    name: "r_factor",
-    kind: ParamKind::Float {
-        min: 1.0,
-        max: f64::INFINITY,
-        min_open: false,
-    },
-    default: Some("1.0"),
-    role: ParamRole::Noise,
-    doc: "stopping probability r = r_factor/(|Gamma|(n^2 - 1)) (1: Algorithm 6; larger stays private, P14)",
-};
-const MAX_RUNS: ParamDef = ParamDef {
-    name: "max_runs",
-    kind: ParamKind::Int { min: 1 },
-    default: Some("1000000"),
-    role: ParamRole::Noise,
-    doc: "largest admissible realised K (a larger draw fails the cell; K is never truncated, P13)",
-};
+const R_FACTOR: ParamDef = ParamDef::float("r_factor", (1.0, f64::INFINITY, false), "stopping probability r = r_factor/(|Gamma|(n^2 - 1)) (1: Algorithm 6; larger stays private, P14)").default("1.0").option();
+const MAX_RUNS: ParamDef = ParamDef::int(
+    "max_runs",
+    1,
+    "largest admissible realised K (a larger draw fails the cell; K is never truncated, P13)",
+)
+.default("1000000")
+.option();
 
 pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
     AlgorithmDef {

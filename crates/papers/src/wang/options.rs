@@ -13,92 +13,32 @@ use solvers::wang::{
     BudgetConversion, IterationMode, MStarOptions, Projection, SelectionCriterion,
 };
 
-use contract::{choice, num, ParamDef, ParamKind, ParamRole, Values};
-
-const fn pick(
-    name: &'static str,
-    values: &'static [&'static str],
-    default: &'static str,
-    doc: &'static str,
-) -> ParamDef {
-    ParamDef::choice(name, values, doc)
-        .default(default)
-        .option()
-}
+use contract::{choice, num, ParamDef, Values};
 
 /// `mode`: NGD iteration count (digest §7).
-pub const MODE: ParamDef = pick(
-    "mode",
-    &["paper", "fast"],
-    "\"paper\"",
-    "NGD iterations: paper T = round(n^2 mu_p^2), or fast T = ceil(n^2 mu_p^2/k) (digest P5, same expectation bound)",
-);
+pub const MODE: ParamDef = ParamDef::choice("mode", &["paper", "fast"], "NGD iterations: paper T = round(n^2 mu_p^2), or fast T = ceil(n^2 mu_p^2/k) (digest P5, same expectation bound)").default("\"paper\"").option();
 /// `iterate`: averaged (Thm 6.5(1)) or last (Thm 6.5(2), 6.7).
-pub const ITERATE: ParamDef = pick(
-    "iterate",
-    &["averaged", "last"],
-    "\"averaged\"",
-    "released iterate: the average (Lemma C.1, eta) or the last (Lemma C.2, eta_hp with beta/|Gamma|, P12)",
-);
+pub const ITERATE: ParamDef = ParamDef::choice("iterate", &["averaged", "last"], "released iterate: the average (Lemma C.1, eta) or the last (Lemma C.2, eta_hp with beta/|Gamma|, P12)").default("\"averaged\"").option();
 /// `conversion`: GDP to `(eps, delta)`.
-pub const CONVERSION: ParamDef = pick(
-    "conversion",
-    &["paper", "tight"],
-    "\"paper\"",
-    "total GDP budget: the paper's mu = eps/(2 sqrt(2 ln(1/delta))) (Cor. E.2) or the exact Dong–Roth–Su mu",
-);
+pub const CONVERSION: ParamDef = ParamDef::choice("conversion", &["paper", "tight"], "total GDP budget: the paper's mu = eps/(2 sqrt(2 ln(1/delta))) (Cor. E.2) or the exact Dong–Roth–Su mu").default("\"paper\"").option();
 /// `criterion`: the selection score of `M*`.
-pub const CRITERION: ParamDef = pick(
-    "criterion",
-    &["empirical", "penalised"],
-    "\"empirical\"",
-    "selection score: the 0-1 error R~_S (Thm 6.5) or R~_S + (5/(2n))(k ln(2n) + ln(4|Gamma|/beta)) (Thm 6.7)",
-);
+pub const CRITERION: ParamDef = ParamDef::choice("criterion", &["empirical", "penalised"], "selection score: the 0-1 error R~_S (Thm 6.5) or R~_S + (5/(2n))(k ln(2n) + ln(4|Gamma|/beta)) (Thm 6.7)").default("\"empirical\"").option();
 /// `drop_vacuous`: drop candidates with `1/(n gamma^2 eps) >= 1` (P6).
-pub const DROP_VACUOUS: ParamDef = pick(
-    "drop_vacuous",
-    &["no", "yes"],
-    "\"no\"",
-    "drop the candidates with 1/(n gamma^2 eps) >= 1 (public information only, shrinks |Gamma|; digest P6)",
-);
+pub const DROP_VACUOUS: ParamDef = ParamDef::choice("drop_vacuous", &["no", "yes"], "drop the candidates with 1/(n gamma^2 eps) >= 1 (public information only, shrinks |Gamma|; digest P6)").default("\"no\"").option();
 /// `jl_constant`: the hidden JL constant `C_JL` (digest §2.6).
-pub const JL_CONSTANT: ParamDef = ParamDef {
-    name: "jl_constant",
-    kind: ParamKind::Float {
-        min: 0.0,
-        max: f64::INFINITY,
-        min_open: true,
-    },
-    default: Some("1.0"),
-    role: ParamRole::Noise,
-    doc: "C_JL in k_gamma = min(d, ceil(C_JL ln(|Gamma|(n+1)(n+2)/beta)/gamma^2)); provable: 324/7 (digest §2.6)",
-};
+pub const JL_CONSTANT: ParamDef = ParamDef::positive("jl_constant", "C_JL in k_gamma = min(d, ceil(C_JL ln(|Gamma|(n+1)(n+2)/beta)/gamma^2)); provable: 324/7 (digest §2.6)").default("1.0").option();
 /// `budget`: the GDP budget of a known-margin run.
-pub const BUDGET: ParamDef = pick(
+pub const BUDGET: ParamDef = ParamDef::choice(
     "budget",
     &["total", "per_call"],
-    "\"total\"",
     "GDP budget of the known-margin run: the whole mu, or M*'s per-call mu/sqrt(2|Gamma|) (E6)",
-);
+)
+.default("\"total\"")
+.option();
 /// `radius_factor`: the clip radius of full-dimension DP-GD in units of `b`.
-pub const RADIUS_FACTOR: ParamDef = ParamDef {
-    name: "radius_factor",
-    kind: ParamKind::Float {
-        min: 1.0,
-        max: 2.0,
-        min_open: false,
-    },
-    default: Some("2.0"),
-    role: ParamRole::Noise,
-    doc: "clip radius / b of full-dimension DP-GD: 2 gives JLGD's conservative Delta = 12b/gamma, 1 the exact 6b/gamma",
-};
+pub const RADIUS_FACTOR: ParamDef = ParamDef::float("radius_factor", (1.0, 2.0, false), "clip radius / b of full-dimension DP-GD: 2 gives JLGD's conservative Delta = 12b/gamma, 1 the exact 6b/gamma").default("2.0").option();
 /// `tuning`: how full-dimension DP-GD chooses its margin.
-pub const TUNING: ParamDef = pick(
-    "tuning",
-    &["tuned", "known"],
-    "\"tuned\"",
-    "full-dimension DP-GD tuned by A_Iter over M*'s grid (same budget split, fair) or run at the known gamma* with all of mu",
-);
+pub const TUNING: ParamDef = ParamDef::choice("tuning", &["tuned", "known"], "full-dimension DP-GD tuned by A_Iter over M*'s grid (same budget split, fair) or run at the known gamma* with all of mu").default("\"tuned\"").option();
 
 /// The iteration mode of `mode`.
 pub fn mode(o: &Values) -> IterationMode {
