@@ -407,6 +407,123 @@ pub struct AlgorithmDef {
     pub run: Run,
 }
 
+impl FamilyDef {
+    /// A family entry whose data do not depend on the privacy parameters and
+    /// whose ground truth was never revised.
+    pub const fn new(
+        name: &'static str,
+        doc: &'static str,
+        params: &'static [ParamDef],
+        metrics: &'static [Metric],
+        build: Build,
+    ) -> Self {
+        Self {
+            name,
+            doc,
+            params,
+            metrics,
+            build,
+            privacy_defines_data: false,
+            ground_truth_revision: 0,
+        }
+    }
+
+    /// The same family with data depending on `eps` and `delta`
+    /// ([`FamilyDef::privacy_defines_data`]).
+    pub const fn privacy_defines_data(self) -> Self {
+        Self {
+            privacy_defines_data: true,
+            ..self
+        }
+    }
+
+    /// The same family at ground-truth revision `revision`
+    /// ([`FamilyDef::ground_truth_revision`]).
+    pub const fn ground_truth_revision(self, revision: u32) -> Self {
+        Self {
+            ground_truth_revision: revision,
+            ..self
+        }
+    }
+}
+
+impl AlgorithmDef {
+    /// An algorithm entry calibrated for `(eps, delta)`-DP at any `delta` in
+    /// `[0, 1)`, with no options, no diagnostics and no named curves.
+    pub const fn new(
+        name: &'static str,
+        doc: &'static str,
+        metrics: &'static [Metric],
+        run: Run,
+    ) -> Self {
+        Self {
+            name,
+            doc,
+            options: &[],
+            delta_max: 1.0,
+            needs_delta: false,
+            privacy_unit: PrivacyUnit::EpsDelta,
+            metrics,
+            diagnostics: &[],
+            bound_name: "",
+            theory_name: "",
+            reference_name: "",
+            run,
+        }
+    }
+
+    /// The same entry with these options.
+    pub const fn with_options(self, options: &'static [ParamDef]) -> Self {
+        Self { options, ..self }
+    }
+
+    /// The same entry with these diagnostics (names of the values its runs
+    /// return, in order).
+    pub const fn with_diagnostics(self, diagnostics: &'static [&'static str]) -> Self {
+        Self {
+            diagnostics,
+            ..self
+        }
+    }
+
+    /// The same entry with legend names for the `bound`, `theory` and
+    /// `reference` curves its runs return (empty: none).
+    pub const fn with_curves(
+        self,
+        bound_name: &'static str,
+        theory_name: &'static str,
+        reference_name: &'static str,
+    ) -> Self {
+        Self {
+            bound_name,
+            theory_name,
+            reference_name,
+            ..self
+        }
+    }
+
+    /// The same entry admitting only `delta < delta_max`.
+    pub const fn delta_below(self, delta_max: f64) -> Self {
+        Self { delta_max, ..self }
+    }
+
+    /// The same entry requiring `delta > 0` (Gaussian-only calibrations).
+    pub const fn requiring_delta(self) -> Self {
+        Self {
+            needs_delta: true,
+            ..self
+        }
+    }
+
+    /// The same entry calibrated for `rho`-zCDP.
+    pub const fn zcdp(self) -> Self {
+        Self {
+            privacy_unit: PrivacyUnit::Zcdp,
+            ..self
+        }
+    }
+}
+
 pub mod kind;
 pub mod metric;
 pub mod seeds;

@@ -22,7 +22,13 @@ pub const SENSITIVITY: ParamDef = ParamDef::choice(
 /// bound stay those of the calibrated mechanism, so the over-noised variant
 /// is what a regression looks like to `check` (used by the test that table 1
 /// catches a broken algorithm, and for sensitivity analyses).
-pub const NOISE_MULTIPLIER: ParamDef = ParamDef::float("noise_multiplier", (1.0, 1e6, false), "factor >= 1 on the calibrated noise (still private, less accurate; theory and bound stay the calibrated ones)").default("1.0").draw_scaling();
+pub const NOISE_MULTIPLIER: ParamDef = ParamDef::float(
+    "noise_multiplier",
+    (1.0, 1e6, false),
+    "factor >= 1 on the calibrated noise (still private, less accurate; theory and bound stay the calibrated ones)",
+)
+.default("1.0")
+.draw_scaling();
 
 /// Reads the `sensitivity` option.
 pub fn sensitivity_choice(options: &Values) -> SensitivityChoice {

@@ -6,7 +6,7 @@ use dpcore::{Objective, RunFailure};
 use rand_pcg::Pcg64;
 
 use crate::common::{run_output_perturbation_conceptual, NOISE_MULTIPLIER, SENSITIVITY};
-use contract::{num, AlgorithmDef, Build, FamilyDef, Metric, ParamDef, PrivacyUnit, Run, Values};
+use contract::{num, AlgorithmDef, Build, FamilyDef, Metric, ParamDef, Run, Values};
 
 const DIAGONAL_QUADRATIC_PARAMS: &[ParamDef] = &[
     ParamDef::int("n", 2, "number of records"),
@@ -37,31 +37,29 @@ fn build_diagonal_quadratic(
 const OUTPUT_PERTURBATION_OPTIONS: &[ParamDef] = &[SENSITIVITY, NOISE_MULTIPLIER];
 
 /// Every registered problem family.
-pub(crate) const FAMILIES: &[FamilyDef] = &[FamilyDef {
-    name: "diagonal_quadratic",
-    doc: "Lowy–Razaviyayn digest §8 E1: f(w,x) = ½(w−x)ᵀH(w−x), H diagonal in [mu, beta], \
+pub(crate) const FAMILIES: &[FamilyDef] = &[FamilyDef::new(
+    "diagonal_quadratic",
+    "Lowy–Razaviyayn digest §8 E1: f(w,x) = ½(w−x)ᵀH(w−x), H diagonal in [mu, beta], \
           x uniform in the unit ball; w* = mean (closed form), L = 2 beta, R = 1",
-    params: DIAGONAL_QUADRATIC_PARAMS,
-    metrics: &[Metric::ExcessEmpiricalRisk],
-    build: Build::Objective(build_diagonal_quadratic),
-    privacy_defines_data: false,
-    ground_truth_revision: 0,
-}];
+    DIAGONAL_QUADRATIC_PARAMS,
+    &[Metric::ExcessEmpiricalRisk],
+    Build::Objective(build_diagonal_quadratic),
+)];
 
 /// Every registered algorithm.
-pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[AlgorithmDef {
-    name: "output_perturbation_conceptual",
-    doc: "Lowy–Razaviyayn Eq. (2): exact minimizer plus noise; delta = 0: Gamma(d, Delta/eps) \
+pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[AlgorithmDef::new(
+    "output_perturbation_conceptual",
+    "Lowy–Razaviyayn Eq. (2): exact minimizer plus noise; delta = 0: Gamma(d, Delta/eps) \
           radius x uniform direction; delta > 0: Gaussian with the ZWB c_delta calibration. \
           Bound: Cor 2.2 (with the digest's corrected Prop 2.4(b))",
-    options: OUTPUT_PERTURBATION_OPTIONS,
-    delta_max: 0.5,
-    needs_delta: false,
-    privacy_unit: PrivacyUnit::EpsDelta,
-    metrics: &[Metric::ExcessEmpiricalRisk, Metric::ExcessPopulationRisk],
-    diagnostics: &["sensitivity", "noise_scale", "noise_norm_sq"],
-    bound_name: "Cor 2.2 bound (corrected Prop 2.4(b))",
-    theory_name: "exact E[excess] (Prop 2.4, equality for H = βI)",
-    reference_name: "",
-    run: Run::Objective(run_output_perturbation_conceptual),
-}];
+    &[Metric::ExcessEmpiricalRisk, Metric::ExcessPopulationRisk],
+    Run::Objective(run_output_perturbation_conceptual),
+)
+.with_options(OUTPUT_PERTURBATION_OPTIONS)
+.delta_below(0.5)
+.with_diagnostics(&["sensitivity", "noise_scale", "noise_norm_sq"])
+.with_curves(
+    "Cor 2.2 bound (corrected Prop 2.4(b))",
+    "exact E[excess] (Prop 2.4, equality for H = βI)",
+    "",
+)];

@@ -27,7 +27,11 @@ const D4: ParamDef = ParamDef::int(
     4,
     "dimension (at least 4: the feature design x = (s, v)/sqrt2 with v on S^(d-2), quadrature)",
 );
-const R_FACTOR: ParamDef = ParamDef::positive("r_factor", "signal r = min(r_factor R(n, d, eps, delta), 0.95), R = max(1/sqrt n, sqrt(d ln(1/delta))/(eps n)); sweep {0.25, ..., 16} and set worst_case_over = \"r_factor\" (digest E1)").default("1.0");
+const R_FACTOR: ParamDef = ParamDef::positive(
+    "r_factor",
+    "signal r = min(r_factor R(n, d, eps, delta), 0.95), R = max(1/sqrt n, sqrt(d ln(1/delta))/(eps n)); sweep {0.25, ..., 16} and set worst_case_over = \"r_factor\" (digest E1)",
+)
+.default("1.0");
 const LIPSCHITZ: ParamDef =
     ParamDef::positive("lipschitz", "Lipschitz constant L of the loss").default("1.0");
 const RADIUS_1: ParamDef =
@@ -84,57 +88,63 @@ const RISKS: &[Metric] = &[
 ];
 
 pub(crate) const FAMILIES: &[FamilyDef] = &[
-    FamilyDef {
-        name: "lin_ball",
-        doc: "Bassily et al. digest E1 (LinBall): z = r e_1 + (1-r) u, u uniform on S^(d-1), loss -L<w,z> on \
+    FamilyDef::new(
+        "lin_ball",
+        "Bassily et al. digest E1 (LinBall): z = r e_1 + (1-r) u, u uniform on S^(d-1), loss -L<w,z> on \
               W = B(0, M); population excess L r (M - w_1) exactly; beta = 0, rank-0 Hessians. \
               The hard instance of the private-SCO rate: take the worst case over r_factor",
-        params: &[N, D, R_FACTOR, LIPSCHITZ, RADIUS_1],
-        metrics: RISKS,
-        build: Build::Objective(build_lin_ball),
-        privacy_defines_data: true,
-        ground_truth_revision: 0,
-    },
-    FamilyDef {
-        name: "abs_deviation",
-        doc: "Bassily et al. digest E3: atoms z = ±e_j, loss L|<w,z> - M/sqrt d| on B(0, M), non-smooth; \
+        &[N, D, R_FACTOR, LIPSCHITZ, RADIUS_1],
+        RISKS,
+        Build::Objective(build_lin_ball),
+    )
+    .privacy_defines_data(),
+    FamilyDef::new(
+        "abs_deviation",
+        "Bassily et al. digest E3: atoms z = ±e_j, loss L|<w,z> - M/sqrt d| on B(0, M), non-smooth; \
               exact population loss and empirical minimizer from counts; closed-form Moreau envelope \
               (Huber gradients). Take the worst case over r_factor",
-        params: &[N, D, R_FACTOR, LIPSCHITZ, RADIUS_1],
-        metrics: RISKS,
-        build: Build::Objective(build_abs_deviation),
-        privacy_defines_data: true,
-        ground_truth_revision: 0,
-    },
-    FamilyDef {
-        name: "least_squares_glm",
-        doc: "Bassily et al. digest E2-LS: x = (s, v)/sqrt2, y = <a e_1, x> + U[-b, b], loss (<w,x> - y)^2/2 on \
+        &[N, D, R_FACTOR, LIPSCHITZ, RADIUS_1],
+        RISKS,
+        Build::Objective(build_abs_deviation),
+    )
+    .privacy_defines_data(),
+    FamilyDef::new(
+        "least_squares_glm",
+        "Bassily et al. digest E2-LS: x = (s, v)/sqrt2, y = <a e_1, x> + U[-b, b], loss (<w,x> - y)^2/2 on \
               B(0, M); closed-form population loss, exact minimizer and exact objective-perturbation solve",
-        params: &[
+        &[
             N,
             D4,
-            ParamDef::positive("signal", "a = ||theta*|| (0 <= a <= M)").default("0.5"),
-            ParamDef::positive("noise", "half-width b of the uniform label noise").default("0.5"),
+            ParamDef::positive(
+                "signal",
+                "a = ||theta*|| (0 <= a <= M)",
+            )
+            .default("0.5"),
+            ParamDef::positive(
+                "noise",
+                "half-width b of the uniform label noise",
+            )
+            .default("0.5"),
             RADIUS_1,
         ],
-        metrics: RISKS,
-        build: Build::Objective(build_least_squares),
-        privacy_defines_data: false,
-        ground_truth_revision: 0,
-    },
-    FamilyDef {
-        name: "logistic_glm",
-        doc: "Bassily et al. digest E2-Logit: x = (s, v)/sqrt2, P(y = 1 | x) = sigmoid(<a e_1, x>), logistic loss on \
+        RISKS,
+        Build::Objective(build_least_squares),
+    ),
+    FamilyDef::new(
+        "logistic_glm",
+        "Bassily et al. digest E2-Logit: x = (s, v)/sqrt2, P(y = 1 | x) = sigmoid(<a e_1, x>), logistic loss on \
               B(0, M); population loss by deterministic quadrature, minimizer by certified Newton",
-        params: &[
+        &[
             N,
             D4,
-            ParamDef::positive("signal", "a = ||theta*|| (digest: 1 or 2; a <= M)").default("1.0"),
+            ParamDef::positive(
+                "signal",
+                "a = ||theta*|| (digest: 1 or 2; a <= M)",
+            )
+            .default("1.0"),
             RADIUS_2,
         ],
-        metrics: RISKS,
-        build: Build::Objective(build_logistic),
-        privacy_defines_data: false,
-        ground_truth_revision: 0,
-    },
+        RISKS,
+        Build::Objective(build_logistic),
+    ),
 ];

@@ -18,9 +18,7 @@ use solvers::bassily::objp::{
     run_objp, HessianRank, ObjPApp, ObjPAppVariant, ObjPRelease, ObjPSetting,
 };
 
-use contract::{
-    choice, AlgorithmDef, CellOutput, Curves, Metric, ParamDef, PrivacyUnit, Run, RunContext,
-};
+use contract::{choice, AlgorithmDef, CellOutput, Curves, Metric, ParamDef, Run, RunContext};
 
 fn hessian_rank(problem: &dyn Objective) -> HessianRank {
     if problem.rank_one_hessians() {
@@ -125,9 +123,15 @@ fn run_erm(
     Ok(CellOutput::new(metric, Curves::NONE, vec![]))
 }
 
-const CONSTANTS: ParamDef = ParamDef::choice("constants", &["safe", "paper"], "noise constants of Algorithm 3: \"safe\" (sigma_G^2 = 40 L^2 ln(2/delta)/eps^2, beta <= eps n lambda/2, \
+const CONSTANTS: ParamDef = ParamDef::choice(
+    "constants",
+    &["safe", "paper"],
+    "noise constants of Algorithm 3: \"safe\" (sigma_G^2 = 40 L^2 ln(2/delta)/eps^2, beta <= eps n lambda/2, \
           sigma_H from the Gaussian mechanism at (eps/2, delta/2); digest P12) or the printed \"paper\" ones \
-          (sigma_G^2 = 20 L^2 Lambda/eps^2: not certified)").default("\"safe\"").option();
+          (sigma_G^2 = 20 L^2 Lambda/eps^2: not certified)",
+)
+.default("\"safe\"")
+.option();
 
 const OBJP_DIAGNOSTICS: &[&str] = &[
     "lambda",
@@ -147,56 +151,39 @@ const RISKS: &[Metric] = &[
 
 /// Algorithms of this module.
 pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
-    AlgorithmDef {
-        name: "objp",
-        doc: "Bassily et al. A_ObjP (Algorithm 2, Thm 5.3): exact argmin over B(0, M) of F + <G, w>/n + lambda||w||^2, \
+    AlgorithmDef::new(
+        "objp",
+        "Bassily et al. A_ObjP (Algorithm 2, Thm 5.3): exact argmin over B(0, M) of F + <G, w>/n + lambda||w||^2, \
               G ~ N(0, 10 L^2 ln(1/delta)/eps^2 I), lambda = (2L/M) sqrt(2/n + 4 d Lambda/(eps n)^2). Needs rank-1 \
               Hessians (Assumption 5.1), beta <= eps n lambda, eps <= 1, delta <= 1/n^2 and a family that solves \
               exactly (lin_ball, least_squares_glm). Bound: the corrected 4 M L sqrt(...) (P13)",
-        options: &[],
-        delta_max: 1.0,
-        needs_delta: true,
-        privacy_unit: PrivacyUnit::EpsDelta,
-        metrics: RISKS,
-        diagnostics: OBJP_DIAGNOSTICS,
-        bound_name: "Thm 5.3 bound, corrected constant 4 (P13)",
-        theory_name: "",
-        reference_name: "Thm 5.3 as printed (constant 2)",
-        run: Run::Objective(run_objp_exact),
-    },
-    AlgorithmDef {
-        name: "objp_app",
-        doc: "Bassily et al. A_ObjP-App (Algorithm 3, Thms 5.6-5.8): SVRG on the perturbed objective until a \
+        RISKS,
+        Run::Objective(run_objp_exact),
+    )
+    .requiring_delta()
+    .with_diagnostics(OBJP_DIAGNOSTICS)
+    .with_curves("Thm 5.3 bound, corrected constant 4 (P13)", "", "Thm 5.3 as printed (constant 2)"),
+    AlgorithmDef::new(
+        "objp_app",
+        "Bassily et al. A_ObjP-App (Algorithm 3, Thms 5.6-5.8): SVRG on the perturbed objective until a \
               deterministic certificate proves J(w2) - J* <= alpha = M^2 lambda/n^2 (P12: accuracy with certainty), \
               then Proj(w2 + H). Bound: the derived explicit curve B_ObjP-App (digest §2.4)",
-        options: &[CONSTANTS],
-        delta_max: 1.0,
-        needs_delta: true,
-        privacy_unit: PrivacyUnit::EpsDelta,
-        metrics: &[
+        &[
             Metric::ExcessPopulationRisk,
             Metric::ExcessEmpiricalRisk,
             Metric::GeneralizationGap,
             Metric::GradientEvaluations,
         ],
-        diagnostics: OBJP_DIAGNOSTICS,
-        bound_name: "B_ObjP-App (derived from Thm 5.7's proof)",
-        theory_name: "tau (n + 2k) gradient evaluations (Thm 5.8)",
-        reference_name: "",
-        run: Run::Objective(run_objp_app),
-    },
-    AlgorithmDef {
-        name: "erm",
-        doc: "Non-private exact empirical risk minimizer over W (reference of Bassily et al. digest E1)",
-        options: &[],
-        delta_max: 1.0,
-        needs_delta: false,
-        privacy_unit: PrivacyUnit::EpsDelta,
-        metrics: RISKS,
-        diagnostics: &[],
-        bound_name: "",
-        theory_name: "",
-        reference_name: "",
-        run: Run::Objective(run_erm),
-    },
+        Run::Objective(run_objp_app),
+    )
+    .with_options(&[CONSTANTS])
+    .requiring_delta()
+    .with_diagnostics(OBJP_DIAGNOSTICS)
+    .with_curves("B_ObjP-App (derived from Thm 5.7's proof)", "tau (n + 2k) gradient evaluations (Thm 5.8)", ""),
+    AlgorithmDef::new(
+        "erm",
+        "Non-private exact empirical risk minimizer over W (reference of Bassily et al. digest E1)",
+        RISKS,
+        Run::Objective(run_erm),
+    ),
 ];

@@ -23,7 +23,7 @@ use solvers::bassily::sgd::{
     one_pass_sgd, one_pass_sgd_bound, NoiseCalibration, Nsgd, NsgdRelease, NsgdVariant,
 };
 
-use contract::{choice, AlgorithmDef, CellOutput, Metric, ParamDef, PrivacyUnit, Run, RunContext};
+use contract::{choice, AlgorithmDef, CellOutput, Metric, ParamDef, Run, RunContext};
 
 fn curve_point(ctx: &RunContext, problem: &dyn Objective) -> CurvePoint {
     let c = problem.constants();
@@ -192,9 +192,15 @@ fn run_theory_curve(
     ))
 }
 
-const CALIBRATION: ParamDef = ParamDef::choice("calibration", &["accountant", "paper"], "noise: \"accountant\" calibrates the multiplier with the RDP accountant to the target eps under \
+const CALIBRATION: ParamDef = ParamDef::choice(
+    "calibration",
+    &["accountant", "paper"],
+    "noise: \"accountant\" calibrates the multiplier with the RDP accountant to the target eps under \
           `neighbouring`; \"paper\" uses the printed sigma^2 = 8 T L^2 ln(1/delta)/(n eps)^2 and reports its \
-          realised eps (digest P4)").default("\"accountant\"").option();
+          realised eps (digest P4)",
+)
+.default("\"accountant\"")
+.option();
 
 const NEIGHBOURING: ParamDef = ParamDef::choice(
     "neighbouring",
@@ -204,12 +210,18 @@ const NEIGHBOURING: ParamDef = ParamDef::choice(
 .default("\"replace_one\"")
 .option();
 
-const CURVE: ParamDef = ParamDef::choice("curve", &[
+const CURVE: ParamDef = ParamDef::choice(
+    "curve",
+    &[
         "private_sco_rate",
         "uniform_convergence",
         "bst14_dp_generalization",
         "bst14_regularization",
-    ], "E4 curve: this paper's M L R, uniform convergence + DP-ERM, [BST14] via DP generalization, [BST14] via regularization").default("\"private_sco_rate\"").option();
+    ],
+    "E4 curve: this paper's M L R, uniform convergence + DP-ERM, [BST14] via DP generalization, [BST14] via regularization",
+)
+.default("\"private_sco_rate\"")
+.option();
 
 const NSGD_METRICS: &[Metric] = &[
     Metric::ExcessPopulationRisk,
@@ -232,82 +244,57 @@ const NSGD_DIAGNOSTICS: &[&str] = &[
 
 /// Algorithms of this module.
 pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
-    AlgorithmDef {
-        name: "nsgd",
-        doc: "Bassily et al. A_NSGD (Algorithm 1, Thm 3.2): T = min(n/8, (eps n)^2/(32 d Lambda)) steps of projected \
+    AlgorithmDef::new(
+        "nsgd",
+        "Bassily et al. A_NSGD (Algorithm 1, Thm 3.2): T = min(n/8, (eps n)^2/(32 d Lambda)) steps of projected \
               SGD on Poisson batches (q = m/n, sum normalised by the fixed m), gradients clipped to L, step \
               M/(L sqrt T), averaged iterates. Bound: Lemmas 3.3 + 3.4 for the implementation; reference 10 M L R",
-        options: &[CALIBRATION, NEIGHBOURING],
-        delta_max: 1.0,
-        needs_delta: true,
-        privacy_unit: PrivacyUnit::EpsDelta,
-        metrics: NSGD_METRICS,
-        diagnostics: NSGD_DIAGNOSTICS,
-        bound_name: "Lemmas 3.3 + 3.4 (implemented noise, Poisson batches)",
-        theory_name: "T m gradient evaluations",
-        reference_name: "Thm 3.2 as stated (10 M L R) / printed lemma",
-        run: Run::Objective(run_nsgd),
-    },
-    AlgorithmDef {
-        name: "nsgd_moreau",
-        doc: "Bassily et al. Thm 4.4: A_NSGD on the unconstrained Moreau envelope with the family's closed-form \
+        NSGD_METRICS,
+        Run::Objective(run_nsgd),
+    )
+    .with_options(&[CALIBRATION, NEIGHBOURING])
+    .requiring_delta()
+    .with_diagnostics(NSGD_DIAGNOSTICS)
+    .with_curves("Lemmas 3.3 + 3.4 (implemented noise, Poisson batches)", "T m gradient evaluations", "Thm 3.2 as stated (10 M L R) / printed lemma"),
+    AlgorithmDef::new(
+        "nsgd_moreau",
+        "Bassily et al. Thm 4.4: A_NSGD on the unconstrained Moreau envelope with the family's closed-form \
               prox, beta_env = (L/M) min(sqrt(n)/4, eps n/(8 sqrt(d Lambda))), clip L. Bound: Lemmas 3.3 + 3.4 \
               plus the smoothing gap L^2/(2 beta_env) (at most 14 M L R); reference 24 M L R as printed",
-        options: &[CALIBRATION, NEIGHBOURING],
-        delta_max: 1.0,
-        needs_delta: true,
-        privacy_unit: PrivacyUnit::EpsDelta,
-        metrics: NSGD_METRICS,
-        diagnostics: NSGD_DIAGNOSTICS,
-        bound_name: "Lemmas 3.3 + 3.4 + smoothing gap (<= 14 M L R)",
-        theory_name: "T m gradient evaluations",
-        reference_name: "Thm 4.4 as printed (24 M L R)",
-        run: Run::Objective(run_nsgd_moreau),
-    },
-    AlgorithmDef {
-        name: "prox_gd",
-        doc: "Bassily et al. A_ProxGD: nsgd_moreau with each prox computed by inner projected subgradient descent \
+        NSGD_METRICS,
+        Run::Objective(run_nsgd_moreau),
+    )
+    .with_options(&[CALIBRATION, NEIGHBOURING])
+    .requiring_delta()
+    .with_diagnostics(NSGD_DIAGNOSTICS)
+    .with_curves("Lemmas 3.3 + 3.4 + smoothing gap (<= 14 M L R)", "T m gradient evaluations", "Thm 4.4 as printed (24 M L R)"),
+    AlgorithmDef::new(
+        "prox_gd",
+        "Bassily et al. A_ProxGD: nsgd_moreau with each prox computed by inner projected subgradient descent \
               (Fact 4.6, ceil(36 M^2/xi^2) steps, P10), clip L(1 + 1/n). Very expensive: n <= ~200",
-        options: &[CALIBRATION, NEIGHBOURING],
-        delta_max: 1.0,
-        needs_delta: true,
-        privacy_unit: PrivacyUnit::EpsDelta,
-        metrics: NSGD_METRICS,
-        diagnostics: NSGD_DIAGNOSTICS,
-        bound_name: "",
-        theory_name: "T m ceil(36 M^2/xi^2) gradient evaluations",
-        reference_name: "Thm 4.4 as printed (24 M L R)",
-        run: Run::Objective(run_prox_gd),
-    },
-    AlgorithmDef {
-        name: "one_pass_sgd",
-        doc: "Non-private one-pass projected SGD (reference of Bassily et al.): n steps, step M/(L sqrt n), averaged. \
+        NSGD_METRICS,
+        Run::Objective(run_prox_gd),
+    )
+    .with_options(&[CALIBRATION, NEIGHBOURING])
+    .requiring_delta()
+    .with_diagnostics(NSGD_DIAGNOSTICS)
+    .with_curves("", "T m ceil(36 M^2/xi^2) gradient evaluations", "Thm 4.4 as printed (24 M L R)"),
+    AlgorithmDef::new(
+        "one_pass_sgd",
+        "Non-private one-pass projected SGD (reference of Bassily et al.): n steps, step M/(L sqrt n), averaged. \
               Bound M L/sqrt(n)",
-        options: &[],
-        delta_max: 1.0,
-        needs_delta: false,
-        privacy_unit: PrivacyUnit::EpsDelta,
-        metrics: &[Metric::ExcessPopulationRisk, Metric::ExcessEmpiricalRisk, Metric::GeneralizationGap, Metric::GradientEvaluations],
-        diagnostics: &[],
-        bound_name: "M L/sqrt(n)",
-        theory_name: "n gradient evaluations",
-        reference_name: "",
-        run: Run::Objective(run_one_pass_sgd),
-    },
-    AlgorithmDef {
-        name: "theory_curve",
-        doc: "Not an algorithm: the value of a theory curve (times M L) at each grid point, to draw the digest's E4 \
+        &[Metric::ExcessPopulationRisk, Metric::ExcessEmpiricalRisk, Metric::GeneralizationGap, Metric::GradientEvaluations],
+        Run::Objective(run_one_pass_sgd),
+    )
+    .with_curves("M L/sqrt(n)", "n gradient evaluations", ""),
+    AlgorithmDef::new(
+        "theory_curve",
+        "Not an algorithm: the value of a theory curve (times M L) at each grid point, to draw the digest's E4 \
               comparison (ERM / uniform convergence vs stability) on the axes of measured studies. A negative \
               control on GLMs and LinBall, where uniform convergence is dimension-free",
-        options: &[CURVE],
-        delta_max: 1.0,
-        needs_delta: false,
-        privacy_unit: PrivacyUnit::EpsDelta,
-        metrics: &[Metric::ExcessPopulationRisk],
-        diagnostics: &[],
-        bound_name: "",
-        theory_name: "the curve",
-        reference_name: "",
-        run: Run::Objective(run_theory_curve),
-    },
+        &[Metric::ExcessPopulationRisk],
+        Run::Objective(run_theory_curve),
+    )
+    .with_options(&[CURVE])
+    .with_curves("", "the curve", ""),
 ];

@@ -37,7 +37,11 @@ pub const MAX_DENSE_LOG2_D: i64 = 16;
 pub const CACHED_DENSE_LOG2_D: i64 = 10;
 
 const N: ParamDef = ParamDef::int("n", 2, "number of records");
-const LOG2_D: ParamDef = ParamDef::int("log2_d", 1, "d_x = d_y = 2^log2_d (<= 20), so l = 2 ln(2) log2_d; dense and planted matrices are generated lazily from (seed, i, j), <= 2^16 (O(d^2) hashes per gap)");
+const LOG2_D: ParamDef = ParamDef::int(
+    "log2_d",
+    1,
+    "d_x = d_y = 2^log2_d (<= 20), so l = 2 ln(2) log2_d; dense and planted matrices are generated lazily from (seed, i, j), <= 2^16 (O(d^2) hashes per gap)",
+);
 const D: ParamDef = ParamDef::int("d", 2, "dimension of the simplex");
 
 fn invalid(message: impl Into<String>) -> RunFailure {
@@ -187,66 +191,124 @@ fn build_marginals(v: &Values, rng: &mut Pcg64) -> Result<Box<dyn QueryRelease>,
 }
 
 pub(crate) const FAMILIES: &[FamilyDef] = &[
-    FamilyDef {
-        name: "ggp_game",
-        doc: "González et al. digest §6.3 G1/G2: f(x, y; z) = x^T A(z) y + c phi(x_k) - c phi(y_k') on Delta_d x Delta_d, \
+    FamilyDef::new(
+        "ggp_game",
+        "González et al. digest §6.3 G1/G2: f(x, y; z) = x^T A(z) y + c phi(x_k) - c phi(y_k') on Delta_d x Delta_d, \
               E A(z) = A_bar (planted pure saddle or dense i.i.d., generated lazily from (seed, i, j) to d = 2^16; \
               low rank + planted cross to d = 2^20; separable sanity game), rank-one or sign-Bernoulli payoff noise, optional separable quadratic / log-cosh / \
               Huber terms; exact population gap (max over vertices or water-filling)",
-        params: &[
+        &[
             N,
             LOG2_D,
-            ParamDef::choice("matrix", &["planted", "dense", "low_rank", "separable"], "A_bar: G1-ii planted pure saddle (dense), G1-i dense i.i.d., G1-iii low rank + planted cross, G1-iv separable").default("\"planted\""),
-            ParamDef::unit("rho", "off-cross entries of A_bar in [-rho, rho]").default("0.5"),
-            ParamDef::unit("margin", "planted-saddle margin Delta_m").default("0.5"),
-            ParamDef::int("rank", 1, "rank of the low-rank part (<= 16)").default("4"),
-            ParamDef::choice("noise", &["rank_one", "sign_bernoulli", "none"], "A(z) - A_bar: rank one sigma xi zeta^T (O(d) per record), sign-Bernoulli (maximal variance), none").default("\"rank_one\""),
-            ParamDef::unit("sigma", "rank-one noise scale (max |A_bar| + sigma <= 1)").default("0.5"),
-            ParamDef::choice("penalty", &["none", "quadratic", "log_cosh", "huber"], "G2 separable term phi on both players: none (bilinear, L2 = 0), u^2/2 (L2 = 0), log cosh(kappa u)/kappa (L2 ~ kappa^2), Huber with kink kappa (first-order only)").default("\"none\""),
-            ParamDef::positive("penalty_coef", "coefficient c of the separable terms").default("0.5"),
-            ParamDef::positive("kappa", "log-cosh sharpness, or Huber kink in (0, 1]").default("1.0"),
+            ParamDef::choice(
+                "matrix",
+                &["planted", "dense", "low_rank", "separable"],
+                "A_bar: G1-ii planted pure saddle (dense), G1-i dense i.i.d., G1-iii low rank + planted cross, G1-iv separable",
+            )
+            .default("\"planted\""),
+            ParamDef::unit(
+                "rho",
+                "off-cross entries of A_bar in [-rho, rho]",
+            )
+            .default("0.5"),
+            ParamDef::unit(
+                "margin",
+                "planted-saddle margin Delta_m",
+            )
+            .default("0.5"),
+            ParamDef::int(
+                "rank",
+                1,
+                "rank of the low-rank part (<= 16)",
+            )
+            .default("4"),
+            ParamDef::choice(
+                "noise",
+                &["rank_one", "sign_bernoulli", "none"],
+                "A(z) - A_bar: rank one sigma xi zeta^T (O(d) per record), sign-Bernoulli (maximal variance), none",
+            )
+            .default("\"rank_one\""),
+            ParamDef::unit(
+                "sigma",
+                "rank-one noise scale (max |A_bar| + sigma <= 1)",
+            )
+            .default("0.5"),
+            ParamDef::choice(
+                "penalty",
+                &["none", "quadratic", "log_cosh", "huber"],
+                "G2 separable term phi on both players: none (bilinear, L2 = 0), u^2/2 (L2 = 0), log cosh(kappa u)/kappa (L2 ~ kappa^2), Huber with kink kappa (first-order only)",
+            )
+            .default("\"none\""),
+            ParamDef::positive(
+                "penalty_coef",
+                "coefficient c of the separable terms",
+            )
+            .default("0.5"),
+            ParamDef::positive(
+                "kappa",
+                "log-cosh sharpness, or Huber kink in (0, 1]",
+            )
+            .default("1.0"),
         ],
-        metrics: &[Metric::DualityGap],
-        build: Build::Saddle(build_game),
-        privacy_defines_data: false,
-        ground_truth_revision: 0,
-    },
-    FamilyDef {
-        name: "ggp_least_squares",
-        doc: "González et al. digest §6.3 G4(a): f(x; z) = (a^T x - b)^2/2 on Delta_d, a Rademacher, b = a_1 + U[-s, s]; \
+        &[Metric::DualityGap],
+        Build::Saddle(build_game),
+    ),
+    FamilyDef::new(
+        "ggp_least_squares",
+        "González et al. digest §6.3 G4(a): f(x; z) = (a^T x - b)^2/2 on Delta_d, a Rademacher, b = a_1 + U[-s, s]; \
               excess risk ||x - e_1||^2/2 exactly; L0 = 2 + s, L1 = 1, L2 = 0",
-        params: &[N, D, ParamDef::unit("noise", "label-noise half-width s").default("0.5")],
-        metrics: &[Metric::ExcessPopulationRisk],
-        build: Build::SimplexSco(build_least_squares),
-        privacy_defines_data: false,
-        ground_truth_revision: 0,
-    },
-    FamilyDef {
-        name: "ggp_separable_sco",
-        doc: "González et al. SCO instance (library substitute for G4(b)/(c)): f(x; z) = <g_bar + sigma xi, x> + c phi(x_k), \
+        &[N, D, ParamDef::unit(
+            "noise",
+            "label-noise half-width s",
+        )
+        .default("0.5")],
+        &[Metric::ExcessPopulationRisk],
+        Build::SimplexSco(build_least_squares),
+    ),
+    FamilyDef::new(
+        "ggp_separable_sco",
+        "González et al. SCO instance (library substitute for G4(b)/(c)): f(x; z) = <g_bar + sigma xi, x> + c phi(x_k), \
               g_bar ramping from -0.3 to 0.3, Huber (first-order smooth only) or log-cosh (second-order smooth) phi; \
               exact minimum by water-filling",
-        params: &[
+        &[
             N,
             D,
-            ParamDef::choice("potential", &["huber", "log_cosh"], "separable potential phi").default("\"huber\""),
-            ParamDef::positive("penalty_coef", "coefficient c of phi").default("1.0"),
-            ParamDef::positive("kappa", "Huber kink in (0, 1] or log-cosh sharpness").default("0.2"),
-            ParamDef::unit("sigma", "Rademacher noise scale of the linear term").default("0.3"),
+            ParamDef::choice(
+                "potential",
+                &["huber", "log_cosh"],
+                "separable potential phi",
+            )
+            .default("\"huber\""),
+            ParamDef::positive(
+                "penalty_coef",
+                "coefficient c of phi",
+            )
+            .default("1.0"),
+            ParamDef::positive(
+                "kappa",
+                "Huber kink in (0, 1] or log-cosh sharpness",
+            )
+            .default("0.2"),
+            ParamDef::unit(
+                "sigma",
+                "Rademacher noise scale of the linear term",
+            )
+            .default("0.3"),
         ],
-        metrics: &[Metric::ExcessPopulationRisk],
-        build: Build::SimplexSco(build_separable_sco),
-        privacy_defines_data: false,
-        ground_truth_revision: 0,
-    },
-    FamilyDef {
-        name: "ggp_marginals",
-        doc: "González et al. digest §6.3 G5: Z = {0,1}^bits, all 2-way marginal conjunctions and their negations \
+        &[Metric::ExcessPopulationRisk],
+        Build::SimplexSco(build_separable_sco),
+    ),
+    FamilyDef::new(
+        "ggp_marginals",
+        "González et al. digest §6.3 G5: Z = {0,1}^bits, all 2-way marginal conjunctions and their negations \
               (|Q| = 8 C(bits, 2)), D a two-component product mixture; exact population answers",
-        params: &[N, ParamDef::int("bits", 2, "bits k of the domain (|Z| = 2^k, k <= 16)").default("10")],
-        metrics: &[Metric::MaxQueryError],
-        build: Build::QueryRelease(build_marginals),
-        privacy_defines_data: false,
-        ground_truth_revision: 0,
-    },
+        &[N, ParamDef::int(
+            "bits",
+            2,
+            "bits k of the domain (|Z| = 2^k, k <= 16)",
+        )
+        .default("10")],
+        &[Metric::MaxQueryError],
+        Build::QueryRelease(build_marginals),
+    ),
 ];

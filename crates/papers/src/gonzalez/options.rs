@@ -4,21 +4,21 @@
 
 use contract::ParamDef;
 
-/// A float option on `[0, inf)` (`(0, inf)` when `min_open`).
-pub(super) const fn float_option(
-    name: &'static str,
-    min_open: bool,
-    default: &'static str,
-    doc: &'static str,
-) -> ParamDef {
-    ParamDef::float(name, (0.0, f64::INFINITY, min_open), doc)
-        .default(default)
-        .option()
-}
-
 /// The `release_count` option: corrected (default) or printed privacy cap.
-pub(super) const RELEASE_COUNT: ParamDef = ParamDef::choice("release_count", &["corrected", "paper"], "privacy cap: \"corrected\" counts both players' releases (Alg 1: 2T(K+1); Alg 3: per-vertex constant 20); \
-          \"paper\" is the printed Prop 4.1 / Prop E.1 (T(K+1); 9), whose realised eps may exceed the target").default("\"corrected\"").option();
+pub(super) const RELEASE_COUNT: ParamDef = ParamDef::choice(
+    "release_count",
+    &["corrected", "paper"],
+    "privacy cap: \"corrected\" counts both players' releases (Alg 1: 2T(K+1); Alg 3: per-vertex constant 20); \
+          \"paper\" is the printed Prop 4.1 / Prop E.1 (T(K+1); 9), whose realised eps may exceed the target",
+)
+.default("\"corrected\"")
+.option();
 
 /// The `regime` option of Alg. 1 (digest §3.1 table).
-pub(super) const REGIME: ParamDef = ParamDef::choice("regime", &["quadratic", "second_order", "first_order"], "schedule: Thm 4.1 with L2 = 0 (K = 1), Thm 4.1 second-order (K = sqrt(T/l)), Thm 4.2 first-order (K = T/l)").default("\"quadratic\"").option();
+pub(super) const REGIME: ParamDef = ParamDef::choice(
+    "regime",
+    &["quadratic", "second_order", "first_order"],
+    "schedule: Thm 4.1 with L2 = 0 (K = 1), Thm 4.1 second-order (K = sqrt(T/l)), Thm 4.2 first-order (K = T/l)",
+)
+.default("\"quadratic\"")
+.option();

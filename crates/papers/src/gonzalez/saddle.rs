@@ -31,8 +31,8 @@ use solvers::gonzalez::rates::{
 use solvers::gonzalez::sgda::euclidean_dp_sgda;
 use solvers::gonzalez::{ReleaseCount, SaddleRelease};
 
-use super::options::{float_option, REGIME, RELEASE_COUNT};
-use contract::{choice, num, AlgorithmDef, CellOutput, Metric, PrivacyUnit, Run, RunContext};
+use super::options::{REGIME, RELEASE_COUNT};
+use contract::{choice, num, AlgorithmDef, CellOutput, Metric, ParamDef, Run, RunContext};
 
 /// The realised eps of a release (0 for non-private ones).
 fn spent(r: &SaddleRelease) -> f64 {
@@ -218,89 +218,83 @@ const BASELINE_DIAGNOSTICS: &[&str] = &["steps", "batch", "step_size", "realised
 
 /// Algorithms of this module.
 pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
-    AlgorithmDef {
-        name: "ggp_alg1",
-        doc: "González et al. Algorithm 1 (Thms 4.1, 4.2): private stochastic mirror descent releasing only MW vertices \
+    AlgorithmDef::new(
+        "ggp_alg1",
+        "González et al. Algorithm 1 (Thms 4.1, 4.2): private stochastic mirror descent releasing only MW vertices \
               (exponential mechanism), gradients at K-vertex Maurey points, one pass, output the average of T vertices. \
               Ascent for y and the 2T(K+1) release count by default (digest §3.1 errata)",
-        options: &[
-            REGIME,
-            RELEASE_COUNT,
-            float_option("c_steps", true, "1.0", "absolute constant c_T multiplying the schedule's T (sensitivity study: 0.5, 1, 2)"),
-            float_option("c_tau", true, "1.0", "absolute constant c_tau multiplying the statistical step size"),
-        ],
-        delta_max: 1.0,
-        needs_delta: true,
-        privacy_unit: PrivacyUnit::EpsDelta,
-        metrics: GAP_METRICS,
-        diagnostics: &[
-            "steps", "batch", "k", "tau", "tau_statistical", "tau_privacy_cap", "clamped", "realised_eps",
-            "mw_average_gap_nonprivate", "sparsification_penalty", "lemma_4_2_bound",
-        ],
-        bound_name: "plug-in bound (digest §4.1, realised T, tau, K)",
-        theory_name: "Thm 4.1/4.2 rate, constant 1",
-        reference_name: "lower-bound shape sqrt(l/n) + r^(1/2) (Remark 4.1)",
-        run: Run::Saddle(run_alg1),
-    },
-    AlgorithmDef {
-        name: "ggp_alg3",
-        doc: "González et al. Algorithm 3 (Thm 4.3): private SMD with BiasReducedGradient (Algorithm 2), random step count, \
+        GAP_METRICS,
+        Run::Saddle(run_alg1),
+    )
+    .with_options(&[
+        REGIME,
+        RELEASE_COUNT,
+        ParamDef::float(
+            "c_steps",
+            (0.0, f64::INFINITY, true),
+            "absolute constant c_T multiplying the schedule's T (sensitivity study: 0.5, 1, 2)",
+        )
+        .default("1.0")
+        .option(),
+        ParamDef::float(
+            "c_tau",
+            (0.0, f64::INFINITY, true),
+            "absolute constant c_tau multiplying the statistical step size",
+        )
+        .default("1.0")
+        .option(),
+    ])
+    .requiring_delta()
+    .with_diagnostics(&[
+        "steps", "batch", "k", "tau", "tau_statistical", "tau_privacy_cap", "clamped", "realised_eps",
+        "mw_average_gap_nonprivate", "sparsification_penalty", "lemma_4_2_bound",
+    ])
+    .with_curves("plug-in bound (digest §4.1, realised T, tau, K)", "Thm 4.1/4.2 rate, constant 1", "lower-bound shape sqrt(l/n) + r^(1/2) (Remark 4.1)"),
+    AlgorithmDef::new(
+        "ggp_alg3",
+        "González et al. Algorithm 3 (Thm 4.3): private SMD with BiasReducedGradient (Algorithm 2), random step count, \
               exact spend of the realised levels; per-vertex constant 20 by default (§3.3 erratum). Guarantee with \
               probability 0.99: report quantiles",
-        options: &[RELEASE_COUNT],
-        delta_max: 1.0,
-        needs_delta: true,
-        privacy_unit: PrivacyUnit::EpsDelta,
-        metrics: GAP_METRICS,
-        diagnostics: &["steps", "records_used", "m", "tau", "u", "alpha", "outside_theory", "realised_eps"],
-        bound_name: "",
-        theory_name: "Thm 4.3 rate sqrt(l G^2 M^2/U), constant 1",
-        reference_name: "",
-        run: Run::Saddle(run_alg3),
-    },
-    AlgorithmDef {
-        name: "ggp_nonprivate_smd",
-        doc: "Non-private entropic SMD (digest §7.4 item 1): T = n, exact record gradients at the MW iterates, \
+        GAP_METRICS,
+        Run::Saddle(run_alg3),
+    )
+    .with_options(&[RELEASE_COUNT])
+    .requiring_delta()
+    .with_diagnostics(&["steps", "records_used", "m", "tau", "u", "alpha", "outside_theory", "realised_eps"])
+    .with_curves("", "Thm 4.3 rate sqrt(l G^2 M^2/U), constant 1", ""),
+    AlgorithmDef::new(
+        "ggp_nonprivate_smd",
+        "Non-private entropic SMD (digest §7.4 item 1): T = n, exact record gradients at the MW iterates, \
               tau = sqrt(2l/(5T))/L0, MW average released. NOT private",
-        options: &[],
-        delta_max: 1.0,
-        needs_delta: false,
-        privacy_unit: PrivacyUnit::EpsDelta,
-        metrics: &[Metric::DualityGap, Metric::GradientEvaluations],
-        diagnostics: BASELINE_DIAGNOSTICS,
-        bound_name: "2l/(tau T) + 5 tau L0^2 (Lemma 4.1 in expectation)",
-        theory_name: "(L0 + L1) sqrt(l/n)",
-        reference_name: "",
-        run: Run::Saddle(run_nonprivate_smd),
-    },
-    AlgorithmDef {
-        name: "ggp_noisy_entropic_md",
-        doc: "Entropic MD with Gaussian gradient noise (digest §7.4 item 3): L2 sensitivity 2 L0 sqrt(d_x + d_y)/B, \
+        &[Metric::DualityGap, Metric::GradientEvaluations],
+        Run::Saddle(run_nonprivate_smd),
+    )
+    .with_diagnostics(BASELINE_DIAGNOSTICS)
+    .with_curves("2l/(tau T) + 5 tau L0^2 (Lemma 4.1 in expectation)", "(L0 + L1) sqrt(l/n)", ""),
+    AlgorithmDef::new(
+        "ggp_noisy_entropic_md",
+        "Entropic MD with Gaussian gradient noise (digest §7.4 item 3): L2 sensitivity 2 L0 sqrt(d_x + d_y)/B, \
               disjoint batches; isolates the exponential-mechanism view",
-        options: &[],
-        delta_max: 1.0,
-        needs_delta: true,
-        privacy_unit: PrivacyUnit::EpsDelta,
-        metrics: GAP_METRICS,
-        diagnostics: BASELINE_DIAGNOSTICS,
-        bound_name: "",
-        theory_name: "",
-        reference_name: "",
-        run: Run::Saddle(run_noisy_entropic_md),
-    },
-    AlgorithmDef {
-        name: "ggp_euclidean_dp_sgda",
-        doc: "Euclidean DP-SGDA (digest §7.4 item 2): one-pass projected SGDA on the simplices, L2 clip C (default the \
+        GAP_METRICS,
+        Run::Saddle(run_noisy_entropic_md),
+    )
+    .requiring_delta()
+    .with_diagnostics(BASELINE_DIAGNOSTICS),
+    AlgorithmDef::new(
+        "ggp_euclidean_dp_sgda",
+        "Euclidean DP-SGDA (digest §7.4 item 2): one-pass projected SGDA on the simplices, L2 clip C (default the \
               worst case L0 sqrt(d_x + d_y)), Gaussian noise, T = n eps/sqrt(d_x + d_y); polynomial in d",
-        options: &[float_option("clip", false, "0.0", "L2 clip C; 0 means the worst case L0 sqrt(d_x + d_y) (a tuned C is not privacy-accounted)")],
-        delta_max: 1.0,
-        needs_delta: true,
-        privacy_unit: PrivacyUnit::EpsDelta,
-        metrics: GAP_METRICS,
-        diagnostics: BASELINE_DIAGNOSTICS,
-        bound_name: "",
-        theory_name: "L0 d^(3/4) Lambda^(1/4)/sqrt(n eps), capped at 4 L0",
-        reference_name: "",
-        run: Run::Saddle(run_euclidean_dp_sgda),
-    },
+        GAP_METRICS,
+        Run::Saddle(run_euclidean_dp_sgda),
+    )
+    .with_options(&[ParamDef::float(
+        "clip",
+        (0.0, f64::INFINITY, false),
+        "L2 clip C; 0 means the worst case L0 sqrt(d_x + d_y) (a tuned C is not privacy-accounted)",
+    )
+    .default("0.0")
+    .option()])
+    .requiring_delta()
+    .with_diagnostics(BASELINE_DIAGNOSTICS)
+    .with_curves("", "L0 d^(3/4) Lambda^(1/4)/sqrt(n eps), capped at 4 L0", ""),
 ];

@@ -24,7 +24,7 @@ use solvers::gonzalez::rates::{
 use solvers::gonzalez::sco_baselines::euclidean_dp_sgd_simplex;
 use solvers::gonzalez::{ReleaseCount, ScoRelease};
 
-use contract::{choice, AlgorithmDef, CellOutput, Metric, ParamDef, PrivacyUnit, Run, RunContext};
+use contract::{choice, AlgorithmDef, CellOutput, Metric, ParamDef, Run, RunContext};
 
 /// `(metric, theory, bound, reference)` of an SCO release.
 fn sco_measured(
@@ -163,83 +163,69 @@ const OPTIMAL_RATE: &str = "optimal rate sqrt(l_x/n) + (l_x/(n eps))^(2/3) (Asi 
 
 /// Algorithms of this module.
 pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
-    AlgorithmDef {
-        name: "ggp_alg4",
-        doc: "González et al. Algorithm 4 (Thm 5.1): private SMD for polyhedral DP-SCO with anytime online-to-batch, \
+    AlgorithmDef::new(
+        "ggp_alg4",
+        "González et al. Algorithm 4 (Thm 5.1): private SMD for polyhedral DP-SCO with anytime online-to-batch, \
               gradients at a K-vertex Maurey sample of the Cesàro average refreshed every q steps; (q+1)K release \
               count and stability cap 1/(8 L0 q) by default (§3.4 errata)",
-        options: &[
-            ParamDef::choice("regime", &["second_order", "first_order"], "Thm 5.1 schedule: second-order smooth (T = n eps/(l_x sqrt Lambda)) or first-order smooth").default("\"second_order\"").option(),
-            ParamDef::choice("release_count", &["corrected", "paper"], "privacy cap over the realised (refreshes + 1) K releases, or the printed TK/q + qK").default("\"corrected\"").option(),
-        ],
-        delta_max: 1.0,
-        needs_delta: true,
-        privacy_unit: PrivacyUnit::EpsDelta,
-        metrics: SCO_METRICS,
-        diagnostics: SCO_DIAGNOSTICS,
-        bound_name: "",
-        theory_name: "Thm 5.1 rate (as printed), constant 1",
-        reference_name: OPTIMAL_RATE,
-        run: Run::SimplexSco(run_alg4),
-    },
-    AlgorithmDef {
-        name: "ggp_dp_frank_wolfe",
-        doc: "DP Frank–Wolfe on the simplex (Talwar–Thakurta–Zhang 2015, digest §7.4 item 5): T full-batch steps, \
+        SCO_METRICS,
+        Run::SimplexSco(run_alg4),
+    )
+    .with_options(&[
+        ParamDef::choice(
+            "regime",
+            &["second_order", "first_order"],
+            "Thm 5.1 schedule: second-order smooth (T = n eps/(l_x sqrt Lambda)) or first-order smooth",
+        )
+        .default("\"second_order\"")
+        .option(),
+        ParamDef::choice(
+            "release_count",
+            &["corrected", "paper"],
+            "privacy cap over the realised (refreshes + 1) K releases, or the printed TK/q + qK",
+        )
+        .default("\"corrected\"")
+        .option(),
+    ])
+    .requiring_delta()
+    .with_diagnostics(SCO_DIAGNOSTICS)
+    .with_curves("", "Thm 5.1 rate (as printed), constant 1", OPTIMAL_RATE),
+    AlgorithmDef::new(
+        "ggp_dp_frank_wolfe",
+        "DP Frank–Wolfe on the simplex (Talwar–Thakurta–Zhang 2015, digest §7.4 item 5): T full-batch steps, \
               vertex by the exponential mechanism (sensitivity 2 L0/n), T derived in solvers::gonzalez::dp_fw; O(T n d)",
-        options: &[],
-        delta_max: 1.0,
-        needs_delta: true,
-        privacy_unit: PrivacyUnit::EpsDelta,
-        metrics: SCO_METRICS,
-        diagnostics: SCO_DIAGNOSTICS,
-        bound_name: "",
-        theory_name: "",
-        reference_name: OPTIMAL_RATE,
-        run: Run::SimplexSco(run_dp_frank_wolfe),
-    },
-    AlgorithmDef {
-        name: "ggp_dp_sgd_simplex",
-        doc: "Euclidean DP-SGD projected onto the simplex (digest §7.4 item 5): L2 sensitivity 2 L0 sqrt(d)/B, Gaussian noise; \
+        SCO_METRICS,
+        Run::SimplexSco(run_dp_frank_wolfe),
+    )
+    .requiring_delta()
+    .with_diagnostics(SCO_DIAGNOSTICS)
+    .with_curves("", "", OPTIMAL_RATE),
+    AlgorithmDef::new(
+        "ggp_dp_sgd_simplex",
+        "Euclidean DP-SGD projected onto the simplex (digest §7.4 item 5): L2 sensitivity 2 L0 sqrt(d)/B, Gaussian noise; \
               polynomial in d",
-        options: &[],
-        delta_max: 1.0,
-        needs_delta: true,
-        privacy_unit: PrivacyUnit::EpsDelta,
-        metrics: SCO_METRICS,
-        diagnostics: SCO_DIAGNOSTICS,
-        bound_name: "",
-        theory_name: "",
-        reference_name: OPTIMAL_RATE,
-        run: Run::SimplexSco(run_dp_sgd_simplex),
-    },
-    AlgorithmDef {
-        name: "ggp_alg5",
-        doc: "González et al. Algorithm 5 (Thm G.1): DP synthetic data by DP-SMD on the query game, one sampled query per \
+        SCO_METRICS,
+        Run::SimplexSco(run_dp_sgd_simplex),
+    )
+    .requiring_delta()
+    .with_diagnostics(SCO_DIAGNOSTICS)
+    .with_curves("", "", OPTIMAL_RATE),
+    AlgorithmDef::new(
+        "ggp_alg5",
+        "González et al. Algorithm 5 (Thm G.1): DP synthetic data by DP-SMD on the query game, one sampled query per \
               step, n draws from the averaged histogram; queries closed under negation; exact 2/n sensitivity in the spend",
-        options: &[],
-        delta_max: 1.0,
-        needs_delta: true,
-        privacy_unit: PrivacyUnit::EpsDelta,
-        metrics: QUERY_METRICS,
-        diagnostics: &["steps", "realised_eps"],
-        bound_name: "Thm G.1 with its explicit constants",
-        theory_name: "",
-        reference_name: "",
-        run: Run::QueryRelease(run_alg5),
-    },
-    AlgorithmDef {
-        name: "ggp_mwem",
-        doc: "MWEM (Hardt–Ligett–McSherry 2012), the reference mechanism of Alg. 5 (digest §7.4 item 6): pure eps-DP, \
+        QUERY_METRICS,
+        Run::QueryRelease(run_alg5),
+    )
+    .requiring_delta()
+    .with_diagnostics(&["steps", "realised_eps"])
+    .with_curves("Thm G.1 with its explicit constants", "", ""),
+    AlgorithmDef::new(
+        "ggp_mwem",
+        "MWEM (Hardt–Ligett–McSherry 2012), the reference mechanism of Alg. 5 (digest §7.4 item 6): pure eps-DP, \
               T = (n eps sqrt(ln|Z|)/(5 ln|Q|))^(2/3) rounds",
-        options: &[],
-        delta_max: 1.0,
-        needs_delta: false,
-        privacy_unit: PrivacyUnit::EpsDelta,
-        metrics: QUERY_METRICS,
-        diagnostics: &["steps", "realised_eps"],
-        bound_name: "",
-        theory_name: "",
-        reference_name: "",
-        run: Run::QueryRelease(run_mwem),
-    },
+        QUERY_METRICS,
+        Run::QueryRelease(run_mwem),
+    )
+    .with_diagnostics(&["steps", "realised_eps"]),
 ];

@@ -26,7 +26,7 @@ use super::options::{
     INNER, MODE,
 };
 use crate::common::{sensitivity_choice, SENSITIVITY};
-use contract::{AlgorithmDef, CellOutput, Metric, PrivacyUnit, Run, RunContext};
+use contract::{AlgorithmDef, CellOutput, Metric, Run, RunContext};
 
 /// Measures the metric on a black-box release and reports it with `theory`,
 /// `bound`, `reference` and the black-box diagnostics.
@@ -159,69 +159,53 @@ const RISK_AND_COST_METRICS: &[Metric] = &[
 
 /// Algorithms of this module.
 pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
-    AlgorithmDef {
-        name: "op_conceptual_projected",
-        doc: "Lowy–Razaviyayn Eq. (3) A' (= Algorithm 5 on the adversarial objective): exact \
+    AlgorithmDef::new(
+        "op_conceptual_projected",
+        "Lowy–Razaviyayn Eq. (3) A' (= Algorithm 5 on the adversarial objective): exact \
               minimizer plus noise, projected onto B(0,R). Bound: Cor 2.1 (F^ERM), Prop 4.1 \
               (population), the conceptual TERM bound (tilted ERM)",
-        options: &[SENSITIVITY],
-        delta_max: 0.5,
-        needs_delta: false,
-        privacy_unit: PrivacyUnit::EpsDelta,
-        metrics: &[Metric::ExcessEmpiricalRisk, Metric::ExcessPopulationRisk],
-        diagnostics: &["sensitivity", "noise_scale", "noise_norm_sq"],
-        bound_name: "Cor 2.1 / Prop 4.1 bound",
-        theory_name: "",
-        reference_name: "",
-        run: Run::Objective(run_conceptual_projected),
-    },
-    AlgorithmDef {
-        name: "op_black_box",
-        doc: "Lowy–Razaviyayn Algorithm 1: inner solver to the prescribed accuracy alpha, noise \
+        &[Metric::ExcessEmpiricalRisk, Metric::ExcessPopulationRisk],
+        Run::Objective(run_conceptual_projected),
+    )
+    .with_options(&[SENSITIVITY])
+    .delta_below(0.5)
+    .with_diagnostics(&["sensitivity", "noise_scale", "noise_norm_sq"])
+    .with_curves("Cor 2.1 / Prop 4.1 bound", "", ""),
+    AlgorithmDef::new(
+        "op_black_box",
+        "Lowy–Razaviyayn Algorithm 1: inner solver to the prescribed accuracy alpha, noise \
               calibrated to Delta + 2 sqrt(2 alpha/mu); projected for non-smooth problems. Bound: \
               Thm 3.2 (smooth), Thm 3.1 (non-smooth), Cor 4.2/4.1 (population), Thm 5.2 corrected \
               with C_tau^2 and the printed C_tau form as reference (tilted ERM, P7), Thm 5.1",
-        options: &[SENSITIVITY, INNER],
-        delta_max: 0.5,
-        needs_delta: false,
-        privacy_unit: PrivacyUnit::EpsDelta,
-        metrics: RISK_AND_COST_METRICS,
-        diagnostics: BLACK_BOX_DIAGNOSTICS,
-        bound_name: "theorem bound (Thm 3.1/3.2/5.1/5.2 corrected)",
-        theory_name: "solver's prescribed gradient evaluations",
-        reference_name: "printed Thm 5.2 bound (C_tau, erratum P7)",
-        run: Run::Objective(run_black_box),
-    },
-    AlgorithmDef {
-        name: "op_regularized",
-        doc: "Lowy–Razaviyayn Eq. (6)/(7) (conceptual) and Algorithm 7 (black box) for the convex \
+        RISK_AND_COST_METRICS,
+        Run::Objective(run_black_box),
+    )
+    .with_options(&[SENSITIVITY, INNER])
+    .delta_below(0.5)
+    .with_diagnostics(BLACK_BOX_DIAGNOSTICS)
+    .with_curves("theorem bound (Thm 3.1/3.2/5.1/5.2 corrected)", "solver's prescribed gradient evaluations", "printed Thm 5.2 bound (C_tau, erratum P7)"),
+    AlgorithmDef::new(
+        "op_regularized",
+        "Lowy–Razaviyayn Eq. (6)/(7) (conceptual) and Algorithm 7 (black box) for the convex \
               classes G (projected) and J (smooth); lambda from Prop 2.7/2.8, alpha from Thm C.1/C.2. \
               Bound: Prop 2.7/2.8, Thm C.1/C.2, Prop/Cor D.1/D.2 (population)",
-        options: &[SENSITIVITY, MODE, INNER, CALIBRATION],
-        delta_max: 0.5,
-        needs_delta: false,
-        privacy_unit: PrivacyUnit::EpsDelta,
-        metrics: RISK_AND_COST_METRICS,
-        diagnostics: REGULARIZED_DIAGNOSTICS,
-        bound_name: "Prop 2.7/2.8 (conceptual), Thm C.1/C.2 (black box; Gaussian C.1: its skeleton with the corrected sigma)",
-        theory_name: "",
-        reference_name: "printed Thm C.1(b) constant 25 LR rho_delta^{1/2} (printed sigma, P2)",
-        run: Run::Objective(run_regularized),
-    },
-    AlgorithmDef {
-        name: "adversarial_black_box",
-        doc: "Lowy–Razaviyayn Algorithm 6 on the closed-form adversarial objective: certified \
+        RISK_AND_COST_METRICS,
+        Run::Objective(run_regularized),
+    )
+    .with_options(&[SENSITIVITY, MODE, INNER, CALIBRATION])
+    .delta_below(0.5)
+    .with_diagnostics(REGULARIZED_DIAGNOSTICS)
+    .with_curves("Prop 2.7/2.8 (conceptual), Thm C.1/C.2 (black box; Gaussian C.1: its skeleton with the corrected sigma)", "", "printed Thm C.1(b) constant 25 LR rho_delta^{1/2} (printed sigma, P2)"),
+    AlgorithmDef::new(
+        "adversarial_black_box",
+        "Lowy–Razaviyayn Algorithm 6 on the closed-form adversarial objective: certified \
               gradient descent to the Thm 5.3 accuracy, inflation corrected (P3) or printed, \
               projected output. Bound: Thm 3.1 (G_D is strongly convex and Lipschitz, Lemma 5.4)",
-        options: &[SENSITIVITY, INFLATION],
-        delta_max: 0.5,
-        needs_delta: false,
-        privacy_unit: PrivacyUnit::EpsDelta,
-        metrics: &[Metric::ExcessEmpiricalRisk, Metric::GradientEvaluations],
-        diagnostics: BLACK_BOX_DIAGNOSTICS,
-        bound_name: "Thm 3.1 bound",
-        theory_name: "",
-        reference_name: "",
-        run: Run::Objective(run_adversarial),
-    },
+        &[Metric::ExcessEmpiricalRisk, Metric::GradientEvaluations],
+        Run::Objective(run_adversarial),
+    )
+    .with_options(&[SENSITIVITY, INFLATION])
+    .delta_below(0.5)
+    .with_diagnostics(BLACK_BOX_DIAGNOSTICS)
+    .with_curves("Thm 3.1 bound", "", ""),
 ];

@@ -7,7 +7,7 @@ use solvers::baselines::noisy_sgd::NoisySgd;
 use solvers::baselines::zzmw17::{target_accuracy, Zzmw17};
 use solvers::output_perturbation::ConceptualOutputPerturbation;
 
-use contract::{num, AlgorithmDef, CellOutput, Metric, ParamDef, PrivacyUnit, Run, RunContext};
+use contract::{num, AlgorithmDef, CellOutput, Metric, ParamDef, Run, RunContext};
 
 const EXPECTED_BATCH: ParamDef = ParamDef::positive(
     "expected_batch",
@@ -95,49 +95,44 @@ fn run_noisy_sgd(
 
 /// Algorithms of this module.
 pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
-    AlgorithmDef {
-        name: "zzmw17",
-        doc: "[ZZMW17] GD + output perturbation (baseline of Lowy–Razaviyayn Tables 3–6): \
+    AlgorithmDef::new(
+        "zzmw17",
+        "[ZZMW17] GD + output perturbation (baseline of Lowy–Razaviyayn Tables 3–6): \
               projected GD with step 1/beta for T = ceil(kappa ln(beta R^2/alpha)) steps at the \
               Thm 3.2 target alpha, noise calibrated to the iterate sensitivity \
               Delta_T = 2L/(mu n)(1 - (1 - 1/kappa)^T). Bound: alpha/2 + beta/2 E||z||^2",
-        options: &[],
-        delta_max: 0.5,
-        needs_delta: false,
-        privacy_unit: PrivacyUnit::EpsDelta,
-        metrics: &[Metric::ExcessEmpiricalRisk, Metric::GradientEvaluations],
-        diagnostics: &[
-            "iterations",
-            "sensitivity",
-            "noise_scale",
-            "noise_norm_sq",
-            "gradient_evaluations",
-        ],
-        bound_name: "alpha/2 + beta/2 E||z||^2 (smoothness bound)",
-        theory_name: "T n gradient evaluations",
-        reference_name: "",
-        run: Run::Objective(run_zzmw17),
-    },
-    AlgorithmDef {
-        name: "noisy_sgd",
-        doc: "[BST14] noisy projected SGD (baseline of Lowy–Razaviyayn Tables 4 and 6): T = n^2 \
+        &[Metric::ExcessEmpiricalRisk, Metric::GradientEvaluations],
+        Run::Objective(run_zzmw17),
+    )
+    .delta_below(0.5)
+    .with_diagnostics(&[
+        "iterations",
+        "sensitivity",
+        "noise_scale",
+        "noise_norm_sq",
+        "gradient_evaluations",
+    ])
+    .with_curves(
+        "alpha/2 + beta/2 E||z||^2 (smoothness bound)",
+        "T n gradient evaluations",
+        "",
+    ),
+    AlgorithmDef::new(
+        "noisy_sgd",
+        "[BST14] noisy projected SGD (baseline of Lowy–Razaviyayn Tables 4 and 6): T = n^2 \
               Poisson-subsampled steps, step 1/(mu t), t-weighted average; noise multiplier from \
               the RDP accountant (add/remove) with group privacy for replace-one neighbours; a \
               cell fails if the realised eps exceeds the target. No constant-explicit bound",
-        options: &[EXPECTED_BATCH],
-        delta_max: 1.0,
-        needs_delta: true,
-        privacy_unit: PrivacyUnit::EpsDelta,
-        metrics: &[Metric::ExcessEmpiricalRisk, Metric::GradientEvaluations],
-        diagnostics: &[
-            "steps",
-            "noise_multiplier",
-            "realised_eps",
-            "gradient_evaluations",
-        ],
-        bound_name: "",
-        theory_name: "expected gradient evaluations T q n",
-        reference_name: "",
-        run: Run::Objective(run_noisy_sgd),
-    },
+        &[Metric::ExcessEmpiricalRisk, Metric::GradientEvaluations],
+        Run::Objective(run_noisy_sgd),
+    )
+    .with_options(&[EXPECTED_BATCH])
+    .requiring_delta()
+    .with_diagnostics(&[
+        "steps",
+        "noise_multiplier",
+        "realised_eps",
+        "gradient_evaluations",
+    ])
+    .with_curves("", "expected gradient evaluations T q n", ""),
 ];

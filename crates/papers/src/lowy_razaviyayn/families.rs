@@ -128,115 +128,163 @@ const BOTH: &[Metric] = &[Metric::ExcessEmpiricalRisk, Metric::ExcessPopulationR
 
 /// Families of Lowy–Razaviyayn digest §8 beyond E1.
 pub(crate) const FAMILIES: &[FamilyDef] = &[
-    FamilyDef {
-        name: "logistic",
-        doc: "Lowy–Razaviyayn §8 E1b: L2-regularized logistic regression, x uniform in the unit ball, \
+    FamilyDef::new(
+        "logistic",
+        "Lowy–Razaviyayn §8 E1b: L2-regularized logistic regression, x uniform in the unit ball, \
               labels from a logistic model with w_true = signal e_1 and label flips; w* certified by its \
               gradient norm (<= 1e-13), by L-BFGS or by Newton where d is small enough that it is \
               cheaper; beta = 1/4 + mu, R = min(1/mu, sqrt(2 ln2/mu)), L = 1 + mu R",
-        params: &[
+        &[
             N,
             D,
-            ParamDef::float("mu", POSITIVE, "regularization (strong convexity)").default("0.1"),
+            ParamDef::float(
+                "mu",
+                POSITIVE,
+                "regularization (strong convexity)",
+            )
+            .default("0.1"),
             LABEL_NOISE,
             SIGNAL,
         ],
-        metrics: EMPIRICAL,
-        build: Build::Objective(build_logistic),
-        privacy_defines_data: false,
-        ground_truth_revision: 1,
-    },
-    FamilyDef {
-        name: "sco_quadratic",
-        doc: "Lowy–Razaviyayn §8 E3: the E1 quadratic with x uniform in B(center e_1, r0); population \
+        EMPIRICAL,
+        Build::Objective(build_logistic),
+    )
+    .ground_truth_revision(1),
+    FamilyDef::new(
+        "sco_quadratic",
+        "Lowy–Razaviyayn §8 E3: the E1 quadratic with x uniform in B(center e_1, r0); population \
               excess 1/2 (w-m)ᵀH(w-m) in closed form, fresh data every repetition",
-        params: &[
+        &[
             N,
             D,
-            ParamDef::float("beta", POSITIVE, "largest Hessian eigenvalue").default("1.0"),
-            ParamDef::float("kappa", (1.0, f64::INFINITY, false), "condition number").default("1.0"),
-            ParamDef::float("center", (0.0, 1.0, false), "first coordinate of the data mean m").default("0.3"),
-            ParamDef::float("r0", (0.0, 1.0, true), "radius of the data ball (center + r0 <= 1)").default("0.5"),
+            ParamDef::float(
+                "beta",
+                POSITIVE,
+                "largest Hessian eigenvalue",
+            )
+            .default("1.0"),
+            ParamDef::float(
+                "kappa",
+                (1.0, f64::INFINITY, false),
+                "condition number",
+            )
+            .default("1.0"),
+            ParamDef::float(
+                "center",
+                (0.0, 1.0, false),
+                "first coordinate of the data mean m",
+            )
+            .default("0.3"),
+            ParamDef::float(
+                "r0",
+                (0.0, 1.0, true),
+                "radius of the data ball (center + r0 <= 1)",
+            )
+            .default("0.5"),
         ],
-        metrics: BOTH,
-        build: Build::Objective(build_sco_quadratic),
-        privacy_defines_data: false,
-        ground_truth_revision: 0,
-    },
-    FamilyDef {
-        name: "sharp",
-        doc: "Lowy–Razaviyayn §8 E2: f = mu/2 ||w||² + ||w - x||, a fraction p of records at 0 and \
+        BOTH,
+        Build::Objective(build_sco_quadratic),
+    ),
+    FamilyDef::new(
+        "sharp",
+        "Lowy–Razaviyayn §8 E2: f = mu/2 ||w||² + ||w - x||, a fraction p of records at 0 and \
               antipodal pairs on the sphere: w* = 0 exactly and a linear kink (sharp); p = 0 is the \
               benign, locally quadratic control (P17). L = 1 + mu, R = 1",
-        params: &[
+        &[
             N,
             D2,
-            ParamDef::float("mu", POSITIVE, "strong convexity").default("0.1"),
+            ParamDef::float(
+                "mu",
+                POSITIVE,
+                "strong convexity",
+            )
+            .default("0.1"),
             ATOMS,
         ],
-        metrics: BOTH,
-        build: Build::Objective(build_sharp),
-        privacy_defines_data: false,
-        ground_truth_revision: 0,
-    },
-    FamilyDef {
-        name: "geometric_median",
-        doc: "Lowy–Razaviyayn §8 E4: f = ||w - x|| (convex, L = 1, R = 1) on the E2 data: \
+        BOTH,
+        Build::Objective(build_sharp),
+    ),
+    FamilyDef::new(
+        "geometric_median",
+        "Lowy–Razaviyayn §8 E4: f = ||w - x|| (convex, L = 1, R = 1) on the E2 data: \
               w* = w*_lambda = 0 exactly",
-        params: &[N, D2, ATOMS],
-        metrics: BOTH,
-        build: Build::Objective(build_geometric_median),
-        privacy_defines_data: false,
-        ground_truth_revision: 0,
-    },
-    FamilyDef {
-        name: "pseudo_huber",
-        doc: "Lowy–Razaviyayn §8 E5: f = s(sqrt(1 + ||w-x||²/s²) - 1) (convex, beta = 1/s, L = 1, \
+        &[N, D2, ATOMS],
+        BOTH,
+        Build::Objective(build_geometric_median),
+    ),
+    FamilyDef::new(
+        "pseudo_huber",
+        "Lowy–Razaviyayn §8 E5: f = s(sqrt(1 + ||w-x||²/s²) - 1) (convex, beta = 1/s, L = 1, \
               R = 1) on antipodal data with atoms at 0: w* = w*_lambda = 0",
-        params: &[
+        &[
             N,
             D2,
-            ParamDef::float("s", POSITIVE, "pseudo-Huber scale (beta = 1/s)").default("1.0"),
+            ParamDef::float(
+                "s",
+                POSITIVE,
+                "pseudo-Huber scale (beta = 1/s)",
+            )
+            .default("1.0"),
             ATOMS,
         ],
-        metrics: BOTH,
-        build: Build::Objective(build_pseudo_huber),
-        privacy_defines_data: false,
-        ground_truth_revision: 0,
-    },
-    FamilyDef {
-        name: "term",
-        doc: "Lowy–Razaviyayn §8 E6: tilted ERM F_tau = (1/tau) log mean exp(tau f) of \
+        BOTH,
+        Build::Objective(build_pseudo_huber),
+    ),
+    FamilyDef::new(
+        "term",
+        "Lowy–Razaviyayn §8 E6: tilted ERM F_tau = (1/tau) log mean exp(tau f) of \
               f = mu/2 ||w-x||² (x in the unit ball) or f = mu/2||w||² + ||w-x|| (x on the sphere); \
               w*_tau certified by L-BFGS or Newton (log-sum-exp weights); sensitivity (2L/mu) min(1, C_tau/n)",
-        params: &[
+        &[
             N,
             D,
-            ParamDef::float("mu", POSITIVE, "strong convexity").default("1.0"),
-            ParamDef::float("tau", POSITIVE, "tilt"),
-            ParamDef::choice("loss", &["quadratic", "nonsmooth"], "loss f").default("\"quadratic\""),
+            ParamDef::float(
+                "mu",
+                POSITIVE,
+                "strong convexity",
+            )
+            .default("1.0"),
+            ParamDef::float(
+                "tau",
+                POSITIVE,
+                "tilt",
+            ),
+            ParamDef::choice(
+                "loss",
+                &["quadratic", "nonsmooth"],
+                "loss f",
+            )
+            .default("\"quadratic\""),
         ],
-        metrics: EMPIRICAL,
-        build: Build::Objective(build_term),
-        privacy_defines_data: false,
-        ground_truth_revision: 1,
-    },
-    FamilyDef {
-        name: "adversarial_logistic",
-        doc: "Lowy–Razaviyayn §8 E7: adversarial logistic regression against the L2 ball of radius r \
+        EMPIRICAL,
+        Build::Objective(build_term),
+    )
+    .ground_truth_revision(1),
+    FamilyDef::new(
+        "adversarial_logistic",
+        "Lowy–Razaviyayn §8 E7: adversarial logistic regression against the L2 ball of radius r \
               with the closed-form inner maximum; G_D is mu-strongly convex, L = 1 + r + mu R, \
               R = sqrt(2 ln2/mu), smooth away from 0",
-        params: &[
+        &[
             N,
             D,
-            ParamDef::float("mu", POSITIVE, "regularization (strong convexity)").default("0.1"),
-            ParamDef::float("r", (0.0, 1.0, false), "adversary radius").default("0.1"),
+            ParamDef::float(
+                "mu",
+                POSITIVE,
+                "regularization (strong convexity)",
+            )
+            .default("0.1"),
+            ParamDef::float(
+                "r",
+                (0.0, 1.0, false),
+                "adversary radius",
+            )
+            .default("0.1"),
             LABEL_NOISE,
             SIGNAL,
         ],
-        metrics: EMPIRICAL,
-        build: Build::Objective(build_adversarial),
-        privacy_defines_data: false,
-        ground_truth_revision: 1,
-    },
+        EMPIRICAL,
+        Build::Objective(build_adversarial),
+    )
+    .ground_truth_revision(1),
 ];

@@ -39,7 +39,13 @@ pub(super) const MODE: ParamDef = ParamDef::choice(
 
 /// The `inflation` option of `adversarial_black_box`: Algorithm 6's
 /// sensitivity inflation.
-pub(super) const INFLATION: ParamDef = ParamDef::choice("inflation", &["corrected", "paper"], "Algorithm 6 sensitivity inflation: Delta + 2 sqrt(2 alpha/mu) (default) or the printed Delta + 2 alpha/mu (P3)").default("\"corrected\"").option();
+pub(super) const INFLATION: ParamDef = ParamDef::choice(
+    "inflation",
+    &["corrected", "paper"],
+    "Algorithm 6 sensitivity inflation: Delta + 2 sqrt(2 alpha/mu) (default) or the printed Delta + 2 alpha/mu (P3)",
+)
+.default("\"corrected\"")
+.option();
 
 /// Reads the `inner` option.
 pub(super) fn inner_solver(options: &Values) -> InnerSolver {

@@ -26,7 +26,7 @@ use solvers::menart::dp_gd::DpGd;
 use super::common::{
     beta, calibration, kl_diagnostics, output, theory_inputs, KlCurves, BETA, CALIBRATION,
 };
-use contract::{AlgorithmDef, CellOutput, Metric, PrivacyUnit, Run, RunContext};
+use contract::{AlgorithmDef, CellOutput, Metric, Run, RunContext};
 
 /// `1.0` for true, `0.0` for false.
 fn flag(b: bool) -> f64 {
@@ -146,23 +146,23 @@ const STATIONARITY_METRICS: &[Metric] = &[
 
 /// Algorithms of this module.
 pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
-    AlgorithmDef {
-        name: "kl_adaptive_gd",
-        doc: "Menart et al. Algorithm 3 (adaptive noisy GD, Theorems 3-4; no KL parameter used): scalar noisy norm \
+    AlgorithmDef::new(
+        "kl_adaptive_gd",
+        "Menart et al. Algorithm 3 (adaptive noisy GD, Theorems 3-4; no KL parameter used): scalar noisy norm \
               N_t, gradient noise sigma_t = max(N_t^+/sqrt(d l), floor), step 1/(2 L1), adaptive filter \
               (digest §2.4, P3-P5; recommended: noise x sqrt2, N_t^+, floor step last). Output w_T. Theory: \
               A1 + A2 + A3 of Theorem 4 (unit constants), reference A1",
-        options: &[CALIBRATION, BETA],
-        delta_max: 1.0,
-        needs_delta: false,
-        privacy_unit: PrivacyUnit::Zcdp,
-        metrics: &[
+        &[
             Metric::ExcessEmpiricalRisk,
             Metric::GradientNorm,
             Metric::GradientEvaluations,
             Metric::RealisedRho,
         ],
-        diagnostics: kl_diagnostics![
+        Run::KlObjective(run_adaptive),
+    )
+    .with_options(&[CALIBRATION, BETA])
+    .zcdp()
+    .with_diagnostics(kl_diagnostics![
             "queries",
             "min_gradient_norm",
             "negative_norm_estimates",
@@ -171,52 +171,39 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
             "a3",
             "regime_r1",
             "theorem4_condition",
-        ],
-        bound_name: "",
-        theory_name: "A1 + A2 + A3 (Thm 4, unit constants, logs included)",
-        reference_name: "A1 (the adaptive term)",
-        run: Run::KlObjective(run_adaptive),
-    },
-    AlgorithmDef {
-        name: "kl_stationary_selection",
-        doc: "Menart et al. Theorem 5: Algorithm 3 at 2 rho/3, then the exponential mechanism over the query points' \
+        ])
+    .with_curves("", "A1 + A2 + A3 (Thm 4, unit constants, logs included)", "A1 (the adaptive term)"),
+    AlgorithmDef::new(
+        "kl_stationary_selection",
+        "Menart et al. Theorem 5: Algorithm 3 at 2 rho/3, then the exponential mechanism over the query points' \
               exact clipped gradient norms with replace-one weights n sqrt(rho_A)/(4 L0) (cost rho/3; digest §2.5, \
               P8); paper-literal: Algorithm 3 at rho and weights n sqrt(rho)/(2 L0). Metric ||grad F(w_t*)||; \
               theory: the explicit D.6 expression with the realised T",
-        options: &[CALIBRATION, BETA],
-        delta_max: 1.0,
-        needs_delta: false,
-        privacy_unit: PrivacyUnit::Zcdp,
-        metrics: STATIONARITY_METRICS,
-        diagnostics: kl_diagnostics![
+        STATIONARITY_METRICS,
+        Run::KlObjective(run_selection),
+    )
+    .with_options(&[CALIBRATION, BETA])
+    .zcdp()
+    .with_diagnostics(kl_diagnostics![
             "queries",
             "min_gradient_norm",
             "negative_norm_estimates",
             "selected_index",
             "steps_over_theorem5_lower_bound",
-        ],
-        bound_name: "",
-        theory_name: "Thm 5 explicit D.6 expression with realised T",
-        reference_name: "",
-        run: Run::KlObjective(run_selection),
-    },
-    AlgorithmDef {
-        name: "kl_dp_gd",
-        doc: "E4 baseline ([WYX17] DP-GD for stationarity): T = round(n sqrt(rho) sqrt(L1 F0/d)/L0) clipped noisy \
+        ])
+    .with_curves("", "Thm 5 explicit D.6 expression with realised T", ""),
+    AlgorithmDef::new(
+        "kl_dp_gd",
+        "E4 baseline ([WYX17] DP-GD for stationarity): T = round(n sqrt(rho) sqrt(L1 F0/d)/L0) clipped noisy \
               full-batch steps of size 1/L1, sigma = (2 L0/n) sqrt(T/(2 rho)) (spend exactly rho), output a \
               uniformly random iterate. Metric ||grad F(w_R)||; bound = theory = sqrt(2 L1 F0/T + 2 d T L0^2/x^2)",
-        options: &[],
-        delta_max: 1.0,
-        needs_delta: false,
-        privacy_unit: PrivacyUnit::Zcdp,
-        metrics: STATIONARITY_METRICS,
-        diagnostics: kl_diagnostics![
+        STATIONARITY_METRICS,
+        Run::KlObjective(run_dp_gd),
+    )
+    .zcdp()
+    .with_diagnostics(kl_diagnostics![
             "steps",
             "output_index",
-        ],
-        bound_name: "sqrt(2 L1 F0/T + 2 d T L0^2/x^2) (E||grad F(w_R)|| bound)",
-        theory_name: "same as the bound",
-        reference_name: "",
-        run: Run::KlObjective(run_dp_gd),
-    },
+        ])
+    .with_curves("sqrt(2 L1 F0/T + 2 d T L0^2/x^2) (E||grad F(w_R)|| bound)", "same as the bound", ""),
 ];

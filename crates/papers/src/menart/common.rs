@@ -23,8 +23,14 @@ pub const DIAGNOSTIC_DELTA: f64 = 1e-6;
 
 /// The `calibration` option: the digest's replace-one recalibration or the
 /// paper's printed noise (named variant, digest §2, P1–P8).
-pub const CALIBRATION: ParamDef = ParamDef::choice("calibration", &["recommended", "paper"], "noise calibration: \"recommended\" (digest §2 replace-one recalibration, spend <= rho) or the \
-          paper-literal \"paper\" (printed scales and loops; its true spend is reported and may exceed rho)").default("\"recommended\"").option();
+pub const CALIBRATION: ParamDef = ParamDef::choice(
+    "calibration",
+    &["recommended", "paper"],
+    "noise calibration: \"recommended\" (digest §2 replace-one recalibration, spend <= rho) or the \
+          paper-literal \"paper\" (printed scales and loops; its true spend is reported and may exceed rho)",
+)
+.default("\"recommended\"")
+.option();
 
 /// The `beta` option (failure probability of the w.h.p. guarantees).
 pub const BETA: ParamDef = ParamDef::float(

@@ -142,128 +142,166 @@ fn build_geman_mcclure(v: &Values, rng: &mut Pcg64) -> Result<Box<dyn KlObjectiv
 const KL_METRICS: &[Metric] = &[Metric::ExcessEmpiricalRisk, Metric::GradientNorm];
 
 pub(crate) const FAMILIES: &[FamilyDef] = &[
-    FamilyDef {
-        name: "kl_mean_estimation",
-        doc: "Menart et al. F-A: f(w; x) = ||w - x||^2/2, x_i = m + s u_i, ||m|| = R0, w0 = 0; PL (kappa = 2) with \
+    FamilyDef::new(
+        "kl_mean_estimation",
+        "Menart et al. F-A: f(w; x) = ||w - x||^2/2, x_i = m + s u_i, ||m|| = R0, w0 = 0; PL (kappa = 2) with \
               gamma = 1/sqrt2 exactly, L1 = 1, L0 = B + R_x, F0 = R_x^2/2; analytic excess ||w - xbar||^2/2. \
               spread = 0 is a virtual data set (any n)",
-        params: &[
+        &[
             N,
             D,
             START,
-            ParamDef::float("spread", (0.0, INF, false), "spread s of the records around m (0 = virtual data set)").default("0.0"),
+            ParamDef::float(
+                "spread",
+                (0.0, INF, false),
+                "spread s of the records around m (0 = virtual data set)",
+            )
+            .default("0.0"),
             MARGIN,
         ],
-        metrics: KL_METRICS,
-        build: Build::KlObjective(build_mean),
-        privacy_defines_data: false,
-        ground_truth_revision: 0,
-    },
-    FamilyDef {
-        name: "kl_power_tilt",
-        doc: "Menart et al. F-B: f(w; z) = ||w - c||^p/p + <z, w - c>, zero-sum tilts; (gamma, kappa)-KL with equality, \
+        KL_METRICS,
+        Build::KlObjective(build_mean),
+    ),
+    FamilyDef::new(
+        "kl_power_tilt",
+        "Menart et al. F-B: f(w; z) = ||w - c||^p/p + <z, w - c>, zero-sum tilts; (gamma, kappa)-KL with equality, \
               kappa = p/(p-1), gamma = p^(-1/kappa); L0 = R^(p-1) + Z, L1 = (p-1) R^(p-2) (p >= 2), F0 = R0^p/p; \
               excess r^p/p. tilt = 0 is a virtual data set (any n)",
-        params: &[
+        &[
             N,
             D,
-            ParamDef::float("p", (1.0, INF, true), "power p > 1 (kappa = p/(p-1); p < 2 only for Algorithm 2)").default("3.0"),
+            ParamDef::float(
+                "p",
+                (1.0, INF, true),
+                "power p > 1 (kappa = p/(p-1); p < 2 only for Algorithm 2)",
+            )
+            .default("3.0"),
             START,
             MARGIN,
             TILT,
         ],
-        metrics: KL_METRICS,
-        build: Build::KlObjective(build_power_tilt),
-        privacy_defines_data: false,
-        ground_truth_revision: 0,
-    },
-    FamilyDef {
-        name: "kl_power_regression",
-        doc: "Menart et al. F-C: realisable power regression |<a, w> - b|^p/p, ||a_i|| = 1, p >= 2; public \
+        KL_METRICS,
+        Build::KlObjective(build_power_tilt),
+    ),
+    FamilyDef::new(
+        "kl_power_regression",
+        "Menart et al. F-C: realisable power regression |<a, w> - b|^p/p, ||a_i|| = 1, p >= 2; public \
               gamma = p^(1/p)/sqrt(mu(n, d)) ~ sqrt(d) (the d-slope doubles), mu the matrix-Chernoff bound on \
               lambda_min at failure 1e-6 (a design below it is refused); O(n d) oracles",
-        params: &[
+        &[
             N_DESIGN,
             D,
-            ParamDef::float("p", (2.0, INF, false), "power p >= 2 (kappa = p/(p-1) <= 2)").default("3.0"),
+            ParamDef::float(
+                "p",
+                (2.0, INF, false),
+                "power p >= 2 (kappa = p/(p-1) <= 2)",
+            )
+            .default("3.0"),
             START,
             MARGIN,
         ],
-        metrics: KL_METRICS,
-        build: Build::KlObjective(build_power_regression),
-        privacy_defines_data: false,
-        ground_truth_revision: 0,
-    },
-    FamilyDef {
-        name: "kl_kns_pl",
-        doc: "Menart et al. F-D: non-convex PL example sum_j h(w_j - c_j) + <z, w - c>, h(s) = s^2 + 3 sin^2 s; \
+        KL_METRICS,
+        Build::KlObjective(build_power_regression),
+    ),
+    FamilyDef::new(
+        "kl_kns_pl",
+        "Menart et al. F-D: non-convex PL example sum_j h(w_j - c_j) + <z, w - c>, h(s) = s^2 + 3 sin^2 s; \
               L1 = 8, weak convexity 4, L0 = 8R + Z, gamma = 1/sqrt(2 mu_R) (1.688 globally); tilt = 0 is virtual",
-        params: &[N, D, START, MARGIN, TILT],
-        metrics: KL_METRICS,
-        build: Build::KlObjective(build_kns),
-        privacy_defines_data: false,
-        ground_truth_revision: 0,
-    },
-    FamilyDef {
-        name: "kl_theorem8",
-        doc: "Menart et al. F-E: the d = 1 instance of Theorem 8 (kappa = tau/(tau-1) >= 2), convex, non-smooth; \
+        &[N, D, START, MARGIN, TILT],
+        KL_METRICS,
+        Build::KlObjective(build_kns),
+    ),
+    FamilyDef::new(
+        "kl_theorem8",
+        "Menart et al. F-E: the d = 1 instance of Theorem 8 (kappa = tau/(tau-1) >= 2), convex, non-smooth; \
               gamma computed on the working region; deterministic data",
-        params: &[
-            ParamDef::int("n", 2, "number of records"),
-            ParamDef::float("tau", (1.0, 2.0, true), "growth exponent tau in (1, 2] (kappa = tau/(tau-1))").default("1.5"),
-            ParamDef::float("imbalance", (0.0, 0.999, true), "label imbalance r in (0, 1) (not the privacy rho)").default("0.1"),
+        &[
+            ParamDef::int(
+                "n",
+                2,
+                "number of records",
+            ),
+            ParamDef::float(
+                "tau",
+                (1.0, 2.0, true),
+                "growth exponent tau in (1, 2] (kappa = tau/(tau-1))",
+            )
+            .default("1.5"),
+            ParamDef::float(
+                "imbalance",
+                (0.0, 0.999, true),
+                "label imbalance r in (0, 1) (not the privacy rho)",
+            )
+            .default("0.1"),
             START,
             MARGIN,
         ],
-        metrics: KL_METRICS,
-        build: Build::KlObjective(build_theorem8),
-        privacy_defines_data: false,
-        ground_truth_revision: 0,
-    },
-    FamilyDef {
-        name: "kl_least_squares",
-        doc: "Menart et al. F-F: least squares (<x, w> - y)^2/2, x_i on the unit sphere; PL with the public \
+        KL_METRICS,
+        Build::KlObjective(build_theorem8),
+    ),
+    FamilyDef::new(
+        "kl_least_squares",
+        "Menart et al. F-F: least squares (<x, w> - y)^2/2, x_i on the unit sphere; PL with the public \
               mu(n, d) <= lambda_min(H) (matrix Chernoff at failure 1e-6; a sample below it is refused); \
               excess (w - w^)^T H (w - w^)/2; O(n d) oracles",
-        params: &[
+        &[
             N_DESIGN,
             D,
-            ParamDef::float("noise", (0.0, INF, false), "label noise amplitude s").default("0.1"),
-            ParamDef::float("region_radius", (0.0, INF, true), "region radius B around w0 = 0").default("2.5"),
+            ParamDef::float(
+                "noise",
+                (0.0, INF, false),
+                "label noise amplitude s",
+            )
+            .default("0.1"),
+            ParamDef::float(
+                "region_radius",
+                (0.0, INF, true),
+                "region radius B around w0 = 0",
+            )
+            .default("2.5"),
         ],
-        metrics: KL_METRICS,
-        build: Build::KlObjective(build_least_squares),
-        privacy_defines_data: false,
-        ground_truth_revision: 0,
-    },
-    FamilyDef {
-        name: "kl_phase_retrieval",
-        doc: "Menart et al. F-G: phase retrieval (<a, w>^2 - y)^2/4; non-convex, KL only locally (no certified \
+        KL_METRICS,
+        Build::KlObjective(build_least_squares),
+    ),
+    FamilyDef::new(
+        "kl_phase_retrieval",
+        "Menart et al. F-G: phase retrieval (<a, w>^2 - y)^2/4; non-convex, KL only locally (no certified \
               gamma: Algorithm 3 and Theorem 5 only); excess against the closer of +-w#",
-        params: &[
+        &[
             N_DESIGN,
             D,
-            ParamDef::float("start_distance", (0.0, INF, true), "R0 = ||w0 - w#|| (local regime: < 1)").default("0.3"),
+            ParamDef::float(
+                "start_distance",
+                (0.0, INF, true),
+                "R0 = ||w0 - w#|| (local regime: < 1)",
+            )
+            .default("0.3"),
             MARGIN,
         ],
-        metrics: KL_METRICS,
-        build: Build::KlObjective(build_phase_retrieval),
-        privacy_defines_data: false,
-        ground_truth_revision: 0,
-    },
-    FamilyDef {
-        name: "kl_geman_mcclure",
-        doc: "Menart et al. F-H: Geman-McClure robust regression with clean labels and zero-sum tilts (F* = 0), \
+        KL_METRICS,
+        Build::KlObjective(build_phase_retrieval),
+    ),
+    FamilyDef::new(
+        "kl_geman_mcclure",
+        "Menart et al. F-H: Geman-McClure robust regression with clean labels and zero-sum tilts (F* = 0), \
               non-convex, not KL: the Theorem 5 (stationarity) family; L0 = 3 sqrt3/8 + Z, L1 = 2, F0 = 1",
-        params: &[
+        &[
             N,
             D,
-            ParamDef::float("start_factor", (0.0, INF, true), "||w0 - w#|| = start_factor sqrt(d) (flat part of phi)").default("3.0"),
-            ParamDef::float("tilt", (0.0, INF, false), "radius Z of the zero-sum tilts").default("0.1"),
+            ParamDef::float(
+                "start_factor",
+                (0.0, INF, true),
+                "||w0 - w#|| = start_factor sqrt(d) (flat part of phi)",
+            )
+            .default("3.0"),
+            ParamDef::float(
+                "tilt",
+                (0.0, INF, false),
+                "radius Z of the zero-sum tilts",
+            )
+            .default("0.1"),
         ],
-        metrics: KL_METRICS,
-        build: Build::KlObjective(build_geman_mcclure),
-        privacy_defines_data: false,
-        ground_truth_revision: 0,
-    },
+        KL_METRICS,
+        Build::KlObjective(build_geman_mcclure),
+    ),
 ];

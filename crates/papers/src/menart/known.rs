@@ -21,9 +21,7 @@ use solvers::menart::spider::{KlSpider, SpiderConstants, SpiderInputs};
 use super::common::{
     beta, calibration, kl_diagnostics, output, theory_inputs, KlCurves, BETA, CALIBRATION,
 };
-use contract::{
-    choice, num, AlgorithmDef, CellOutput, Metric, ParamDef, PrivacyUnit, Run, RunContext,
-};
+use contract::{choice, num, AlgorithmDef, CellOutput, Metric, ParamDef, Run, RunContext};
 
 /// The Algorithm 1 configuration from its options.
 fn spider(options: &contract::Values) -> KlSpider {
@@ -118,61 +116,85 @@ const METRICS: &[Metric] = &[
 
 /// Algorithms of this module.
 pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
-    AlgorithmDef {
-        name: "kl_spider",
-        doc: "Menart et al. Algorithm 1 (KL Spider, Theorem 1, kappa in [1, 2]): K rounds with targets \
+    AlgorithmDef::new(
+        "kl_spider",
+        "Menart et al. Algorithm 1 (KL Spider, Theorem 1, kappa in [1, 2]): K rounds with targets \
               Phi_k = max(F0 c^-k, floor), a noisy clipped full gradient per round and noisy clipped Spider \
               differences; recommended: exact-count loop, replace-one noise (spend <= rho), floor constant 48 \
               (digest §2.1, P1, P2, P6). Excess bound and theory: Phi_K (w.h.p.)",
-        options: &[
-            CALIBRATION,
-            BETA,
-            ParamDef::choice("constants", &["calibration", "scaled"], "utility constants: the calibration's own (48 or the paper's 32, and 64) or the E1b \
-                      \"scaled\" variant with floor_constant and round_constant (privacy unaffected)").default("\"calibration\"").option(),
-            ParamDef::positive("floor_constant", "E1b floor constant c_f (only with constants = \"scaled\")").default("4.0").option(),
-            ParamDef::positive("round_constant", "E1b round constant c_K (only with constants = \"scaled\")").default("4.0").option(),
-        ],
-        delta_max: 1.0,
-        needs_delta: false,
-        privacy_unit: PrivacyUnit::Zcdp,
-        metrics: METRICS,
-        diagnostics: kl_diagnostics![
+        METRICS,
+        Run::KlObjective(run_spider),
+    )
+    .with_options(&[
+        CALIBRATION,
+        BETA,
+        ParamDef::choice(
+            "constants",
+            &["calibration", "scaled"],
+            "utility constants: the calibration's own (48 or the paper's 32, and 64) or the E1b \
+                  \"scaled\" variant with floor_constant and round_constant (privacy unaffected)",
+        )
+        .default("\"calibration\"")
+        .option(),
+        ParamDef::positive(
+            "floor_constant",
+            "E1b floor constant c_f (only with constants = \"scaled\")",
+        )
+        .default("4.0")
+        .option(),
+        ParamDef::positive(
+            "round_constant",
+            "E1b round constant c_K (only with constants = \"scaled\")",
+        )
+        .default("4.0")
+        .option(),
+    ])
+    .zcdp()
+    .with_diagnostics(kl_diagnostics![
             "rounds",
             "phi_k",
             "excess_above_phi_k",
             "trajectory_radius_over_region",
-        ],
-        bound_name: "Phi_K (Thm 1, w.h.p.)",
-        theory_name: "Phi_K (Thm 1, logs included)",
-        reference_name: "bare rate (gamma L0 sqrt d/(n sqrt rho))^kappa",
-        run: Run::KlObjective(run_spider),
-    },
-    AlgorithmDef {
-        name: "kl_proximal_point",
-        doc: "Menart et al. Algorithm 2 (private proximal point, Theorem 2, kappa >= 2) with Algorithm 4 \
+        ])
+    .with_curves("Phi_K (Thm 1, w.h.p.)", "Phi_K (Thm 1, logs included)", "bare rate (gamma L0 sqrt d/(n sqrt rho))^kappa"),
+    AlgorithmDef::new(
+        "kl_proximal_point",
+        "Menart et al. Algorithm 2 (private proximal point, Theorem 2, kappa >= 2) with Algorithm 4 \
               (noisy projected GD, Theorem 9) at budget rho/T per round; prox term Lt1 ||w - w_t-1||^2 with the \
               balanced Lt1 = F0^((2-k)/k)/gamma^2 times prox_weight_factor (digest §2.2, P15). Theory: Theorem 2's \
               proof bound with the fitted constant a (theory_constant)",
-        options: &[
-            CALIBRATION,
-            BETA,
-            ParamDef::choice("inner_steps", &["theorem9", "practical"], "T_in of Algorithm 4: Theorem 9's n^2 rho_A log^2(2/beta_A)/d, or the marked \"practical\" \
-                      variant without the log^2 (digest E2)").default("\"theorem9\"").option(),
-            ParamDef::positive("prox_weight_factor", "multiplier of the balanced prox weight (E2 checks: 0.1, 10)").default("1.0").option(),
-            ParamDef::positive("theory_constant", "Lemma 3's unspecified constant a in the theory curve (digest E2 prototype: a ~ 0.4-0.6)").default("0.5").option(),
-        ],
-        delta_max: 1.0,
-        needs_delta: false,
-        privacy_unit: PrivacyUnit::Zcdp,
-        metrics: METRICS,
-        diagnostics: kl_diagnostics![
+        METRICS,
+        Run::KlObjective(run_proximal),
+    )
+    .with_options(&[
+        CALIBRATION,
+        BETA,
+        ParamDef::choice(
+            "inner_steps",
+            &["theorem9", "practical"],
+            "T_in of Algorithm 4: Theorem 9's n^2 rho_A log^2(2/beta_A)/d, or the marked \"practical\" \
+                  variant without the log^2 (digest E2)",
+        )
+        .default("\"theorem9\"")
+        .option(),
+        ParamDef::positive(
+            "prox_weight_factor",
+            "multiplier of the balanced prox weight (E2 checks: 0.1, 10)",
+        )
+        .default("1.0")
+        .option(),
+        ParamDef::positive(
+            "theory_constant",
+            "Lemma 3's unspecified constant a in the theory curve (digest E2 prototype: a ~ 0.4-0.6)",
+        )
+        .default("0.5")
+        .option(),
+    ])
+    .zcdp()
+    .with_diagnostics(kl_diagnostics![
             "rounds",
             "inner_steps",
             "prox_weight",
-        ],
-        bound_name: "",
-        theory_name: "Thm 2 proof bound with fitted a (logs included)",
-        reference_name: "bare rate (gamma L0 sqrt d/(n sqrt rho))^kappa",
-        run: Run::KlObjective(run_proximal),
-    },
+        ])
+    .with_curves("", "Thm 2 proof bound with fitted a (logs included)", "bare rate (gamma L0 sqrt d/(n sqrt rho))^kappa"),
 ];

@@ -23,9 +23,7 @@ use super::options::{
     full_projection, jl_projection, m_star_options, BUDGET, CONVERSION, ITERATE, JL_CONSTANT, MODE,
     RADIUS_FACTOR, TUNING,
 };
-use contract::{
-    choice, num, AlgorithmDef, CellOutput, Curves, Metric, PrivacyUnit, Run, RunContext,
-};
+use contract::{choice, num, AlgorithmDef, CellOutput, Curves, Metric, Run, RunContext};
 
 fn budget(ctx: &RunContext) -> KnownMarginBudget {
     match choice(ctx.options, "budget") {
@@ -180,49 +178,34 @@ fn run_hard_margin_svm(
 }
 
 pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
-    AlgorithmDef {
-        name: "wang_oracle_jlgd",
-        doc: "Wang–Zhu–Wang baseline B2: JLGD (Algorithm 1) at the planted margin gamma*, k_gamma* as M*'s \
+    AlgorithmDef::new(
+        "wang_oracle_jlgd",
+        "Wang–Zhu–Wang baseline B2: JLGD (Algorithm 1) at the planted margin gamma*, k_gamma* as M*'s \
               candidate, hinge gamma*/3, with the whole mu or M*'s per-call mu_p (E6)",
-        options: &[MODE, ITERATE, CONVERSION, JL_CONSTANT, BUDGET],
-        delta_max: 1.0,
-        needs_delta: true,
-        privacy_unit: PrivacyUnit::EpsDelta,
-        metrics: METRICS,
-        diagnostics: &["k", "steps", "sigma", "mu", "realised_mu"],
-        bound_name: "Lemma D.1 (explicit constants) at mu",
-        theory_name: "",
-        reference_name: "B_shape = 1/(gamma^2 n eps) + m/(gamma n)",
-        run: Run::Halfspace(run_oracle_jlgd),
-    },
-    AlgorithmDef {
-        name: "wang_full_dim_dpgd",
-        doc: "Wang–Zhu–Wang baseline B1: full-dimension DP-GD (Algorithm 5 with Phi = I, same hinge gamma/3, \
+        METRICS,
+        Run::Halfspace(run_oracle_jlgd),
+    )
+    .with_options(&[MODE, ITERATE, CONVERSION, JL_CONSTANT, BUDGET])
+    .requiring_delta()
+    .with_diagnostics(&["k", "steps", "sigma", "mu", "realised_mu"])
+    .with_curves("Lemma D.1 (explicit constants) at mu", "", "B_shape = 1/(gamma^2 n eps) + m/(gamma n)"),
+    AlgorithmDef::new(
+        "wang_full_dim_dpgd",
+        "Wang–Zhu–Wang baseline B1: full-dimension DP-GD (Algorithm 5 with Phi = I, same hinge gamma/3, \
               clip and budget), tuned by A_Iter over M*'s grid or at the known gamma*; its bound grows as sqrt(d)",
-        options: &[MODE, ITERATE, CONVERSION, RADIUS_FACTOR, TUNING],
-        delta_max: 1.0,
-        needs_delta: true,
-        privacy_unit: PrivacyUnit::EpsDelta,
-        metrics: METRICS,
-        diagnostics: &["selected_gamma", "mu_per_run", "gradient_evaluations"],
-        bound_name: "Lemma C.1 with Phi = I (4 Delta sqrt(d)/(n mu) + outliers)",
-        theory_name: "",
-        reference_name: "B_shape = 1/(gamma^2 n eps) + m/(gamma n)",
-        run: Run::Halfspace(run_full_dimension),
-    },
-    AlgorithmDef {
-        name: "wang_hard_margin_svm",
-        doc: "Wang–Zhu–Wang baseline B0: the non-private hard-margin SVM without bias (certified min-norm \
+        METRICS,
+        Run::Halfspace(run_full_dimension),
+    )
+    .with_options(&[MODE, ITERATE, CONVERSION, RADIUS_FACTOR, TUNING])
+    .requiring_delta()
+    .with_diagnostics(&["selected_gamma", "mu_per_run", "gradient_evaluations"])
+    .with_curves("Lemma C.1 with Phi = I (4 Delta sqrt(d)/(n mu) + outliers)", "", "B_shape = 1/(gamma^2 n eps) + m/(gamma n)"),
+    AlgorithmDef::new(
+        "wang_hard_margin_svm",
+        "Wang–Zhu–Wang baseline B0: the non-private hard-margin SVM without bias (certified min-norm \
               point, digest §6.2); the floor",
-        options: &[],
-        delta_max: 1.0,
-        needs_delta: false,
-        privacy_unit: PrivacyUnit::EpsDelta,
-        metrics: &[Metric::ZeroOneError, Metric::PopulationZeroOneError],
-        diagnostics: &["margin_lower", "margin_upper", "iterations"],
-        bound_name: "",
-        theory_name: "",
-        reference_name: "",
-        run: Run::Halfspace(run_hard_margin_svm),
-    },
+        &[Metric::ZeroOneError, Metric::PopulationZeroOneError],
+        Run::Halfspace(run_hard_margin_svm),
+    )
+    .with_diagnostics(&["margin_lower", "margin_upper", "iterations"]),
 ];

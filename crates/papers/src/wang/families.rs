@@ -53,7 +53,12 @@ const MARGIN_G2: ParamDef = ParamDef {
     },
     ..MARGIN_G
 };
-const OUTLIER_TYPE: ParamDef = ParamDef::choice("outlier_type", &["twins", "flips", "band", "adversarial"], "T: contradictory twins (exact |S_out| = m), F: label flips, B: margin band, A: pull cluster at pi/4").default("\"twins\"");
+const OUTLIER_TYPE: ParamDef = ParamDef::choice(
+    "outlier_type",
+    &["twins", "flips", "band", "adversarial"],
+    "T: contradictory twins (exact |S_out| = m), F: label flips, B: margin band, A: pull cluster at pi/4",
+)
+.default("\"twins\"");
 const PROFILE: ParamDef = ParamDef::choice(
     "profile",
     &["spread", "tight"],
@@ -109,28 +114,24 @@ const METRICS: &[Metric] = &[
 ];
 
 pub(crate) const FAMILIES: &[FamilyDef] = &[
-    FamilyDef {
-        name: "wang_isotropic",
-        doc: "Wang–Zhu–Wang digest §6.1 generator G: unit-norm x = y s w* + sqrt(1 - s^2) v (v uniform on \
+    FamilyDef::new(
+        "wang_isotropic",
+        "Wang–Zhu–Wang digest §6.1 generator G: unit-norm x = y s w* + sqrt(1 - s^2) v (v uniform on \
               w*^perp, w* a dense random unit vector), anchor pair pinning gamma(S_in) = gamma* exactly, m \
               outliers (twins by default: the planted-twin data of the removal-margin experiment); \
               population error by the scalar-reduced sampler",
-        params: &[N, D_G, MARGIN_G, OUTLIERS, OUTLIER_TYPE, PROFILE, RHO, POPULATION],
-        metrics: METRICS,
-        build: Build::Halfspace(build_isotropic),
-        privacy_defines_data: false,
-        ground_truth_revision: 0,
-    },
-    FamilyDef {
-        name: "wang_two_cluster",
-        doc: "Wang–Zhu–Wang digest §6.1 item 5, the hard family G2: x = y (gamma* w* + kappa 0.6 u_2 + \
+        &[N, D_G, MARGIN_G, OUTLIERS, OUTLIER_TYPE, PROFILE, RHO, POPULATION],
+        METRICS,
+        Build::Halfspace(build_isotropic),
+    ),
+    FamilyDef::new(
+        "wang_two_cluster",
+        "Wang–Zhu–Wang digest §6.1 item 5, the hard family G2: x = y (gamma* w* + kappa 0.6 u_2 + \
               sqrt(1 - gamma*^2 - 0.36) v), kappa = -1 w.p. 0.1; every inlier at margin exactly gamma*, the \
               mean gradient points along u_2 so full-dimension DP-GD misses the minority cluster as d grows \
               (E4); anchor pair, m outliers",
-        params: &[N, D_G2, MARGIN_G2, OUTLIERS, OUTLIER_TYPE, POPULATION],
-        metrics: METRICS,
-        build: Build::Halfspace(build_two_cluster),
-        privacy_defines_data: false,
-        ground_truth_revision: 0,
-    },
+        &[N, D_G2, MARGIN_G2, OUTLIERS, OUTLIER_TYPE, POPULATION],
+        METRICS,
+        Build::Halfspace(build_two_cluster),
+    ),
 ];

@@ -19,7 +19,7 @@ use solvers::wang::jlgd::clipped_projection;
 use solvers::wang::{exact_margin, margin_grid, JlMap, MarginOptions};
 
 use super::options::JL_CONSTANT;
-use contract::{num, AlgorithmDef, CellOutput, Metric, PrivacyUnit, Run, RunContext};
+use contract::{num, AlgorithmDef, CellOutput, Metric, Run, RunContext};
 
 fn run_jl_margin(
     ctx: &RunContext,
@@ -75,26 +75,20 @@ fn run_jl_margin(
     ))
 }
 
-pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[AlgorithmDef {
-    name: "wang_jl_margin_check",
-    doc:
-        "Wang–Zhu–Wang E9 (not private; a geometry check): one Rademacher JL map at M*'s k for the \
+pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[AlgorithmDef::new(
+    "wang_jl_margin_check",
+    "Wang–Zhu–Wang E9 (not private; a geometry check): one Rademacher JL map at M*'s k for the \
           planted gamma*, inliers projected and clipped at 2, their margin certified by the exact \
           solver; metric jl_margin_ratio = certified gamma(Phi S_in)/gamma*",
-    options: &[JL_CONSTANT],
-    delta_max: 1.0,
-    needs_delta: false,
-    privacy_unit: PrivacyUnit::EpsDelta,
-    metrics: &[Metric::JlMarginRatio],
-    diagnostics: &[
-        "k",
-        "upper_ratio",
-        "kept_third",
-        "kept_half",
-        "margin_converged",
-    ],
-    bound_name: "",
-    theory_name: "",
-    reference_name: "gamma*/3 (what the analysis needs)",
-    run: Run::Halfspace(run_jl_margin),
-}];
+    &[Metric::JlMarginRatio],
+    Run::Halfspace(run_jl_margin),
+)
+.with_options(&[JL_CONSTANT])
+.with_diagnostics(&[
+    "k",
+    "upper_ratio",
+    "kept_third",
+    "kept_half",
+    "margin_converged",
+])
+.with_curves("", "", "gamma*/3 (what the analysis needs)")];

@@ -27,7 +27,7 @@ use super::options::{
     jl_projection, last_iterate, m_star_options, mode, CONVERSION, CRITERION, DROP_VACUOUS,
     ITERATE, JL_CONSTANT, MODE,
 };
-use contract::{num, AlgorithmDef, CellOutput, Metric, ParamDef, PrivacyUnit, Run, RunContext};
+use contract::{num, AlgorithmDef, CellOutput, Metric, ParamDef, Run, RunContext};
 
 /// The metrics every Wang algorithm reports.
 pub(super) const METRICS: &[Metric] = &[
@@ -153,7 +153,13 @@ fn run_m_prime(
     ))
 }
 
-const R_FACTOR: ParamDef = ParamDef::float("r_factor", (1.0, f64::INFINITY, false), "stopping probability r = r_factor/(|Gamma|(n^2 - 1)) (1: Algorithm 6; larger stays private, P14)").default("1.0").option();
+const R_FACTOR: ParamDef = ParamDef::float(
+    "r_factor",
+    (1.0, f64::INFINITY, false),
+    "stopping probability r = r_factor/(|Gamma|(n^2 - 1)) (1: Algorithm 6; larger stays private, P14)",
+)
+.default("1.0")
+.option();
 const MAX_RUNS: ParamDef = ParamDef::int(
     "max_runs",
     1,
@@ -163,52 +169,44 @@ const MAX_RUNS: ParamDef = ParamDef::int(
 .option();
 
 pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
-    AlgorithmDef {
-        name: "wang_m_star",
-        doc: "Wang–Zhu–Wang Algorithm 3 (M*, Theorems 6.5/6.7): for every gamma of {1/n, 2/n, ..., 1} a \
+    AlgorithmDef::new(
+        "wang_m_star",
+        "Wang–Zhu–Wang Algorithm 3 (M*, Theorems 6.5/6.7): for every gamma of {1/n, 2/n, ..., 1} a \
               Rademacher JL map to k_gamma (identity if k_gamma >= d), clip at 2, NGD on the hinge gamma/3 \
               (Delta = 12/gamma, replace-one); Gaussian report-noisy-min (A_Iter) on the 0-1 error; 2|Gamma| \
               mechanisms of mu/sqrt(2|Gamma|)-GDP each",
-        options: &[MODE, ITERATE, CONVERSION, CRITERION, JL_CONSTANT, DROP_VACUOUS],
-        delta_max: 1.0,
-        needs_delta: true,
-        privacy_unit: PrivacyUnit::EpsDelta,
-        metrics: METRICS,
-        diagnostics: &[
-            "selected_gamma",
-            "selected_k",
-            "selected_steps",
-            "grid_len",
-            "mu_per_call",
-            "realised_mu",
-            "realised_eps_paper",
-            "gradient_evaluations",
-        ],
-        bound_name: "B_proof (Lemma D.1 + selection, digest §3.9)",
-        theory_name: "",
-        reference_name: "B_shape = 1/(gamma^2 n eps) + m/(gamma n)",
-        run: Run::Halfspace(run_m_star),
-    },
-    AlgorithmDef {
-        name: "wang_m_prime",
-        doc: "Wang–Zhu–Wang Algorithm 6 (M', Theorem 7.1): Papernot–Steinke random stopping, K ~ Geometric(r), \
+        METRICS,
+        Run::Halfspace(run_m_star),
+    )
+    .with_options(&[MODE, ITERATE, CONVERSION, CRITERION, JL_CONSTANT, DROP_VACUOUS])
+    .requiring_delta()
+    .with_diagnostics(&[
+        "selected_gamma",
+        "selected_k",
+        "selected_steps",
+        "grid_len",
+        "mu_per_call",
+        "realised_mu",
+        "realised_eps_paper",
+        "gradient_evaluations",
+    ])
+    .with_curves("B_proof (Lemma D.1 + selection, digest §3.9)", "", "B_shape = 1/(gamma^2 n eps) + m/(gamma n)"),
+    AlgorithmDef::new(
+        "wang_m_prime",
+        "Wang–Zhu–Wang Algorithm 6 (M', Theorem 7.1): Papernot–Steinke random stopping, K ~ Geometric(r), \
               each run a uniform gamma, JLGD and a noisy score at mu/sqrt2 each, \
               mu = eps/(6 sqrt(2 ln(1/(r delta)))); (eps + delta, delta)-DP. E K = 1/r: tiny n only",
-        options: &[MODE, ITERATE, JL_CONSTANT, R_FACTOR, MAX_RUNS],
-        delta_max: 1.0,
-        needs_delta: true,
-        privacy_unit: PrivacyUnit::EpsDelta,
-        metrics: METRICS,
-        diagnostics: &[
-            "selected_gamma",
-            "runs",
-            "stop_probability",
-            "mu",
-            "gradient_evaluations",
-        ],
-        bound_name: "Theorem 7.1 (Eq. 26, O-constant 1)",
-        theory_name: "",
-        reference_name: "B_shape = 1/(gamma^2 n eps) + m/(gamma n)",
-        run: Run::Halfspace(run_m_prime),
-    },
+        METRICS,
+        Run::Halfspace(run_m_prime),
+    )
+    .with_options(&[MODE, ITERATE, JL_CONSTANT, R_FACTOR, MAX_RUNS])
+    .requiring_delta()
+    .with_diagnostics(&[
+        "selected_gamma",
+        "runs",
+        "stop_probability",
+        "mu",
+        "gradient_evaluations",
+    ])
+    .with_curves("Theorem 7.1 (Eq. 26, O-constant 1)", "", "B_shape = 1/(gamma^2 n eps) + m/(gamma n)"),
 ];

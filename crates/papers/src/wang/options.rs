@@ -16,17 +16,52 @@ use solvers::wang::{
 use contract::{choice, num, ParamDef, Values};
 
 /// `mode`: NGD iteration count (digest §7).
-pub const MODE: ParamDef = ParamDef::choice("mode", &["paper", "fast"], "NGD iterations: paper T = round(n^2 mu_p^2), or fast T = ceil(n^2 mu_p^2/k) (digest P5, same expectation bound)").default("\"paper\"").option();
+pub const MODE: ParamDef = ParamDef::choice(
+    "mode",
+    &["paper", "fast"],
+    "NGD iterations: paper T = round(n^2 mu_p^2), or fast T = ceil(n^2 mu_p^2/k) (digest P5, same expectation bound)",
+)
+.default("\"paper\"")
+.option();
 /// `iterate`: averaged (Thm 6.5(1)) or last (Thm 6.5(2), 6.7).
-pub const ITERATE: ParamDef = ParamDef::choice("iterate", &["averaged", "last"], "released iterate: the average (Lemma C.1, eta) or the last (Lemma C.2, eta_hp with beta/|Gamma|, P12)").default("\"averaged\"").option();
+pub const ITERATE: ParamDef = ParamDef::choice(
+    "iterate",
+    &["averaged", "last"],
+    "released iterate: the average (Lemma C.1, eta) or the last (Lemma C.2, eta_hp with beta/|Gamma|, P12)",
+)
+.default("\"averaged\"")
+.option();
 /// `conversion`: GDP to `(eps, delta)`.
-pub const CONVERSION: ParamDef = ParamDef::choice("conversion", &["paper", "tight"], "total GDP budget: the paper's mu = eps/(2 sqrt(2 ln(1/delta))) (Cor. E.2) or the exact Dong–Roth–Su mu").default("\"paper\"").option();
+pub const CONVERSION: ParamDef = ParamDef::choice(
+    "conversion",
+    &["paper", "tight"],
+    "total GDP budget: the paper's mu = eps/(2 sqrt(2 ln(1/delta))) (Cor. E.2) or the exact Dong–Roth–Su mu",
+)
+.default("\"paper\"")
+.option();
 /// `criterion`: the selection score of `M*`.
-pub const CRITERION: ParamDef = ParamDef::choice("criterion", &["empirical", "penalised"], "selection score: the 0-1 error R~_S (Thm 6.5) or R~_S + (5/(2n))(k ln(2n) + ln(4|Gamma|/beta)) (Thm 6.7)").default("\"empirical\"").option();
+pub const CRITERION: ParamDef = ParamDef::choice(
+    "criterion",
+    &["empirical", "penalised"],
+    "selection score: the 0-1 error R~_S (Thm 6.5) or R~_S + (5/(2n))(k ln(2n) + ln(4|Gamma|/beta)) (Thm 6.7)",
+)
+.default("\"empirical\"")
+.option();
 /// `drop_vacuous`: drop candidates with `1/(n gamma^2 eps) >= 1` (P6).
-pub const DROP_VACUOUS: ParamDef = ParamDef::choice("drop_vacuous", &["no", "yes"], "drop the candidates with 1/(n gamma^2 eps) >= 1 (public information only, shrinks |Gamma|; digest P6)").default("\"no\"").option();
+pub const DROP_VACUOUS: ParamDef = ParamDef::choice(
+    "drop_vacuous",
+    &["no", "yes"],
+    "drop the candidates with 1/(n gamma^2 eps) >= 1 (public information only, shrinks |Gamma|; digest P6)",
+)
+.default("\"no\"")
+.option();
 /// `jl_constant`: the hidden JL constant `C_JL` (digest §2.6).
-pub const JL_CONSTANT: ParamDef = ParamDef::positive("jl_constant", "C_JL in k_gamma = min(d, ceil(C_JL ln(|Gamma|(n+1)(n+2)/beta)/gamma^2)); provable: 324/7 (digest §2.6)").default("1.0").option();
+pub const JL_CONSTANT: ParamDef = ParamDef::positive(
+    "jl_constant",
+    "C_JL in k_gamma = min(d, ceil(C_JL ln(|Gamma|(n+1)(n+2)/beta)/gamma^2)); provable: 324/7 (digest §2.6)",
+)
+.default("1.0")
+.option();
 /// `budget`: the GDP budget of a known-margin run.
 pub const BUDGET: ParamDef = ParamDef::choice(
     "budget",
@@ -36,9 +71,21 @@ pub const BUDGET: ParamDef = ParamDef::choice(
 .default("\"total\"")
 .option();
 /// `radius_factor`: the clip radius of full-dimension DP-GD in units of `b`.
-pub const RADIUS_FACTOR: ParamDef = ParamDef::float("radius_factor", (1.0, 2.0, false), "clip radius / b of full-dimension DP-GD: 2 gives JLGD's conservative Delta = 12b/gamma, 1 the exact 6b/gamma").default("2.0").option();
+pub const RADIUS_FACTOR: ParamDef = ParamDef::float(
+    "radius_factor",
+    (1.0, 2.0, false),
+    "clip radius / b of full-dimension DP-GD: 2 gives JLGD's conservative Delta = 12b/gamma, 1 the exact 6b/gamma",
+)
+.default("2.0")
+.option();
 /// `tuning`: how full-dimension DP-GD chooses its margin.
-pub const TUNING: ParamDef = ParamDef::choice("tuning", &["tuned", "known"], "full-dimension DP-GD tuned by A_Iter over M*'s grid (same budget split, fair) or run at the known gamma* with all of mu").default("\"tuned\"").option();
+pub const TUNING: ParamDef = ParamDef::choice(
+    "tuning",
+    &["tuned", "known"],
+    "full-dimension DP-GD tuned by A_Iter over M*'s grid (same budget split, fair) or run at the known gamma* with all of mu",
+)
+.default("\"tuned\"")
+.option();
 
 /// The iteration mode of `mode`.
 pub fn mode(o: &Values) -> IterationMode {
