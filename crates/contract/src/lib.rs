@@ -217,11 +217,12 @@ impl Curves {
     }
 }
 
-/// What one run of an algorithm produces for the store.
+/// What one run of an algorithm returns: its release (measured by the
+/// runner), the curves at its setting, and its diagnostics.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CellOutput {
-    /// The measured metric.
-    pub metric: f64,
+    /// What the run released.
+    pub release: Release,
     /// The comparison curves at this run's setting.
     pub curves: Curves,
     /// Algorithm diagnostics, in the order of [`AlgorithmDef::diagnostics`].
@@ -230,25 +231,18 @@ pub struct CellOutput {
 
 impl CellOutput {
     /// A run's output.
-    pub fn new(metric: f64, curves: Curves, diagnostics: Vec<f64>) -> Self {
+    pub fn new(release: Release, curves: Curves, diagnostics: Vec<f64>) -> Self {
         Self {
-            metric,
+            release,
             curves,
             diagnostics,
         }
     }
 
-    /// A run's output from `[metric, theory, bound, reference]`, the curves
-    /// as in [`Curves::from_nan`].
-    pub fn from_nan_curves(
-        [metric, theory, bound, reference]: [f64; 4],
-        diagnostics: Vec<f64>,
-    ) -> Self {
-        Self::new(
-            metric,
-            Curves::from_nan([theory, bound, reference]),
-            diagnostics,
-        )
+    /// A run's output with curves `[theory, bound, reference]` as in
+    /// [`Curves::from_nan`].
+    pub fn from_nan_curves(release: Release, curves: [f64; 3], diagnostics: Vec<f64>) -> Self {
+        Self::new(release, Curves::from_nan(curves), diagnostics)
     }
 }
 
@@ -405,6 +399,12 @@ pub struct AlgorithmDef {
     pub reference_name: &'static str,
     /// Runner (its variant is the kind of problem it runs on).
     pub run: Run,
+    /// Diagnostics that depend on the measured metric, filled in by the
+    /// runner after it measures the release: called with the metric and the
+    /// run's diagnostics (e.g. González Alg. 1's sparsification penalty, the
+    /// gap minus the gap of the multiplicative-weights average). `None` for
+    /// most entries.
+    pub derive_diagnostics: Option<fn(metric: f64, diagnostics: &mut [f64])>,
 }
 
 impl FamilyDef {
@@ -469,6 +469,16 @@ impl AlgorithmDef {
             theory_name: "",
             reference_name: "",
             run,
+            derive_diagnostics: None,
+        }
+    }
+
+    /// The same entry with diagnostics derived from the measured metric
+    /// ([`AlgorithmDef::derive_diagnostics`]).
+    pub const fn deriving_diagnostics(self, derive: fn(f64, &mut [f64])) -> Self {
+        Self {
+            derive_diagnostics: Some(derive),
+            ..self
         }
     }
 
@@ -526,12 +536,14 @@ impl AlgorithmDef {
 
 pub mod kind;
 pub mod metric;
+pub mod release;
 pub mod seeds;
 
 pub use kind::{
     Build, BuildFn, Instance, ObjectiveBuildFn, ObjectiveRunFn, ProblemKind, Run, RunFn,
 };
 pub use metric::Metric;
+pub use release::{Release, Released};
 
 /// Names of the privacy parameters that a grid may sweep.
 pub const PRIVACY_PARAMS: &[&str] = &["eps", "delta", "rho"];

@@ -4,7 +4,7 @@ use dpcore::{Objective, RunFailure};
 use rand_pcg::Pcg64;
 use solvers::output_perturbation::{ConceptualOutputPerturbation, SensitivityChoice};
 
-use contract::{choice, num, CellOutput, Metric, ParamDef, RunContext, Values};
+use contract::{choice, num, CellOutput, Metric, ParamDef, Release, RunContext, Values};
 
 /// The `sensitivity` option: which bound on the minimizer's sensitivity
 /// calibrates the noise (both are private; digest P5).
@@ -61,7 +61,6 @@ pub fn run_output_perturbation_conceptual(
         release.noise_scale *= multiplier;
         release.noise_norm_sq *= multiplier * multiplier;
     }
-    let metric = ctx.metric.measure(problem, &release.w, 0.0)?;
     let noise_term = algorithm
         .exact_expected_excess(problem, privacy)
         .unwrap_or(f64::NAN);
@@ -79,7 +78,8 @@ pub fn run_output_perturbation_conceptual(
         _ => (noise_term, erm_bound),
     };
     Ok(CellOutput::from_nan_curves(
-        [metric, theory, bound, f64::NAN],
+        Release::point(release.w, 0.0),
+        [theory, bound, f64::NAN],
         vec![
             release.sensitivity,
             release.noise_scale,

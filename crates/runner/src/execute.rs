@@ -103,11 +103,16 @@ pub fn run_group(study: &Study, points: &[GridPoint], cells: &[Cell]) -> Vec<Cel
                             privacy: point.privacy,
                             metric: study.metric_kind,
                         };
-                        let out = study.algorithm.run.run(&ctx, problem, &mut noise_rng)?;
-                        if !out.metric.is_finite() {
-                            return Err(RunFailure::NonFinite(format!("metric = {}", out.metric)));
+                        let mut out = study.algorithm.run.run(&ctx, problem, &mut noise_rng)?;
+                        // The runner, not the entry, measures the release.
+                        let metric = problem.measure(study.metric_kind, &out.release)?;
+                        if !metric.is_finite() {
+                            return Err(RunFailure::NonFinite(format!("metric = {metric}")));
                         }
-                        Ok(out)
+                        if let Some(derive) = study.algorithm.derive_diagnostics {
+                            derive(metric, &mut out.diagnostics);
+                        }
+                        Ok((metric, out))
                     })) {
                         Ok(Ok(out)) => Ok(out),
                         Ok(Err(failure)) => Err(failure.to_string()),
@@ -123,13 +128,13 @@ pub fn run_group(study: &Study, points: &[GridPoint], cells: &[Cell]) -> Vec<Cel
 fn record(
     study: &Study,
     cell: &Cell,
-    outcome: Result<CellOutput, String>,
+    outcome: Result<(f64, CellOutput), String>,
     wall_seconds: f64,
 ) -> CellRecord {
     let nan = f64::NAN;
-    let (error, out) = match outcome {
-        Ok(out) => (String::new(), Some(out)),
-        Err(e) => (e, None),
+    let (error, metric, out) = match outcome {
+        Ok((metric, out)) => (String::new(), metric, Some(out)),
+        Err(e) => (e, nan, None),
     };
     CellRecord {
         study: cell.study,
@@ -138,7 +143,7 @@ fn record(
         data_seed: cell.data_seed,
         noise_seed: cell.noise_seed,
         error,
-        metric: out.as_ref().map_or(nan, |o| o.metric),
+        metric,
         // The store's columns keep NaN for "no curve" (and for a failed cell).
         theory: out.as_ref().and_then(|o| o.curves.theory).unwrap_or(nan),
         bound: out.as_ref().and_then(|o| o.curves.bound).unwrap_or(nan),

@@ -18,7 +18,9 @@ use solvers::bassily::objp::{
     run_objp, HessianRank, ObjPApp, ObjPAppVariant, ObjPRelease, ObjPSetting,
 };
 
-use contract::{choice, AlgorithmDef, CellOutput, Curves, Metric, ParamDef, Run, RunContext};
+use contract::{
+    choice, AlgorithmDef, CellOutput, Curves, Metric, ParamDef, Release, Run, RunContext,
+};
 
 fn hessian_rank(problem: &dyn Objective) -> HessianRank {
     if problem.rank_one_hessians() {
@@ -58,7 +60,6 @@ fn objp_output(
 ) -> Result<CellOutput, RunFailure> {
     let s = ObjPSetting::from_problem(problem, ctx.privacy.approx());
     let evaluations = r.svrg.map_or(0.0, |v| v.gradient_evaluations as f64);
-    let metric = ctx.metric.measure(problem, &r.w, evaluations)?;
     let (theory, (bound, reference)) = match ctx.metric {
         Metric::GradientEvaluations => (
             r.svrg.map_or(f64::NAN, |v| v.theory_gradient_evaluations),
@@ -70,7 +71,8 @@ fn objp_output(
         .svrg
         .map_or((f64::NAN, f64::NAN), |v| (v.certificate, v.epochs as f64));
     Ok(CellOutput::from_nan_curves(
-        [metric, theory, bound, reference],
+        Release::point(r.w.clone(), evaluations),
+        [theory, bound, reference],
         vec![
             r.lambda,
             r.sigma_g,
@@ -115,12 +117,15 @@ fn run_objp_app(
 /// Non-private exact ERM: the family's certified empirical minimizer over
 /// `W` (the reference of digest E1). No bound.
 fn run_erm(
-    ctx: &RunContext,
+    _ctx: &RunContext,
     problem: &dyn Objective,
     _rng: &mut Pcg64,
 ) -> Result<CellOutput, RunFailure> {
-    let metric = ctx.metric.measure(problem, problem.minimizer(), 0.0)?;
-    Ok(CellOutput::new(metric, Curves::NONE, vec![]))
+    Ok(CellOutput::new(
+        Release::point(problem.minimizer().to_vec(), 0.0),
+        Curves::NONE,
+        vec![],
+    ))
 }
 
 const CONSTANTS: ParamDef = ParamDef::choice(

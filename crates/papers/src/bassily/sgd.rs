@@ -23,7 +23,7 @@ use solvers::bassily::sgd::{
     one_pass_sgd, one_pass_sgd_bound, NoiseCalibration, Nsgd, NsgdRelease, NsgdVariant,
 };
 
-use contract::{choice, AlgorithmDef, CellOutput, Metric, ParamDef, Run, RunContext};
+use contract::{choice, AlgorithmDef, CellOutput, Metric, ParamDef, Release, Run, RunContext};
 
 fn curve_point(ctx: &RunContext, problem: &dyn Objective) -> CurvePoint {
     let c = problem.constants();
@@ -86,26 +86,15 @@ fn run_variant(
     };
     let r = algorithm.run(problem, ctx.privacy.approx(), rng)?;
     let p = curve_point(ctx, problem);
-    let (metric, theory, (bound, reference)) = match ctx.metric {
-        Metric::RealisedEps => (
-            r.realised_eps,
-            f64::NAN,
-            (ctx.privacy.approx().eps, f64::NAN),
-        ),
-        Metric::GradientEvaluations => (
-            r.gradient_evaluations as f64,
-            r.theory_gradient_evaluations as f64,
-            (f64::NAN, f64::NAN),
-        ),
-        _ => (
-            ctx.metric
-                .measure(problem, &r.w, r.gradient_evaluations as f64)?,
-            f64::NAN,
-            nsgd_bounds(ctx, &p, &r, variant),
-        ),
+    let (theory, (bound, reference)) = match ctx.metric {
+        Metric::RealisedEps => (f64::NAN, (ctx.privacy.approx().eps, f64::NAN)),
+        Metric::GradientEvaluations => (r.theory_gradient_evaluations as f64, (f64::NAN, f64::NAN)),
+        _ => (f64::NAN, nsgd_bounds(ctx, &p, &r, variant)),
     };
     Ok(CellOutput::from_nan_curves(
-        [metric, theory, bound, reference],
+        Release::point(r.w.clone(), r.gradient_evaluations as f64)
+            .with_realised_privacy(r.realised_eps),
+        [theory, bound, reference],
         vec![
             r.steps as f64,
             r.batch as f64,
@@ -153,7 +142,6 @@ fn run_one_pass_sgd(
     let w = one_pass_sgd(problem)?;
     let c = problem.constants();
     let n = problem.num_records();
-    let metric = ctx.metric.measure(problem, &w, n as f64)?;
     let bound = match ctx.metric {
         Metric::ExcessPopulationRisk => one_pass_sgd_bound(c.radius, c.lipschitz, n),
         _ => f64::NAN,
@@ -164,7 +152,8 @@ fn run_one_pass_sgd(
         f64::NAN
     };
     Ok(CellOutput::from_nan_curves(
-        [metric, theory, bound, f64::NAN],
+        Release::point(w, n as f64),
+        [theory, bound, f64::NAN],
         vec![],
     ))
 }
@@ -187,7 +176,8 @@ fn run_theory_curve(
     };
     let value = p.radius * p.lipschitz * shape;
     Ok(CellOutput::from_nan_curves(
-        [value, value, f64::NAN, f64::NAN],
+        Release::measurement(value),
+        [value, f64::NAN, f64::NAN],
         vec![],
     ))
 }

@@ -32,30 +32,42 @@ use solvers::gonzalez::sgda::euclidean_dp_sgda;
 use solvers::gonzalez::{ReleaseCount, SaddleRelease};
 
 use super::options::{REGIME, RELEASE_COUNT};
-use contract::{choice, num, AlgorithmDef, CellOutput, Metric, ParamDef, Run, RunContext};
+use contract::{choice, num, AlgorithmDef, CellOutput, Metric, ParamDef, Release, Run, RunContext};
 
 /// The realised eps of a release (0 for non-private ones).
 fn spent(r: &SaddleRelease) -> f64 {
     r.privacy.as_ref().map_or(0.0, |p| p.eps())
 }
 
-/// `(metric, theory, bound, reference)` of a saddle release: the curves
-/// passed in apply to the gap; `realised_eps` is bounded by the target.
-fn measured(
+/// The release of a saddle run and the curves `[theory, bound, reference]`
+/// that apply to the study's metric: those passed in for the gap; for
+/// `realised_eps`, the target as bound; none for the cost.
+fn release_and_curves(
     ctx: &RunContext,
-    problem: &dyn SaddleProblem,
     r: &SaddleRelease,
     curves: [f64; 3],
-) -> Result<[f64; 4], RunFailure> {
+) -> (Release, [f64; 3]) {
     let nan = f64::NAN;
-    Ok(match ctx.metric {
-        Metric::RealisedEps => [spent(r), nan, ctx.privacy.approx().eps, nan],
-        Metric::GradientEvaluations => [r.gradient_evaluations as f64, nan, nan, nan],
-        m => {
-            let gap = m.measure_saddle(problem, &r.x, &r.y, r.gradient_evaluations as f64)?;
-            [gap, curves[0], curves[1], curves[2]]
-        }
-    })
+    let curves = match ctx.metric {
+        Metric::RealisedEps => [nan, ctx.privacy.approx().eps, nan],
+        Metric::GradientEvaluations => [nan, nan, nan],
+        _ => curves,
+    };
+    let release = Release::pair(r.x.clone(), r.y.clone(), r.gradient_evaluations as f64)
+        .with_realised_privacy(spent(r));
+    (release, curves)
+}
+
+/// Index of Alg. 1's `mw_gap` diagnostic; the `sparsification_penalty`
+/// follows it.
+const MW_GAP: usize = 8;
+
+/// Alg. 1's sparsification penalty: the measured gap minus the gap at the
+/// multiplicative-weights average (NaN where that was not computed).
+fn derive_sparsification_penalty(metric: f64, diagnostics: &mut [f64]) {
+    if !diagnostics[MW_GAP].is_nan() {
+        diagnostics[MW_GAP + 1] = metric - diagnostics[MW_GAP];
+    }
 }
 
 fn release_count(ctx: &RunContext) -> ReleaseCount {
@@ -94,19 +106,19 @@ fn run_alg1(
     };
     let bound = alg1_plug_in_bound(c, l, s.steps, s.tau, s.k);
     let reference = ssp_lower_bound(n, p.eps, p.delta, dx, dy);
-    let [metric, theory, bound, reference] =
-        measured(ctx, problem, &r, [theory, bound, reference])?;
-    // NOT private: the gap at the MW average and the sparsification penalty
-    // against Lemma 4.2 (digest §7.1), only on gap studies.
-    let (mw_gap, penalty) = if ctx.metric == Metric::DualityGap {
+    let (release, curves) = release_and_curves(ctx, &r, [theory, bound, reference]);
+    // NOT private: the gap at the MW average and (derived by the runner from
+    // the measured gap) the sparsification penalty against Lemma 4.2 (digest
+    // §7.1), only on gap studies.
+    let mw_gap = if ctx.metric == Metric::DualityGap {
         let d = &r.diagnostics;
-        let g = problem.duality_gap(&d.mw_average_x, &d.mw_average_y);
-        (g, metric - g)
+        problem.duality_gap(&d.mw_average_x, &d.mw_average_y)
     } else {
-        (f64::NAN, f64::NAN)
+        f64::NAN
     };
     Ok(CellOutput::from_nan_curves(
-        [metric, theory, bound, reference],
+        release,
+        curves,
         vec![
             s.steps as f64,
             s.batch as f64,
@@ -117,7 +129,7 @@ fn run_alg1(
             f64::from(u8::from(s.clamped)),
             spent(&r),
             mw_gap,
-            penalty,
+            f64::NAN,
             sparsification_penalty_bound(c.l1, l, s.steps),
         ],
     ))
@@ -135,9 +147,10 @@ fn run_alg3(
     let n = problem.num_records() as f64;
     let theory = alg3_rate(problem.constants(), n, p.eps, p.delta, dx, dy);
     let nan = f64::NAN;
-    let [metric, theory, bound, reference] = measured(ctx, problem, &r, [theory, nan, nan])?;
+    let (release, curves) = release_and_curves(ctx, &r, [theory, nan, nan]);
     Ok(CellOutput::from_nan_curves(
-        [metric, theory, bound, reference],
+        release,
+        curves,
         vec![
             r.diagnostics.steps as f64,
             r.diagnostics.batch as f64,
@@ -154,14 +167,14 @@ fn run_alg3(
 /// Diagnostics of the baselines: steps, batch, step size, realised eps.
 fn baseline_output(
     ctx: &RunContext,
-    problem: &dyn SaddleProblem,
     r: &SaddleRelease,
     curves: [f64; 3],
 ) -> Result<CellOutput, RunFailure> {
-    let [metric, theory, bound, reference] = measured(ctx, problem, r, curves)?;
+    let (release, curves) = release_and_curves(ctx, r, curves);
     let d = &r.diagnostics;
     Ok(CellOutput::from_nan_curves(
-        [metric, theory, bound, reference],
+        release,
+        curves,
         vec![d.steps as f64, d.batch as f64, d.tau, spent(r)],
     ))
 }
@@ -178,7 +191,7 @@ fn run_nonprivate_smd(
     let (t, tau) = (r.diagnostics.steps as f64, r.diagnostics.tau);
     let theory = (c.l0 + c.l1) * (l / n).sqrt();
     let bound = 2.0 * l / (tau * t) + 5.0 * tau * c.l0 * c.l0;
-    baseline_output(ctx, problem, &r, [theory, bound, f64::NAN])
+    baseline_output(ctx, &r, [theory, bound, f64::NAN])
 }
 
 fn run_noisy_entropic_md(
@@ -188,7 +201,7 @@ fn run_noisy_entropic_md(
 ) -> Result<CellOutput, RunFailure> {
     let r = noisy_entropic_md(problem, ctx.privacy.approx(), rng)?;
     let nan = f64::NAN;
-    baseline_output(ctx, problem, &r, [nan, nan, nan])
+    baseline_output(ctx, &r, [nan, nan, nan])
 }
 
 fn run_euclidean_dp_sgda(
@@ -206,7 +219,7 @@ fn run_euclidean_dp_sgda(
     let (dx, dy) = problem.dims();
     let (p, n) = (ctx.privacy.approx(), problem.num_records() as f64);
     let theory = euclidean_sgda_rate(problem.constants().l0, n, p.eps, p.delta, dx + dy);
-    baseline_output(ctx, problem, &r, [theory, f64::NAN, f64::NAN])
+    baseline_output(ctx, &r, [theory, f64::NAN, f64::NAN])
 }
 
 const GAP_METRICS: &[Metric] = &[
@@ -249,6 +262,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         "steps", "batch", "k", "tau", "tau_statistical", "tau_privacy_cap", "clamped", "realised_eps",
         "mw_average_gap_nonprivate", "sparsification_penalty", "lemma_4_2_bound",
     ])
+    .deriving_diagnostics(derive_sparsification_penalty)
     .with_curves("plug-in bound (digest §4.1, realised T, tau, K)", "Thm 4.1/4.2 rate, constant 1", "lower-bound shape sqrt(l/n) + r^(1/2) (Remark 4.1)"),
     AlgorithmDef::new(
         "ggp_alg3",

@@ -24,7 +24,7 @@ use solvers::gonzalez::rates::{
 use solvers::gonzalez::sco_baselines::euclidean_dp_sgd_simplex;
 use solvers::gonzalez::{ReleaseCount, ScoRelease};
 
-use contract::{choice, AlgorithmDef, CellOutput, Metric, ParamDef, Run, RunContext};
+use contract::{choice, AlgorithmDef, CellOutput, Metric, ParamDef, Release, Run, RunContext};
 
 /// `(metric, theory, bound, reference)` of an SCO release.
 fn sco_measured(
@@ -37,19 +37,15 @@ fn sco_measured(
     let spent = r.privacy.as_ref().map_or(0.0, |p| p.eps());
     let p = ctx.privacy.approx();
     let n = problem.num_records() as f64;
-    let [metric, theory, bound, reference] = match ctx.metric {
-        Metric::RealisedEps => [spent, nan, p.eps, nan],
-        Metric::GradientEvaluations => [r.gradient_evaluations as f64, nan, nan, nan],
-        m => [
-            m.measure_simplex_sco(problem, &r.w, r.gradient_evaluations as f64)?,
-            theory,
-            nan,
-            asi_frank_wolfe_rate(n, p.eps, problem.dim()),
-        ],
+    let curves = match ctx.metric {
+        Metric::RealisedEps => [nan, p.eps, nan],
+        Metric::GradientEvaluations => [nan, nan, nan],
+        _ => [theory, nan, asi_frank_wolfe_rate(n, p.eps, problem.dim())],
     };
     let d = &r.diagnostics;
     Ok(CellOutput::from_nan_curves(
-        [metric, theory, bound, reference],
+        Release::point(r.w.clone(), r.gradient_evaluations as f64).with_realised_privacy(spent),
+        curves,
         vec![
             d.steps as f64,
             d.batch as f64,
@@ -109,18 +105,19 @@ fn run_dp_sgd_simplex(
 
 fn query_output(
     ctx: &RunContext,
-    problem: &dyn QueryRelease,
     r: &SyntheticRelease,
     bound: f64,
 ) -> Result<CellOutput, RunFailure> {
     let nan = f64::NAN;
     let spent = r.account.eps_spent;
-    let (metric, bound) = match ctx.metric {
-        Metric::RealisedEps => (spent, ctx.privacy.approx().eps),
-        m => (m.measure_query_release(problem, &r.histogram)?, bound),
+    let bound = match ctx.metric {
+        Metric::RealisedEps => ctx.privacy.approx().eps,
+        _ => bound,
     };
     Ok(CellOutput::from_nan_curves(
-        [metric, nan, bound, nan],
+        // Query release spends no gradient.
+        Release::histogram(r.histogram.clone(), 0.0).with_realised_privacy(spent),
+        [nan, bound, nan],
         vec![r.steps as f64, spent],
     ))
 }
@@ -140,7 +137,7 @@ fn run_alg5(
         problem.domain_size(),
         problem.num_queries(),
     );
-    query_output(ctx, problem, &r, bound)
+    query_output(ctx, &r, bound)
 }
 
 fn run_mwem(
@@ -149,7 +146,7 @@ fn run_mwem(
     rng: &mut Pcg64,
 ) -> Result<CellOutput, RunFailure> {
     let r = mwem(problem, ctx.privacy.approx().eps, None, rng)?;
-    query_output(ctx, problem, &r, f64::NAN)
+    query_output(ctx, &r, f64::NAN)
 }
 
 const SCO_METRICS: &[Metric] = &[

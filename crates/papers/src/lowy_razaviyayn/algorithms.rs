@@ -26,23 +26,19 @@ use super::options::{
     INNER, MODE,
 };
 use crate::common::{sensitivity_choice, SENSITIVITY};
-use contract::{AlgorithmDef, CellOutput, Metric, Run, RunContext};
+use contract::{AlgorithmDef, CellOutput, Metric, Release, Run, RunContext};
 
-/// Measures the metric on a black-box release and reports it with `theory`,
-/// `bound`, `reference` and the black-box diagnostics.
+/// A black-box release with `theory`, `bound`, `reference` and the
+/// black-box diagnostics.
 fn release_output(
-    ctx: &RunContext,
-    problem: &dyn Objective,
     r: &BlackBoxRelease,
     theory: f64,
     bound: f64,
     reference: f64,
 ) -> Result<CellOutput, RunFailure> {
-    let metric = ctx
-        .metric
-        .measure(problem, &r.w, r.gradient_evaluations as f64)?;
     Ok(CellOutput::from_nan_curves(
-        [metric, theory, bound, reference],
+        Release::point(r.w.clone(), r.gradient_evaluations as f64),
+        [theory, bound, reference],
         black_box_diagnostics(r),
     ))
 }
@@ -59,9 +55,9 @@ fn run_conceptual_projected(
     };
     let r = mech.run(problem, ctx.privacy.approx(), rng)?;
     let bound = conceptual_projected_bound(ctx, problem);
-    let metric = ctx.metric.measure(problem, &r.w, 0.0)?;
     Ok(CellOutput::from_nan_curves(
-        [metric, f64::NAN, bound, f64::NAN],
+        Release::point(r.w, 0.0),
+        [f64::NAN, bound, f64::NAN],
         vec![r.sensitivity, r.noise_scale, r.noise_norm_sq],
     ))
 }
@@ -91,7 +87,7 @@ fn run_black_box(
         }
         _ => (f64::NAN, bound, reference),
     };
-    release_output(ctx, problem, &r, theory, bound, reference)
+    release_output(&r, theory, bound, reference)
 }
 
 /// Runs `op_regularized`: Eq. (6)/(7) (conceptual mode) or Algorithm 7 (black
@@ -128,7 +124,7 @@ fn run_regularized(
             bound = skeleton;
         }
     }
-    let mut out = release_output(ctx, problem, &r.release, f64::NAN, bound, reference)?;
+    let mut out = release_output(&r.release, f64::NAN, bound, reference)?;
     out.diagnostics.push(r.lambda);
     Ok(out)
 }
@@ -146,7 +142,7 @@ fn run_adversarial(
     mech.inflation = inflation_choice(ctx.options);
     let r = mech.run(problem, ctx.privacy.approx(), rng)?;
     let bound = adversarial_bound(ctx, problem);
-    release_output(ctx, problem, &r, f64::NAN, bound, f64::NAN)
+    release_output(&r, f64::NAN, bound, f64::NAN)
 }
 
 /// Metrics of the entries that run an inner solver: both risks and the

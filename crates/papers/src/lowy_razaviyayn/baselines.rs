@@ -7,7 +7,7 @@ use solvers::baselines::noisy_sgd::NoisySgd;
 use solvers::baselines::zzmw17::{target_accuracy, Zzmw17};
 use solvers::output_perturbation::ConceptualOutputPerturbation;
 
-use contract::{num, AlgorithmDef, CellOutput, Metric, ParamDef, Run, RunContext};
+use contract::{num, AlgorithmDef, CellOutput, Metric, ParamDef, Release, Run, RunContext};
 
 const EXPECTED_BATCH: ParamDef = ParamDef::positive(
     "expected_batch",
@@ -33,9 +33,6 @@ fn run_zzmw17(
     let p = ctx.privacy.approx();
     let r = Zzmw17::default().run(problem, p, rng)?;
     let (c, n, d) = (problem.constants(), problem.num_records(), problem.dim());
-    let metric = ctx
-        .metric
-        .measure(problem, &r.w, r.gradient_evaluations as f64)?;
     let (theory, bound) = match ctx.metric {
         Metric::GradientEvaluations => (r.gradient_evaluations as f64, f64::NAN),
         _ => {
@@ -45,7 +42,8 @@ fn run_zzmw17(
         }
     };
     Ok(CellOutput::from_nan_curves(
-        [metric, theory, bound, f64::NAN],
+        Release::point(r.w, r.gradient_evaluations as f64),
+        [theory, bound, f64::NAN],
         vec![
             r.iterations as f64,
             r.sensitivity,
@@ -72,9 +70,6 @@ fn run_noisy_sgd(
     };
     let r = sgd.run(problem, p, rng)?;
     let cal = r.calibration;
-    let metric = ctx
-        .metric
-        .measure(problem, &r.w, r.gradient_evaluations as f64)?;
     let theory = match ctx.metric {
         // E[sum of Poisson batch sizes] = T q n.
         Metric::GradientEvaluations => {
@@ -83,7 +78,8 @@ fn run_noisy_sgd(
         _ => f64::NAN,
     };
     Ok(CellOutput::from_nan_curves(
-        [metric, theory, f64::NAN, f64::NAN],
+        Release::point(r.w, r.gradient_evaluations as f64),
+        [theory, f64::NAN, f64::NAN],
         vec![
             cal.steps as f64,
             cal.noise_multiplier,

@@ -71,7 +71,7 @@ fn run_adaptive(
         flag(bounds::adaptive_regime_r1(&t)),
         flag(bounds::theorem4_condition_holds(&t)),
     ];
-    output(ctx, problem, &out.run, excess, KlCurves::NONE, &extra)
+    output(ctx, &out.run, excess, KlCurves::NONE, &extra)
 }
 
 /// Theorem 5: Algorithm 3 then the exponential-mechanism selection.
@@ -105,7 +105,7 @@ fn run_selection(
         out.selected.map_or(f64::NAN, |s| s as f64),
         steps_ratio(&t, steps, out.min_gradient_norm),
     ];
-    output(ctx, problem, &out.run, KlCurves::NONE, norm, &extra)
+    output(ctx, &out.run, KlCurves::NONE, norm, &extra)
 }
 
 /// E4's DP-GD baseline (random iterate, \[WYX17\] step count).
@@ -132,7 +132,7 @@ fn run_dp_gd(
         reference: f64::NAN,
     };
     let extra = [out.steps as f64, out.output_index as f64];
-    output(ctx, problem, &out.run, KlCurves::NONE, norm, &extra)
+    output(ctx, &out.run, KlCurves::NONE, norm, &extra)
 }
 
 /// Metrics of the stationarity entries (Theorem 5 and DP-GD): the gradient

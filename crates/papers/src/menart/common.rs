@@ -11,12 +11,12 @@
 //! conversion `eps = rho + 2 sqrt(rho log(1/delta))` of the realised `rho`.
 
 use dpcore::menart::KlObjective;
-use dpcore::{Objective, RunFailure};
+use dpcore::RunFailure;
 use mechanisms::zcdp::classic_eps;
 use solvers::menart::bounds::TheoryInputs;
 use solvers::menart::{Calibration, MenartRun};
 
-use contract::{choice, num, CellOutput, Metric, ParamDef, RunContext, Values};
+use contract::{choice, num, CellOutput, Metric, ParamDef, Release, RunContext, Values};
 
 /// The `delta` of the diagnostic `(eps, delta)` conversion (digest §6.0).
 pub const DIAGNOSTIC_DELTA: f64 = 1e-6;
@@ -121,34 +121,21 @@ impl KlCurves {
 /// `curves` is the pair (excess curves, gradient-norm curves).
 pub fn output(
     ctx: &RunContext,
-    problem: &dyn KlObjective,
     run: &MenartRun,
     excess: KlCurves,
     gradient_norm: KlCurves,
     extra: &[f64],
 ) -> Result<CellOutput, RunFailure> {
-    let objective: &dyn Objective = problem;
     let evaluations = run.gradient_evaluations as f64;
-    let (metric, curves) = match ctx.metric {
-        Metric::RealisedRho => (
-            run.rho_spent,
-            KlCurves {
-                theory: f64::NAN,
-                bound: ctx.privacy.rho(),
-                reference: ctx.privacy.rho(),
-            },
-        ),
-        Metric::ExcessEmpiricalRisk => {
-            (ctx.metric.measure(objective, &run.w, evaluations)?, excess)
-        }
-        Metric::GradientNorm => (
-            ctx.metric.measure(objective, &run.w, evaluations)?,
-            gradient_norm,
-        ),
-        _ => (
-            ctx.metric.measure(objective, &run.w, evaluations)?,
-            KlCurves::NONE,
-        ),
+    let curves = match ctx.metric {
+        Metric::RealisedRho => KlCurves {
+            theory: f64::NAN,
+            bound: ctx.privacy.rho(),
+            reference: ctx.privacy.rho(),
+        },
+        Metric::ExcessEmpiricalRisk => excess,
+        Metric::GradientNorm => gradient_norm,
+        _ => KlCurves::NONE,
     };
     let eps =
         classic_eps(run.rho_spent.max(f64::MIN_POSITIVE), DIAGNOSTIC_DELTA).unwrap_or(f64::NAN);
@@ -164,7 +151,8 @@ pub fn output(
     debug_assert_eq!(diagnostics.len(), BASE_DIAGNOSTICS.len());
     diagnostics.extend_from_slice(extra);
     Ok(CellOutput::from_nan_curves(
-        [metric, curves.theory, curves.bound, curves.reference],
+        Release::point(run.w.clone(), evaluations).with_realised_privacy(run.rho_spent),
+        [curves.theory, curves.bound, curves.reference],
         diagnostics,
     ))
 }

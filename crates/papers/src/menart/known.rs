@@ -64,7 +64,7 @@ fn run_spider(
         above,
         radius / problem.kl_constants().region_radius,
     ];
-    output(ctx, problem, &run, excess, KlCurves::NONE, &extra)
+    output(ctx, &run, excess, KlCurves::NONE, &extra)
 }
 
 /// Algorithm 2 with Algorithm 4 (proximal point, Theorem 2).
@@ -104,7 +104,7 @@ fn run_proximal(
         bound: f64::NAN,
         reference: bounds::nominal_rate(&t),
     };
-    output(ctx, problem, &run, excess, KlCurves::NONE, &extra)
+    output(ctx, &run, excess, KlCurves::NONE, &extra)
 }
 
 const METRICS: &[Metric] = &[

@@ -18,12 +18,12 @@ use rand_pcg::Pcg64;
 use solvers::wang::bounds::{full_dimension_bound, jlgd_bound, selection_expected_excess};
 use solvers::wang::{hard_margin_svm, known_margin, m_star, KnownMarginBudget, MarginOptions};
 
-use super::mstar::{measure, planted, shape_reference, METRICS};
+use super::mstar::{halfspace_release, planted, shape_reference, METRICS};
 use super::options::{
     full_projection, jl_projection, m_star_options, BUDGET, CONVERSION, ITERATE, JL_CONSTANT, MODE,
     RADIUS_FACTOR, TUNING,
 };
-use contract::{choice, num, AlgorithmDef, CellOutput, Curves, Metric, Run, RunContext};
+use contract::{choice, num, AlgorithmDef, CellOutput, Curves, Metric, Release, Run, RunContext};
 
 fn budget(ctx: &RunContext) -> KnownMarginBudget {
     match choice(ctx.options, "budget") {
@@ -45,13 +45,6 @@ fn run_oracle_jlgd(
     }
     let opts = m_star_options(ctx.options, jl_projection(ctx.options));
     let r = known_margin(problem, gamma, ctx.privacy.approx(), opts, budget(ctx), rng)?;
-    let metric = measure(
-        ctx,
-        problem,
-        &r.run.w,
-        r.run.gradient_evaluations,
-        r.privacy.eps,
-    )?;
     let n = problem.num_records();
     let nf = n as f64;
     let len = solvers::wang::margin_grid(n, 1.0).len();
@@ -71,7 +64,8 @@ fn run_oracle_jlgd(
         _ => f64::NAN,
     };
     Ok(CellOutput::from_nan_curves(
-        [metric, f64::NAN, bound, shape_reference(ctx, problem)],
+        halfspace_release(&r.run.w, r.run.gradient_evaluations, r.privacy.eps),
+        [f64::NAN, bound, shape_reference(ctx, problem)],
         vec![
             r.run.plan.k as f64,
             r.run.plan.steps as f64,
@@ -141,14 +135,14 @@ fn run_full_dimension(
             b,
         )
     };
-    let metric = measure(ctx, problem, &w, evals, eps)?;
     let bound = match ctx.metric {
         Metric::ZeroOneError if !opts.last_iterate && gamma.is_finite() => gamma_bound.min(1.0),
         Metric::RealisedEps => ctx.privacy.approx().eps,
         _ => f64::NAN,
     };
     Ok(CellOutput::from_nan_curves(
-        [metric, f64::NAN, bound, shape_reference(ctx, problem)],
+        halfspace_release(&w, evals, eps),
+        [f64::NAN, bound, shape_reference(ctx, problem)],
         vec![selected, mu_p, evals as f64],
     ))
 }
@@ -167,11 +161,8 @@ fn run_hard_margin_svm(
         ));
     }
     let cert = hard_margin_svm(problem, MarginOptions::default());
-    let metric = ctx
-        .metric
-        .measure_halfspace(problem, &cert.direction, 0.0)?;
     Ok(CellOutput::new(
-        metric,
+        Release::point(cert.direction, 0.0),
         Curves::NONE,
         vec![cert.lower, cert.upper, cert.iterations as f64],
     ))

@@ -19,7 +19,7 @@ use solvers::wang::jlgd::clipped_projection;
 use solvers::wang::{exact_margin, margin_grid, JlMap, MarginOptions};
 
 use super::options::JL_CONSTANT;
-use contract::{num, AlgorithmDef, CellOutput, Metric, Run, RunContext};
+use contract::{num, AlgorithmDef, CellOutput, Metric, Release, Run, RunContext};
 
 fn run_jl_margin(
     ctx: &RunContext,
@@ -64,7 +64,8 @@ fn run_jl_margin(
     let ratio = cert.lower / gamma;
     let flag = |keep: bool| if keep { 1.0 } else { 0.0 };
     Ok(CellOutput::from_nan_curves(
-        [ratio, f64::NAN, f64::NAN, 1.0 / 3.0],
+        Release::measurement(ratio),
+        [f64::NAN, f64::NAN, 1.0 / 3.0],
         vec![
             k as f64,
             cert.upper / gamma,

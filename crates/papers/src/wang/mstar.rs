@@ -27,7 +27,7 @@ use super::options::{
     jl_projection, last_iterate, m_star_options, mode, CONVERSION, CRITERION, DROP_VACUOUS,
     ITERATE, JL_CONSTANT, MODE,
 };
-use contract::{num, AlgorithmDef, CellOutput, Metric, ParamDef, Run, RunContext};
+use contract::{num, AlgorithmDef, CellOutput, Metric, ParamDef, Release, Run, RunContext};
 
 /// The metrics every Wang algorithm reports.
 pub(super) const METRICS: &[Metric] = &[
@@ -46,18 +46,14 @@ pub(super) fn planted(problem: &dyn HalfspaceProblem) -> (f64, usize) {
     )
 }
 
-/// The metric of a release `w` and the bound of `realised_eps` (the target).
-pub(super) fn measure(
-    ctx: &RunContext,
-    problem: &dyn HalfspaceProblem,
+/// A released halfspace `w` with its cost and the `eps` its accountant
+/// certifies.
+pub(super) fn halfspace_release(
     w: &[f64],
     gradient_evaluations: u64,
     realised_eps: f64,
-) -> Result<f64, RunFailure> {
-    match ctx.metric {
-        Metric::RealisedEps => Ok(realised_eps),
-        m => m.measure_halfspace(problem, w, gradient_evaluations as f64),
-    }
+) -> Release {
+    Release::point(w.to_vec(), gradient_evaluations as f64).with_realised_privacy(realised_eps)
 }
 
 /// `B_shape` (A = B = 1, l = 1) of the metric at the planted instance: the
@@ -83,7 +79,6 @@ fn run_m_star(
 ) -> Result<CellOutput, RunFailure> {
     let opts = m_star_options(ctx.options, jl_projection(ctx.options));
     let r = m_star(problem, ctx.privacy.approx(), opts, rng)?;
-    let metric = measure(ctx, problem, &r.w, r.gradient_evaluations, r.privacy.eps)?;
     let (gamma, m) = planted(problem);
     let (eps, delta) = (ctx.privacy.approx().eps, ctx.privacy.approx().delta);
     let n = problem.num_records();
@@ -97,7 +92,8 @@ fn run_m_star(
     };
     let chosen = &r.candidates[r.selected_index];
     Ok(CellOutput::from_nan_curves(
-        [metric, f64::NAN, bound, shape_reference(ctx, problem)],
+        halfspace_release(&r.w, r.gradient_evaluations, r.privacy.eps),
+        [f64::NAN, bound, shape_reference(ctx, problem)],
         vec![
             r.selected_gamma,
             chosen.k as f64,
@@ -129,7 +125,6 @@ fn run_m_prime(
         ..PrivTuneOptions::default()
     };
     let r = m_prime(problem, ctx.privacy.approx(), opts, rng)?;
-    let metric = measure(ctx, problem, &r.w, r.gradient_evaluations, r.eps_spent)?;
     let (gamma, m) = planted(problem);
     let (eps, delta) = (ctx.privacy.approx().eps, ctx.privacy.approx().delta);
     let bound = match ctx.metric {
@@ -142,7 +137,8 @@ fn run_m_prime(
         _ => f64::NAN,
     };
     Ok(CellOutput::from_nan_curves(
-        [metric, f64::NAN, bound, shape_reference(ctx, problem)],
+        halfspace_release(&r.w, r.gradient_evaluations, r.eps_spent),
+        [f64::NAN, bound, shape_reference(ctx, problem)],
         vec![
             r.selected_gamma,
             r.runs as f64,
