@@ -9,28 +9,15 @@ use std::path::PathBuf;
 
 use datagen::logistic::{LabelledData, Logistic};
 use dpcore::{Objective, PrivacyParams};
-use papers::lowy_razaviyayn::peer_race::{race, PeerRaceArgs, PeerTask, RaceCalibration};
+use papers::lowy_razaviyayn::peer_race::{
+    race, synthetic_matrix, PeerRaceArgs, PeerTask, RaceCalibration,
+};
 use papers::wang::removal_margin::LabelledMatrix;
-use rand::{RngExt, SeedableRng};
-use rand_pcg::Pcg64;
 use solvers::full_batch_gd::FullBatchNoisyGd;
 
-/// `n x d` rows in the unit ball with noisy linear labels.
+/// The race's synthetic file (`synthetic_matrix`).
 fn matrix(n: usize, d: usize, seed: u64) -> LabelledMatrix {
-    let mut rng = Pcg64::seed_from_u64(seed);
-    let (mut features, mut labels) = (Vec::new(), Vec::new());
-    for _ in 0..n {
-        let row: Vec<f64> = (0..d).map(|_| rng.random_range(-1.0..1.0)).collect();
-        let scale = row.iter().map(|v| v * v).sum::<f64>().sqrt().max(1.0);
-        features.extend(row.iter().map(|v| v / scale));
-        let logit = 3.0 * row[0] / scale + rng.random_range(-1.0..1.0);
-        labels.push(if logit > 0.0 { 1.0 } else { -1.0 });
-    }
-    LabelledMatrix {
-        d,
-        features,
-        labels,
-    }
+    synthetic_matrix(n, d, seed)
 }
 
 fn args(task: PeerTask, file: PathBuf) -> PeerRaceArgs {

@@ -9,26 +9,12 @@ mod common;
 use std::path::Path;
 
 use common::{run, stderr, Scratch};
-use rand::{RngExt, SeedableRng};
-use rand_pcg::Pcg64;
+use runner::peer_race::synthetic_matrix;
 use runner::removal_margin::LabelledMatrix;
 
-/// `n x d` rows in the unit ball with noisy linear labels.
+/// The race's synthetic file (`synthetic_matrix`).
 fn matrix(n: usize, d: usize, seed: u64) -> LabelledMatrix {
-    let mut rng = Pcg64::seed_from_u64(seed);
-    let (mut features, mut labels) = (Vec::new(), Vec::new());
-    for _ in 0..n {
-        let row: Vec<f64> = (0..d).map(|_| rng.random_range(-1.0..1.0)).collect();
-        let scale = row.iter().map(|v| v * v).sum::<f64>().sqrt().max(1.0);
-        features.extend(row.iter().map(|v| v / scale));
-        let logit = 3.0 * row[0] / scale + rng.random_range(-1.0..1.0);
-        labels.push(if logit > 0.0 { 1.0 } else { -1.0 });
-    }
-    LabelledMatrix {
-        d,
-        features,
-        labels,
-    }
+    synthetic_matrix(n, d, seed)
 }
 
 fn write_csv(m: &LabelledMatrix, path: &Path) {

@@ -363,6 +363,28 @@ fn vector(v: &[f64]) -> String {
     format!("[{}]", items.join(","))
 }
 
+/// A synthetic race file: `n x d` rows uniform in `[-1, 1]^d` scaled into the
+/// unit ball, labels `sign(3 x_0 + U[-1, 1])` (a noisy linear model), from
+/// the Pcg64 stream of `seed`. Used by the tests of the race on both sides of
+/// the command line, and handy for a first `runner peer-race`.
+pub fn synthetic_matrix(n: usize, d: usize, seed: u64) -> LabelledMatrix {
+    use rand::RngExt;
+    let mut rng = rng_from_seed(seed);
+    let (mut features, mut labels) = (Vec::new(), Vec::new());
+    for _ in 0..n {
+        let row: Vec<f64> = (0..d).map(|_| rng.random_range(-1.0..1.0)).collect();
+        let scale = row.iter().map(|v| v * v).sum::<f64>().sqrt().max(1.0);
+        features.extend(row.iter().map(|v| v / scale));
+        let logit = 3.0 * row[0] / scale + rng.random_range(-1.0..1.0);
+        labels.push(if logit > 0.0 { 1.0 } else { -1.0 });
+    }
+    LabelledMatrix {
+        d,
+        features,
+        labels,
+    }
+}
+
 /// The median of `v` (mean of the middle two for even length); NaN if empty.
 pub fn median(v: &[f64]) -> f64 {
     let mut s = v.to_vec();

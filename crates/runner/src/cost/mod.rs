@@ -32,17 +32,25 @@ pub struct PointValues<'a> {
     pub problem: &'a Values,
     /// Algorithm options.
     pub options: &'a Values,
-    /// `eps` (0 for zCDP algorithms).
-    pub eps: f64,
-    /// `delta`.
-    pub delta: f64,
-    /// `rho` (0 for `(eps, delta)` algorithms).
-    pub rho: f64,
+    /// The grid point's guarantee.
+    pub privacy: Privacy,
 }
 
 impl PointValues<'_> {
     /// A numeric value of the problem or the options, or `default` when the
     /// parameter is absent or not a finite number.
+    /// `eps` (1 for a zCDP point, whose formulas do not read it) and
+    /// `ln(1/delta)` (1 for pure DP and zCDP, see [`log_inv_delta`]).
+    fn eps_and_log_inv_delta(&self) -> (f64, f64) {
+        match self.privacy {
+            Privacy::Approx(p) => (
+                if p.eps > 0.0 { p.eps } else { 1.0 },
+                log_inv_delta(p.delta),
+            ),
+            Privacy::Zcdp(_) => (1.0, 1.0),
+        }
+    }
+
     fn num(&self, name: &str, default: f64) -> f64 {
         match self.problem.get(name).or_else(|| self.options.get(name)) {
             Some(Value::Num(x)) if x.is_finite() => *x,
@@ -139,8 +147,7 @@ fn algorithm_work(algorithm: &str, family: &str, v: &PointValues, n: f64, d: f64
     let log_n = n.max(2.0).log2();
     let kappa = v.num("kappa", 1.0).max(1.0);
     let mu = v.num("mu", 0.1).max(1e-12);
-    let eps = if v.eps > 0.0 { v.eps } else { 1.0 };
-    let lambda = log_inv_delta(v.delta);
+    let (eps, lambda) = v.eps_and_log_inv_delta();
     let vectors = 16.0 * d;
     match algorithm {
         // Exact minimizer (closed form, or a certified L-BFGS / Newton solve of a
@@ -206,7 +213,10 @@ fn algorithm_work(algorithm: &str, family: &str, v: &PointValues, n: f64, d: f64
                 (false, "kl_theorem8") => log_n,
                 (false, _) => nd,
             };
-            let rho = if v.rho > 0.0 { v.rho } else { 1.0 };
+            let rho = match v.privacy {
+                Privacy::Zcdp(rho) => rho,
+                Privacy::Approx(_) => 1.0,
+            };
             let calls = if algorithm == "kl_proximal_point" {
                 // Algorithm 4's inner loop runs T_in = n^2 rho_A/d noisy
                 // steps (times ln^2(2/beta) = 9.0 under Theorem 9) in each of
@@ -286,8 +296,8 @@ fn algorithm_work(algorithm: &str, family: &str, v: &PointValues, n: f64, d: f64
 /// mu = eps/(2 sqrt(2 ln(1/delta))) and beta = 1/n^2 (solvers::wang).
 fn wang_work(algorithm: &str, v: &PointValues, n: f64, d: f64) -> (f64, f64) {
     let grid = n.max(1.0).log2().floor() + 1.0;
-    let eps = if v.eps > 0.0 { v.eps } else { 1.0 };
-    let mu = eps / (2.0 * (2.0 * log_inv_delta(v.delta)).sqrt());
+    let (eps, lambda) = v.eps_and_log_inv_delta();
+    let mu = eps / (2.0 * (2.0 * lambda).sqrt());
     let mu_p = mu / (2.0 * grid).sqrt();
     let c_jl = v.num("jl_constant", 1.0);
     let log_term = (grid * (n + 1.0) * (n + 2.0) * n * n).ln();
@@ -407,12 +417,7 @@ pub fn for_each_point(study: &Study, mut f: impl FnMut(usize, &PointValues)) {
     let mut options = study.options.clone();
     let total = study.axes.iter().map(|a| a.values.len()).product::<usize>();
     for index in 0..total {
-        // The cost model reads eps, delta and rho by name; the unit's other
-        // parameters stay 0, which the formulas treat as absent.
-        let (mut eps, mut delta, mut rho) = match study.privacy {
-            Privacy::Approx(p) => (p.eps, p.delta, 0.0),
-            Privacy::Zcdp(rho) => (0.0, 0.0, rho),
-        };
+        let mut privacy = study.privacy;
         let mut rest = index;
         for axis in study.axes.iter().rev() {
             let value = axis.values[rest % axis.values.len()];
@@ -424,11 +429,7 @@ pub fn for_each_point(study: &Study, mut f: impl FnMut(usize, &PointValues)) {
                 Target::Algorithm => {
                     options.insert(axis.name.clone(), Value::Num(value));
                 }
-                Target::Privacy => match axis.name.as_str() {
-                    "eps" => eps = value,
-                    "rho" => rho = value,
-                    _ => delta = value,
-                },
+                Target::Privacy => privacy = privacy.with(&axis.name, value),
             }
         }
         f(
@@ -436,9 +437,7 @@ pub fn for_each_point(study: &Study, mut f: impl FnMut(usize, &PointValues)) {
             &PointValues {
                 problem: &problem,
                 options: &options,
-                eps,
-                delta,
-                rho,
+                privacy,
             },
         );
     }
