@@ -1,0 +1,209 @@
+//! The entries: a problem family ([`FamilyDef`]) and an algorithm
+//! ([`AlgorithmDef`]), const values with builder constructors, and the context
+//! an algorithm runs in.
+
+use crate::{Build, Metric, ParamDef, Privacy, PrivacyUnit, Run, Values};
+
+/// Everything an algorithm's runner needs besides the problem and the noise stream.
+#[derive(Debug, Clone, Copy)]
+pub struct RunContext<'a> {
+    /// Validated algorithm options.
+    pub options: &'a Values,
+    /// The problem family's values (e.g. `tau` for tilted ERM bounds).
+    pub problem: &'a Values,
+    /// The guarantee of the grid point, in the algorithm's unit.
+    pub privacy: Privacy,
+    /// The study's metric.
+    pub metric: Metric,
+}
+
+/// A registered problem family.
+#[derive(Debug)]
+pub struct FamilyDef {
+    /// Registered name.
+    pub name: &'static str,
+    /// What it is and where it comes from.
+    pub doc: &'static str,
+    /// Parameters.
+    pub params: &'static [ParamDef],
+    /// Metrics it can measure exactly.
+    pub metrics: &'static [Metric],
+    /// Constructor (its variant is the kind of problem built).
+    pub build: Build,
+    /// Whether the generated data depend on the privacy parameters (e.g. a
+    /// signal strength set relative to the private rate `R(n, d, eps, delta)`,
+    /// Bassily et al. E1). If so the runner passes `eps` and `delta` to
+    /// [`FamilyDef::build`] as values and includes them in the data seed, so
+    /// cells at different privacy levels no longer share a data set.
+    pub privacy_defines_data: bool,
+    /// Revision of the ground-truth solver's arithmetic: 0 for families never
+    /// changed; bumped when a solver change moves the certified minimizer
+    /// (within its certificate) and so the cells' bits. A revision above 0
+    /// enters the study's identity hash, so `--reuse-unchanged` recomputes
+    /// exactly the studies on the family and a resumed file refuses stale
+    /// cells. 1: L-BFGS where a Newton step costs more than its budget
+    /// (`datagen::newton::newton_is_cheaper`, issue 27).
+    pub ground_truth_revision: u32,
+}
+
+/// A registered algorithm.
+#[derive(Debug)]
+pub struct AlgorithmDef {
+    /// Registered name.
+    pub name: &'static str,
+    /// What it is and which theorem it implements.
+    pub doc: &'static str,
+    /// Options.
+    pub options: &'static [ParamDef],
+    /// Largest admissible delta (exclusive), e.g. 0.5 for the ZWB Gaussian calibration.
+    pub delta_max: f64,
+    /// Whether the algorithm needs `delta > 0` (Gaussian-only methods).
+    pub needs_delta: bool,
+    /// The privacy definition it is calibrated for.
+    pub privacy_unit: PrivacyUnit,
+    /// Metrics it can report.
+    pub metrics: &'static [Metric],
+    /// Names of the diagnostic outputs stored per cell.
+    pub diagnostics: &'static [&'static str],
+    /// What the stored `bound` is, for legends (e.g. "Cor 2.2 bound").
+    pub bound_name: &'static str,
+    /// What the stored `theory` is, for legends.
+    pub theory_name: &'static str,
+    /// What the stored `reference` curve is, for legends (empty: none).
+    pub reference_name: &'static str,
+    /// Runner (its variant is the kind of problem it runs on).
+    pub run: Run,
+    /// Diagnostics that depend on the measured metric, filled in by the
+    /// runner after it measures the release: called with the metric and the
+    /// run's diagnostics (e.g. González Alg. 1's sparsification penalty, the
+    /// gap minus the gap of the multiplicative-weights average). `None` for
+    /// most entries.
+    pub derive_diagnostics: Option<fn(metric: f64, diagnostics: &mut [f64])>,
+}
+
+impl FamilyDef {
+    /// A family entry whose data do not depend on the privacy parameters and
+    /// whose ground truth was never revised.
+    pub const fn new(
+        name: &'static str,
+        doc: &'static str,
+        params: &'static [ParamDef],
+        metrics: &'static [Metric],
+        build: Build,
+    ) -> Self {
+        Self {
+            name,
+            doc,
+            params,
+            metrics,
+            build,
+            privacy_defines_data: false,
+            ground_truth_revision: 0,
+        }
+    }
+
+    /// The same family with data depending on `eps` and `delta`
+    /// ([`FamilyDef::privacy_defines_data`]).
+    pub const fn privacy_defines_data(self) -> Self {
+        Self {
+            privacy_defines_data: true,
+            ..self
+        }
+    }
+
+    /// The same family at ground-truth revision `revision`
+    /// ([`FamilyDef::ground_truth_revision`]).
+    pub const fn ground_truth_revision(self, revision: u32) -> Self {
+        Self {
+            ground_truth_revision: revision,
+            ..self
+        }
+    }
+}
+
+impl AlgorithmDef {
+    /// An algorithm entry calibrated for `(eps, delta)`-DP at any `delta` in
+    /// `[0, 1)`, with no options, no diagnostics and no named curves.
+    pub const fn new(
+        name: &'static str,
+        doc: &'static str,
+        metrics: &'static [Metric],
+        run: Run,
+    ) -> Self {
+        Self {
+            name,
+            doc,
+            options: &[],
+            delta_max: 1.0,
+            needs_delta: false,
+            privacy_unit: PrivacyUnit::EpsDelta,
+            metrics,
+            diagnostics: &[],
+            bound_name: "",
+            theory_name: "",
+            reference_name: "",
+            run,
+            derive_diagnostics: None,
+        }
+    }
+
+    /// The same entry with diagnostics derived from the measured metric
+    /// ([`AlgorithmDef::derive_diagnostics`]).
+    pub const fn deriving_diagnostics(self, derive: fn(f64, &mut [f64])) -> Self {
+        Self {
+            derive_diagnostics: Some(derive),
+            ..self
+        }
+    }
+
+    /// The same entry with these options.
+    pub const fn with_options(self, options: &'static [ParamDef]) -> Self {
+        Self { options, ..self }
+    }
+
+    /// The same entry with these diagnostics (names of the values its runs
+    /// return, in order).
+    pub const fn with_diagnostics(self, diagnostics: &'static [&'static str]) -> Self {
+        Self {
+            diagnostics,
+            ..self
+        }
+    }
+
+    /// The same entry with legend names for the `bound`, `theory` and
+    /// `reference` curves its runs return (empty: none).
+    pub const fn with_curves(
+        self,
+        bound_name: &'static str,
+        theory_name: &'static str,
+        reference_name: &'static str,
+    ) -> Self {
+        Self {
+            bound_name,
+            theory_name,
+            reference_name,
+            ..self
+        }
+    }
+
+    /// The same entry admitting only `delta < delta_max`.
+    pub const fn delta_below(self, delta_max: f64) -> Self {
+        Self { delta_max, ..self }
+    }
+
+    /// The same entry requiring `delta > 0` (Gaussian-only calibrations).
+    pub const fn requiring_delta(self) -> Self {
+        Self {
+            needs_delta: true,
+            ..self
+        }
+    }
+
+    /// The same entry calibrated for `rho`-zCDP.
+    pub const fn zcdp(self) -> Self {
+        Self {
+            privacy_unit: PrivacyUnit::Zcdp,
+            ..self
+        }
+    }
+}
