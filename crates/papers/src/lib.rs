@@ -37,6 +37,7 @@ pub const ALGORITHM_TABLES: &[&[AlgorithmDef]] = &[
     bassily::objp::ALGORITHMS,
     menart::known::ALGORITHMS,
     menart::adaptive::ALGORITHMS,
+    menart::gaussian_mean::ALGORITHMS,
     wang::mstar::ALGORITHMS,
     wang::baselines::ALGORITHMS,
     wang::jl_margin::ALGORITHMS,

@@ -6,4 +6,5 @@ pub(crate) mod adaptive;
 pub(crate) mod common;
 pub(crate) mod errata;
 pub(crate) mod families;
+pub(crate) mod gaussian_mean;
 pub(crate) mod known;

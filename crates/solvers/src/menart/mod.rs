@@ -9,6 +9,8 @@
 //! * [`adaptive`]: Algorithm 3 (adaptive noisy GD, Theorems 3–4) and the
 //!   Theorem 5 exponential-mechanism selection;
 //! * [`dp_gd`]: the DP-GD stationarity baseline of experiment E4 (\[WYX17\]);
+//! * [`gaussian_mean`]: the Gaussian mechanism on the clipped mean, the
+//!   oracle baseline of the mean-estimation family F-A (digest §4.3);
 //! * [`bounds`]: every theorem's expression (with its logs), for the theory
 //!   curves and slope comparisons of digest §6.0.
 //!
@@ -27,6 +29,7 @@
 pub mod adaptive;
 pub mod bounds;
 pub mod dp_gd;
+pub mod gaussian_mean;
 mod ledger;
 pub mod proximal;
 pub mod spider;

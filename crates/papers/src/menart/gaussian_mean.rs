@@ -1,0 +1,85 @@
+//! The oracle baseline of the mean-estimation family F-A as a registry entry:
+//! the Gaussian mechanism on the clipped mean
+//! ([`solvers::menart::gaussian_mean`]; digest §4.3 F-A).
+//!
+//! It runs only on `kl_mean_estimation`: the clip is the family's public
+//! record radius `R_x = start_distance + spread` (its parameters, read from
+//! [`RunContext::problem`], and checked against the public constant
+//! `F0 = R_x^2/2`). Any other family is refused with
+//! [`RunFailure::InvalidParameters`].
+//!
+//! KlCurves: `excess_empirical_risk` theory = the exact expectation
+//! `d sigma^2/2`, `gradient_norm` theory = the exact chi mean; no bound (the
+//! expectation is exact, not bounded) and no reference.
+
+use contract::{AlgorithmDef, CellOutput, Metric, Run, RunContext, Value, Values};
+use dpcore::menart::KlObjective;
+use dpcore::RunFailure;
+use rand_pcg::Pcg64;
+use solvers::menart::gaussian_mean::GaussianMean;
+
+use super::common::{kl_diagnostics, output, KlCurves};
+
+/// `R_x = start_distance + spread` of a `kl_mean_estimation` cell, `None`
+/// for a family without these parameters.
+fn data_radius(problem: &Values) -> Option<f64> {
+    match (problem.get("start_distance"), problem.get("spread")) {
+        (Some(Value::Num(r0)), Some(Value::Num(s))) => Some(r0 + s),
+        _ => None,
+    }
+}
+
+/// The Gaussian mechanism on the clipped mean (F-A only).
+fn run_gaussian_mean(
+    ctx: &RunContext,
+    problem: &dyn KlObjective,
+    rng: &mut Pcg64,
+) -> Result<CellOutput, RunFailure> {
+    let f0 = problem.kl_constants().initial_gap;
+    let rx = data_radius(ctx.problem)
+        .filter(|rx| (0.5 * rx * rx - f0).abs() <= 1e-12 * f0)
+        .ok_or_else(|| {
+            RunFailure::InvalidParameters(
+                "kl_gaussian_mean runs on kl_mean_estimation only (the clip is its record \
+                 radius start_distance + spread)"
+                    .into(),
+            )
+        })?;
+    let out = GaussianMean { data_radius: rx }.run(problem, ctx.privacy.rho(), rng)?;
+    let d = problem.dim();
+    let excess = KlCurves {
+        theory: GaussianMean::expected_excess(d, out.sigma),
+        ..KlCurves::NONE
+    };
+    let gradient_norm = KlCurves {
+        theory: GaussianMean::expected_gradient_norm(d, out.sigma),
+        ..KlCurves::NONE
+    };
+    output(
+        ctx,
+        problem,
+        &out.run,
+        excess,
+        gradient_norm,
+        &[out.sigma, out.sensitivity],
+    )
+}
+
+/// The algorithm of this module.
+pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[AlgorithmDef::new(
+    "kl_gaussian_mean",
+    "Menart et al. digest §4.3 F-A oracle baseline: the Gaussian mechanism on the clipped mean, \
+          clip = record radius R_x = start_distance + spread, sigma = (2 R_x/n)/sqrt(2 rho) (Bun-Steinke \
+          Prop 1.6, replace-one). kl_mean_estimation only. Theory: the exact E excess = d sigma^2/2 = \
+          R_x^2 d/(n^2 rho) and the chi mean of ||grad F||",
+    &[
+        Metric::ExcessEmpiricalRisk,
+        Metric::GradientNorm,
+        Metric::GradientEvaluations,
+        Metric::RealisedRho,
+    ],
+    Run::KlObjective(run_gaussian_mean),
+)
+.zcdp()
+.with_diagnostics(kl_diagnostics!["sigma", "sensitivity"])
+.with_curves("", "exact expectation (chi-square)", "")];
