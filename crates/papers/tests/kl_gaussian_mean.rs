@@ -69,7 +69,8 @@ fn the_entry_reports_the_calibration_and_the_exact_expectation() {
     );
     assert_eq!(out.curves.bound, None);
     let spent = run("kl_mean_estimation", &problem, rho, Metric::RealisedRho).unwrap();
-    assert!(spent.metric <= rho && spent.metric >= rho * (1.0 - 1e-8));
+    let realised = spent.release.realised_privacy.unwrap();
+    assert!(realised <= rho && realised >= rho * (1.0 - 1e-8));
     assert_eq!(spent.curves.bound, Some(rho));
 }
 

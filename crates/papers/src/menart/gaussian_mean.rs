@@ -8,7 +8,7 @@
 //! `F0 = R_x^2/2`). Any other family is refused with
 //! [`RunFailure::InvalidParameters`].
 //!
-//! KlCurves: `excess_empirical_risk` theory = the exact expectation
+//! Curves: `excess_empirical_risk` theory = the exact expectation
 //! `d sigma^2/2`, `gradient_norm` theory = the exact chi mean; no bound (the
 //! expectation is exact, not bounded) and no reference.
 
@@ -57,7 +57,6 @@ fn run_gaussian_mean(
     };
     output(
         ctx,
-        problem,
         &out.run,
         excess,
         gradient_norm,
