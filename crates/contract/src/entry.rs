@@ -2,6 +2,7 @@
 //! ([`AlgorithmDef`]), const values with builder constructors, and the context
 //! an algorithm runs in.
 
+use crate::cost::{default_algorithm_work, default_family_work, AlgorithmWorkFn, FamilyWorkFn};
 use crate::{Build, Metric, ParamDef, Privacy, PrivacyUnit, Run, Values};
 
 /// Everything an algorithm's runner needs besides the problem and the noise stream.
@@ -44,6 +45,9 @@ pub struct FamilyDef {
     /// cells. 1: L-BFGS where a Newton step costs more than its budget
     /// (`datagen::newton::newton_is_cheaper`, issue 27).
     pub ground_truth_revision: u32,
+    /// Its data set's size and generation work at a grid point, for the
+    /// plan's estimates ([`crate::cost`]).
+    pub work: FamilyWorkFn,
 }
 
 /// A registered algorithm.
@@ -79,6 +83,9 @@ pub struct AlgorithmDef {
     /// gap minus the gap of the multiplicative-weights average). `None` for
     /// most entries.
     pub derive_diagnostics: Option<fn(metric: f64, diagnostics: &mut [f64])>,
+    /// Its run's work at a grid point, for the plan's estimates
+    /// ([`crate::cost`]).
+    pub work: AlgorithmWorkFn,
 }
 
 impl FamilyDef {
@@ -99,7 +106,14 @@ impl FamilyDef {
             build,
             privacy_defines_data: false,
             ground_truth_revision: 0,
+            work: default_family_work,
         }
+    }
+
+    /// The same family with its own work formula (default: `n` records of
+    /// dimension `d`, [`default_family_work`]).
+    pub const fn with_work(self, work: FamilyWorkFn) -> Self {
+        Self { work, ..self }
     }
 
     /// The same family with data depending on `eps` and `delta`
@@ -144,7 +158,14 @@ impl AlgorithmDef {
             reference_name: "",
             run,
             derive_diagnostics: None,
+            work: default_algorithm_work,
         }
+    }
+
+    /// The same entry with its own work formula (default: one pass over the
+    /// data set, [`default_algorithm_work`]).
+    pub const fn with_work(self, work: AlgorithmWorkFn) -> Self {
+        Self { work, ..self }
     }
 
     /// The same entry with diagnostics derived from the measured metric

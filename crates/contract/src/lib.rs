@@ -8,6 +8,7 @@
 //! a [`CellOutput`]. The runner sees only this crate and the list of entries in
 //! `papers`; adding an algorithm never touches it (see docs/extending.md).
 
+pub mod cost;
 mod entry;
 pub mod kind;
 pub mod metric;
@@ -17,6 +18,7 @@ mod privacy;
 pub mod release;
 pub mod seeds;
 
+pub use cost::{CostPoint, FamilyWork};
 pub use entry::{AlgorithmDef, FamilyDef, RunContext};
 pub use kind::{
     Build, BuildFn, Instance, ObjectiveBuildFn, ObjectiveRunFn, ProblemKind, Run, RunFn,

@@ -165,6 +165,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         RISKS,
         Run::Objective(run_objp_exact),
     )
+.with_work(super::cost::objp)
     .requiring_delta()
     .with_diagnostics(OBJP_DIAGNOSTICS)
     .with_curves("Thm 5.3 bound, corrected constant 4 (P13)", "", "Thm 5.3 as printed (constant 2)"),
@@ -181,6 +182,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         ],
         Run::Objective(run_objp_app),
     )
+.with_work(super::cost::objp_app)
     .with_options(&[CONSTANTS])
     .requiring_delta()
     .with_diagnostics(OBJP_DIAGNOSTICS)

@@ -242,6 +242,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         NSGD_METRICS,
         Run::Objective(run_nsgd),
     )
+.with_work(super::cost::nsgd)
     .with_options(&[CALIBRATION, NEIGHBOURING])
     .requiring_delta()
     .with_diagnostics(NSGD_DIAGNOSTICS)
@@ -254,6 +255,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         NSGD_METRICS,
         Run::Objective(run_nsgd_moreau),
     )
+.with_work(super::cost::nsgd)
     .with_options(&[CALIBRATION, NEIGHBOURING])
     .requiring_delta()
     .with_diagnostics(NSGD_DIAGNOSTICS)
@@ -265,6 +267,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         NSGD_METRICS,
         Run::Objective(run_prox_gd),
     )
+.with_work(super::cost::prox_gd)
     .with_options(&[CALIBRATION, NEIGHBOURING])
     .requiring_delta()
     .with_diagnostics(NSGD_DIAGNOSTICS)
@@ -285,6 +288,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         &[Metric::ExcessPopulationRisk],
         Run::Objective(run_theory_curve),
     )
+.with_work(super::cost::theory_curve)
     .with_options(&[CURVE])
     .with_curves("", "the curve", ""),
 ];

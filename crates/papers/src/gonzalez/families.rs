@@ -252,7 +252,8 @@ pub(crate) const FAMILIES: &[FamilyDef] = &[
         ],
         &[Metric::DualityGap],
         Build::Saddle(build_game),
-    ),
+    )
+.with_work(super::cost::game),
     FamilyDef::new(
         "ggp_least_squares",
         "González et al. digest §6.3 G4(a): f(x; z) = (a^T x - b)^2/2 on Delta_d, a Rademacher, b = a_1 + U[-s, s]; \
@@ -264,7 +265,8 @@ pub(crate) const FAMILIES: &[FamilyDef] = &[
         .default("0.5")],
         &[Metric::ExcessPopulationRisk],
         Build::SimplexSco(build_least_squares),
-    ),
+    )
+.with_work(super::cost::counter_based),
     FamilyDef::new(
         "ggp_separable_sco",
         "González et al. SCO instance (library substitute for G4(b)/(c)): f(x; z) = <g_bar + sigma xi, x> + c phi(x_k), \
@@ -297,7 +299,8 @@ pub(crate) const FAMILIES: &[FamilyDef] = &[
         ],
         &[Metric::ExcessPopulationRisk],
         Build::SimplexSco(build_separable_sco),
-    ),
+    )
+.with_work(super::cost::counter_based),
     FamilyDef::new(
         "ggp_marginals",
         "González et al. digest §6.3 G5: Z = {0,1}^bits, all 2-way marginal conjunctions and their negations \
@@ -310,5 +313,6 @@ pub(crate) const FAMILIES: &[FamilyDef] = &[
         .default("10")],
         &[Metric::MaxQueryError],
         Build::QueryRelease(build_marginals),
-    ),
+    )
+.with_work(super::cost::marginals),
 ];

@@ -2,6 +2,7 @@
 //! the saddle, simplex-SCO and query-release families, Algorithms 1–4 with
 //! their baselines, and the calibration errata.
 
+pub(crate) mod cost;
 pub(crate) mod errata;
 pub(crate) mod families;
 pub(crate) mod options;

@@ -239,6 +239,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         GAP_METRICS,
         Run::Saddle(run_alg1),
     )
+.with_work(super::cost::saddle)
     .with_options(&[
         REGIME,
         RELEASE_COUNT,
@@ -272,6 +273,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         GAP_METRICS,
         Run::Saddle(run_alg3),
     )
+.with_work(super::cost::saddle)
     .with_options(&[RELEASE_COUNT])
     .requiring_delta()
     .with_diagnostics(&["steps", "records_used", "m", "tau", "u", "alpha", "outside_theory", "realised_eps"])
@@ -283,6 +285,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         &[Metric::DualityGap, Metric::GradientEvaluations],
         Run::Saddle(run_nonprivate_smd),
     )
+.with_work(super::cost::nonprivate_saddle)
     .with_diagnostics(BASELINE_DIAGNOSTICS)
     .with_curves("2l/(tau T) + 5 tau L0^2 (Lemma 4.1 in expectation)", "(L0 + L1) sqrt(l/n)", ""),
     AlgorithmDef::new(
@@ -292,6 +295,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         GAP_METRICS,
         Run::Saddle(run_noisy_entropic_md),
     )
+.with_work(super::cost::saddle)
     .requiring_delta()
     .with_diagnostics(BASELINE_DIAGNOSTICS),
     AlgorithmDef::new(
@@ -301,6 +305,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         GAP_METRICS,
         Run::Saddle(run_euclidean_dp_sgda),
     )
+.with_work(super::cost::saddle)
     .with_options(&[ParamDef::float(
         "clip",
         (0.0, f64::INFINITY, false),

@@ -176,6 +176,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         RISK_AND_COST_METRICS,
         Run::Objective(run_black_box),
     )
+.with_work(super::cost::black_box)
     .with_options(&[SENSITIVITY, INNER])
     .delta_below(0.5)
     .with_diagnostics(BLACK_BOX_DIAGNOSTICS)
@@ -188,6 +189,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         RISK_AND_COST_METRICS,
         Run::Objective(run_regularized),
     )
+.with_work(super::cost::regularized)
     .with_options(&[SENSITIVITY, MODE, INNER, CALIBRATION])
     .delta_below(0.5)
     .with_diagnostics(REGULARIZED_DIAGNOSTICS)
@@ -200,6 +202,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         &[Metric::ExcessEmpiricalRisk, Metric::GradientEvaluations],
         Run::Objective(run_adversarial),
     )
+.with_work(super::cost::adversarial)
     .with_options(&[SENSITIVITY, INFLATION])
     .delta_below(0.5)
     .with_diagnostics(BLACK_BOX_DIAGNOSTICS)

@@ -100,6 +100,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         &[Metric::ExcessEmpiricalRisk, Metric::GradientEvaluations],
         Run::Objective(run_zzmw17),
     )
+    .with_work(super::cost::zzmw17)
     .delta_below(0.5)
     .with_diagnostics(&[
         "iterations",
@@ -122,6 +123,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         &[Metric::ExcessEmpiricalRisk, Metric::GradientEvaluations],
         Run::Objective(run_noisy_sgd),
     )
+    .with_work(super::cost::noisy_sgd)
     .with_options(&[EXPECTED_BATCH])
     .requiring_delta()
     .with_diagnostics(&[

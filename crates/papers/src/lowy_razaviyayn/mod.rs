@@ -6,6 +6,7 @@
 pub(crate) mod algorithms;
 pub(crate) mod baselines;
 pub(crate) mod bounds;
+pub(crate) mod cost;
 pub(crate) mod errata;
 pub(crate) mod families;
 pub(crate) mod options;

@@ -160,6 +160,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         ],
         Run::KlObjective(run_adaptive),
     )
+.with_work(super::cost::kl_method)
     .with_options(&[CALIBRATION, BETA])
     .zcdp()
     .with_diagnostics(kl_diagnostics![
@@ -182,6 +183,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         STATIONARITY_METRICS,
         Run::KlObjective(run_selection),
     )
+.with_work(super::cost::kl_method)
     .with_options(&[CALIBRATION, BETA])
     .zcdp()
     .with_diagnostics(kl_diagnostics![
@@ -200,6 +202,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         STATIONARITY_METRICS,
         Run::KlObjective(run_dp_gd),
     )
+.with_work(super::cost::kl_method)
     .zcdp()
     .with_diagnostics(kl_diagnostics![
             "steps",

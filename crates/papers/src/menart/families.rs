@@ -161,7 +161,8 @@ pub(crate) const FAMILIES: &[FamilyDef] = &[
         ],
         KL_METRICS,
         Build::KlObjective(build_mean),
-    ),
+    )
+.with_work(super::cost::mean_estimation),
     FamilyDef::new(
         "kl_power_tilt",
         "Menart et al. F-B: f(w; z) = ||w - c||^p/p + <z, w - c>, zero-sum tilts; (gamma, kappa)-KL with equality, \
@@ -182,7 +183,8 @@ pub(crate) const FAMILIES: &[FamilyDef] = &[
         ],
         KL_METRICS,
         Build::KlObjective(build_power_tilt),
-    ),
+    )
+.with_work(super::cost::tilted),
     FamilyDef::new(
         "kl_power_regression",
         "Menart et al. F-C: realisable power regression |<a, w> - b|^p/p, ||a_i|| = 1, p >= 2; public \
@@ -210,7 +212,8 @@ pub(crate) const FAMILIES: &[FamilyDef] = &[
         &[N, D, START, MARGIN, TILT],
         KL_METRICS,
         Build::KlObjective(build_kns),
-    ),
+    )
+.with_work(super::cost::tilted),
     FamilyDef::new(
         "kl_theorem8",
         "Menart et al. F-E: the d = 1 instance of Theorem 8 (kappa = tau/(tau-1) >= 2), convex, non-smooth; \
@@ -238,7 +241,8 @@ pub(crate) const FAMILIES: &[FamilyDef] = &[
         ],
         KL_METRICS,
         Build::KlObjective(build_theorem8),
-    ),
+    )
+.with_work(super::cost::theorem8),
     FamilyDef::new(
         "kl_least_squares",
         "Menart et al. F-F: least squares (<x, w> - y)^2/2, x_i on the unit sphere; PL with the public \

@@ -79,6 +79,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[AlgorithmDef::new(
     ],
     Run::KlObjective(run_gaussian_mean),
 )
+.with_work(super::cost::gaussian_mean)
 .zcdp()
 .with_diagnostics(kl_diagnostics!["sigma", "sensitivity"])
 .with_curves("", "exact expectation (chi-square)", "")];

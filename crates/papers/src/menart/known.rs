@@ -125,6 +125,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         METRICS,
         Run::KlObjective(run_spider),
     )
+.with_work(super::cost::kl_method)
     .with_options(&[
         CALIBRATION,
         BETA,
@@ -166,6 +167,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         METRICS,
         Run::KlObjective(run_proximal),
     )
+.with_work(super::cost::proximal_point)
     .with_options(&[
         CALIBRATION,
         BETA,

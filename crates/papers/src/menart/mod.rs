@@ -4,6 +4,7 @@
 
 pub(crate) mod adaptive;
 pub(crate) mod common;
+pub(crate) mod cost;
 pub(crate) mod errata;
 pub(crate) mod families;
 pub(crate) mod gaussian_mean;

@@ -176,6 +176,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         METRICS,
         Run::Halfspace(run_oracle_jlgd),
     )
+.with_work(super::cost::oracle_jlgd)
     .with_options(&[MODE, ITERATE, CONVERSION, JL_CONSTANT, BUDGET])
     .requiring_delta()
     .with_diagnostics(&["k", "steps", "sigma", "mu", "realised_mu"])
@@ -187,6 +188,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         METRICS,
         Run::Halfspace(run_full_dimension),
     )
+.with_work(super::cost::full_dimension)
     .with_options(&[MODE, ITERATE, CONVERSION, RADIUS_FACTOR, TUNING])
     .requiring_delta()
     .with_diagnostics(&["selected_gamma", "mu_per_run", "gradient_evaluations"])
@@ -198,5 +200,6 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         &[Metric::ZeroOneError, Metric::PopulationZeroOneError],
         Run::Halfspace(run_hard_margin_svm),
     )
+.with_work(super::cost::hard_margin_svm)
     .with_diagnostics(&["margin_lower", "margin_upper", "iterations"]),
 ];

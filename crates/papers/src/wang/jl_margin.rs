@@ -84,6 +84,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[AlgorithmDef::new(
     &[Metric::JlMarginRatio],
     Run::Halfspace(run_jl_margin),
 )
+.with_work(super::cost::jl_margin_check)
 .with_options(&[JL_CONSTANT])
 .with_diagnostics(&[
     "k",

@@ -4,6 +4,7 @@
 //! (`runner removal-margin`).
 
 pub(crate) mod baselines;
+pub(crate) mod cost;
 pub(crate) mod errata;
 pub(crate) mod families;
 pub(crate) mod jl_margin;

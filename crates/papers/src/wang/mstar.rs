@@ -174,6 +174,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         METRICS,
         Run::Halfspace(run_m_star),
     )
+.with_work(super::cost::m_star)
     .with_options(&[MODE, ITERATE, CONVERSION, CRITERION, JL_CONSTANT, DROP_VACUOUS])
     .requiring_delta()
     .with_diagnostics(&[
@@ -195,6 +196,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         METRICS,
         Run::Halfspace(run_m_prime),
     )
+.with_work(super::cost::m_prime)
     .with_options(&[MODE, ITERATE, JL_CONSTANT, R_FACTOR, MAX_RUNS])
     .requiring_delta()
     .with_diagnostics(&[

@@ -1,0 +1,114 @@
+//! What a cell costs, as its entries declare it: the runner's plan multiplies
+//! these operation counts by calibrated seconds per operation to estimate
+//! core-hours and refuses cells that cannot fit in memory, before anything
+//! runs. A family declares the work of generating one data set, an algorithm
+//! the work of one run on it; both default to one pass over `n x d` numbers,
+//! so a new entry is estimated without touching the runner and can declare a
+//! sharper formula beside its definition.
+
+use crate::{Privacy, Value, Values};
+
+/// The values of one grid point, as the cost formulas read them.
+#[derive(Debug, Clone, Copy)]
+pub struct CostPoint<'a> {
+    /// Problem-family values.
+    pub problem: &'a Values,
+    /// Algorithm options.
+    pub options: &'a Values,
+    /// The grid point's guarantee.
+    pub privacy: Privacy,
+}
+
+impl CostPoint<'_> {
+    /// A numeric value of the problem or the options, or `default` when the
+    /// parameter is absent or not a finite number.
+    pub fn num(&self, name: &str, default: f64) -> f64 {
+        match self.problem.get(name).or_else(|| self.options.get(name)) {
+            Some(Value::Num(x)) if x.is_finite() => *x,
+            _ => default,
+        }
+    }
+
+    /// A string choice of the problem or the options ("" when absent).
+    pub fn choice(&self, name: &str) -> &str {
+        match self.problem.get(name).or_else(|| self.options.get(name)) {
+            Some(Value::Str(s)) => s,
+            _ => "",
+        }
+    }
+
+    /// `eps` (1 for a zCDP point, whose formulas do not read it) and
+    /// `ln(1/delta)` (1 for pure DP and zCDP, see [`log_inv_delta`]).
+    pub fn eps_and_log_inv_delta(&self) -> (f64, f64) {
+        match self.privacy {
+            Privacy::Approx(p) => (
+                if p.eps > 0.0 { p.eps } else { 1.0 },
+                log_inv_delta(p.delta),
+            ),
+            Privacy::Zcdp(_) => (1.0, 1.0),
+        }
+    }
+
+    /// `rho` of a zCDP point (1 for an approximate-DP one, whose formulas do
+    /// not read it).
+    pub fn rho_or_one(&self) -> f64 {
+        match self.privacy {
+            Privacy::Zcdp(rho) => rho,
+            Privacy::Approx(_) => 1.0,
+        }
+    }
+}
+
+/// `ln(1/delta)`, at least 1 (delta = 0 means pure DP, whose schedules do not
+/// depend on it).
+pub fn log_inv_delta(delta: f64) -> f64 {
+    if delta > 0.0 && delta < 1.0 {
+        (1.0 / delta).ln().max(1.0)
+    } else {
+        1.0
+    }
+}
+
+/// The size of a family's data set and the work of generating it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FamilyWork {
+    /// Records `n` (at least 1).
+    pub n: f64,
+    /// The dimension the family works in (at least 1): `d`, or e.g. `2^log2_d`
+    /// for a saddle game.
+    pub d: f64,
+    /// Operations to generate the data set.
+    pub generate_ops: f64,
+    /// Numbers (8 bytes each) the data set holds.
+    pub data_numbers: f64,
+}
+
+/// A family's work at a grid point.
+pub type FamilyWorkFn = fn(&CostPoint) -> FamilyWork;
+
+/// An algorithm's run at a grid point: `(operations, working numbers)`, given
+/// the family's name and work.
+pub type AlgorithmWorkFn = fn(&CostPoint, &str, &FamilyWork) -> (f64, f64);
+
+/// `n` and `d` of a grid point (each at least 1).
+pub fn n_and_d(v: &CostPoint) -> (f64, f64) {
+    (v.num("n", 1.0).max(1.0), v.num("d", 1.0).max(1.0))
+}
+
+/// The default family work: `n` records of dimension `d` with a label or
+/// weight each, `n d` operations to draw.
+pub fn default_family_work(v: &CostPoint) -> FamilyWork {
+    let (n, d) = n_and_d(v);
+    FamilyWork {
+        n,
+        d,
+        generate_ops: n * d,
+        data_numbers: n * (d + 3.0),
+    }
+}
+
+/// The default algorithm work: one pass over the data set, 16 working
+/// vectors of dimension `d`.
+pub fn default_algorithm_work(_: &CostPoint, _: &str, w: &FamilyWork) -> (f64, f64) {
+    (w.n * w.d, 16.0 * w.d)
+}

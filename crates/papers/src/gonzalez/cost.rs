@@ -1,0 +1,102 @@
+//! The plan's work formulas of the González–Guzmán–Paquette entries (see
+//! `contract::cost`). The simplex-SCO algorithms keep the default (one pass of
+//! `O(d)` gradients).
+
+use contract::{CostPoint, FamilyWork};
+
+/// `ggp_game`: `d_x = d_y = 2^log2_d`; records are counter-based (hashed on
+/// demand), so a game holds `O(d)` vectors, plus the cached dense entries up
+/// to `2^10` (8 MiB).
+pub(crate) fn game(v: &CostPoint) -> FamilyWork {
+    let n = v.num("n", 1.0).max(1.0);
+    let d = 2f64.powf(v.num("log2_d", 1.0)).max(1.0);
+    let dense = matches!(v.choice("matrix"), "planted" | "dense" | "") && d <= 1024.0;
+    let cache = if dense { d * d } else { 0.0 };
+    let rank = v.num("rank", 4.0);
+    FamilyWork {
+        n,
+        d,
+        generate_ops: cache + d * rank,
+        data_numbers: cache + (8.0 + 2.0 * rank) * d,
+    }
+}
+
+/// `ggp_least_squares` and `ggp_separable_sco`: counter-based records, `O(d)`.
+pub(crate) fn counter_based(v: &CostPoint) -> FamilyWork {
+    let (n, d) = contract::cost::n_and_d(v);
+    FamilyWork {
+        n,
+        d,
+        generate_ops: d,
+        data_numbers: 8.0 * d,
+    }
+}
+
+/// `ggp_marginals`: the population histogram over the domain of `2^bits`
+/// points and `8 C(bits, 2)` query answers.
+pub(crate) fn marginals(v: &CostPoint) -> FamilyWork {
+    let n = v.num("n", 1.0).max(1.0);
+    let d = 2f64.powf(v.num("bits", 10.0)).max(1.0);
+    let bits = v.num("bits", 10.0);
+    let queries = 4.0 * bits * (bits - 1.0);
+    FamilyWork {
+        n,
+        d,
+        generate_ops: n * bits + d * queries,
+        data_numbers: 4.0 * d + queries,
+    }
+}
+
+/// The saddle algorithms: `T = n eps/sqrt(l Lambda)` mirror steps of `O(d)`
+/// (MW vertices), the rank-one payoff noise `O(n d)`, and the two exact gaps
+/// of the released pair, `O(d^2)` on a dense or planted matrix.
+fn saddle_work(v: &CostPoint, w: &FamilyWork, nonprivate: bool) -> (f64, f64) {
+    let (n, d) = (w.n, w.d);
+    let nd = n * d;
+    let (eps, _) = v.eps_and_log_inv_delta();
+    let l = 2.0 * d.max(2.0).ln();
+    let steps = (n * eps / l.sqrt()).clamp(1.0, n);
+    // Each record is hashed from its counter (about 16 operations, measured on
+    // table 1's noiseless n = 1e6 games), plus O(d) for the rank-one payoff
+    // noise.
+    let noise = if v.choice("noise") == "none" {
+        16.0 * n
+    } else {
+        16.0 * n + nd
+    };
+    // The exact gaps evaluate every entry of a dense (hashed) matrix: about
+    // 11 s of the 23 s of a dense 2^16 cell (docs/papers/gonzalez.md).
+    // Low-rank games use their factors, O(d rank) per gap: d^2 would put the
+    // default d-sweep's 2^20 points at hours per cell, against 4 core-hours
+    // measured for the whole default run.
+    let gap = match v.choice("matrix") {
+        "separable" => 2.0 * d,
+        "low_rank" => 32.0 * d * v.num("rank", 4.0),
+        _ => 2.0 * d * d,
+    };
+    let mirror = if nonprivate && gap > 2.0 * d * 16.0 {
+        // Exact record gradients at the MW iterates: dense mat-vecs.
+        n * gap / 2.0
+    } else {
+        steps * d
+    };
+    (noise + mirror + gap, 16.0 * d)
+}
+
+/// The private saddle algorithms and their private baselines.
+pub(crate) fn saddle(v: &CostPoint, _: &str, w: &FamilyWork) -> (f64, f64) {
+    saddle_work(v, w, false)
+}
+
+/// `ggp_nonprivate_smd`.
+pub(crate) fn nonprivate_saddle(v: &CostPoint, _: &str, w: &FamilyWork) -> (f64, f64) {
+    saddle_work(v, w, true)
+}
+
+/// Query release: `T` rounds over every query on the `2^bits` histogram.
+pub(crate) fn query_release(v: &CostPoint, _: &str, w: &FamilyWork) -> (f64, f64) {
+    let (n, d) = (w.n, w.d);
+    let bits = v.num("bits", 10.0);
+    let queries = 4.0 * bits * (bits - 1.0);
+    (n.sqrt() * queries * d + n * bits, 16.0 * d + queries)
+}

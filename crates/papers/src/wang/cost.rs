@@ -1,0 +1,115 @@
+//! The plan's work formulas of the Wang–Zhu–Wang entries (see
+//! `contract::cost`).
+//!
+//! For every gamma of the grid {1/n, 2/n, 4/n, ..., 1} a Rademacher JL map to
+//! `k_gamma = min(d, C_JL ln(|Gamma|(n+1)(n+2)/beta)/gamma^2)` (`n d k` to
+//! project, identity when `k = d`) and `T` NGD steps of `n k` each, with `T =
+//! n^2 mu_p^2` (`paper`) or `n^2 mu_p^2 / k` (`fast`), `mu_p =
+//! mu/sqrt(2|Gamma|)`, `mu = eps/(2 sqrt(2 ln(1/delta)))` and `beta = 1/n^2`
+//! (`solvers::wang`).
+
+use contract::{CostPoint, FamilyWork};
+
+/// Which Wang algorithm the formula prices.
+#[derive(Clone, Copy, PartialEq)]
+enum Method {
+    MStar,
+    MPrime,
+    OracleJlgd,
+    FullDimension,
+    JlMarginCheck,
+}
+
+fn work(method: Method, v: &CostPoint, w: &FamilyWork) -> (f64, f64) {
+    let (n, d) = (w.n, w.d);
+    let grid = n.max(1.0).log2().floor() + 1.0;
+    let (eps, lambda) = v.eps_and_log_inv_delta();
+    let mu = eps / (2.0 * (2.0 * lambda).sqrt());
+    let mu_p = mu / (2.0 * grid).sqrt();
+    let c_jl = v.num("jl_constant", 1.0);
+    let log_term = (grid * (n + 1.0) * (n + 2.0) * n * n).ln();
+    let fast = v.choice("mode") == "fast";
+    let full_dimension = method == Method::FullDimension;
+    let k_of = |gamma: f64| {
+        if full_dimension {
+            d
+        } else {
+            (c_jl * log_term / (gamma * gamma)).ceil().clamp(1.0, d)
+        }
+    };
+    let candidate = |gamma: f64, mu_run: f64| -> (f64, f64) {
+        let k = k_of(gamma);
+        let project = if k < d { n * d * k } else { 0.0 };
+        let steps = (n * n * mu_run * mu_run / if fast { k } else { 1.0 }).max(1.0);
+        // Projected rows (n k numbers) and the sign matrix, one bit per entry.
+        (project + steps * n * k, n * k + k * d / 64.0)
+    };
+    let gammas: Vec<f64> = (0..grid as usize)
+        .map(|i| (2f64.powi(i as i32) / n).min(1.0))
+        .collect();
+    let over_grid = |mu_run: f64| {
+        gammas
+            .iter()
+            .fold((0.0, 0.0), |(ops, mem): (f64, f64), &g| {
+                let (o, m) = candidate(g, mu_run);
+                (ops + o, mem.max(m))
+            })
+    };
+    let planted = v.num("gamma", 0.5);
+    let (ops, mem) = match method {
+        Method::OracleJlgd => {
+            let mu_run = if v.choice("budget") == "per_call" {
+                mu_p
+            } else {
+                mu
+            };
+            candidate(planted, mu_run)
+        }
+        Method::FullDimension if v.choice("tuning") == "known" => candidate(planted, mu),
+        // One JL map at the planted margin, no descent.
+        Method::JlMarginCheck => {
+            let k = k_of(planted);
+            (n * d * k, n * k + k * d / 64.0)
+        }
+        // Random stopping: expected K = min(|Gamma| n^2 / r_factor, max_runs)
+        // runs, each one candidate at a uniform gamma.
+        Method::MPrime => {
+            let runs = (grid * n * n / v.num("r_factor", 1.0)).min(v.num("max_runs", 1e6));
+            let (ops, mem) = over_grid(mu_p);
+            (runs * ops / grid, mem)
+        }
+        Method::MStar | Method::FullDimension => over_grid(mu_p),
+    };
+    (ops, mem + n * d + 16.0 * d)
+}
+
+/// `wang_m_star`.
+pub(crate) fn m_star(v: &CostPoint, _: &str, w: &FamilyWork) -> (f64, f64) {
+    work(Method::MStar, v, w)
+}
+
+/// `wang_m_prime`.
+pub(crate) fn m_prime(v: &CostPoint, _: &str, w: &FamilyWork) -> (f64, f64) {
+    work(Method::MPrime, v, w)
+}
+
+/// `wang_oracle_jlgd`.
+pub(crate) fn oracle_jlgd(v: &CostPoint, _: &str, w: &FamilyWork) -> (f64, f64) {
+    work(Method::OracleJlgd, v, w)
+}
+
+/// `wang_full_dim_dpgd`.
+pub(crate) fn full_dimension(v: &CostPoint, _: &str, w: &FamilyWork) -> (f64, f64) {
+    work(Method::FullDimension, v, w)
+}
+
+/// `wang_jl_margin_check`.
+pub(crate) fn jl_margin_check(v: &CostPoint, _: &str, w: &FamilyWork) -> (f64, f64) {
+    work(Method::JlMarginCheck, v, w)
+}
+
+/// `wang_hard_margin_svm`: a certified min-norm point, about `sqrt(n)` passes.
+pub(crate) fn hard_margin_svm(_: &CostPoint, _: &str, w: &FamilyWork) -> (f64, f64) {
+    let nd = w.n * w.d;
+    (nd * w.n.sqrt(), 16.0 * w.d + nd)
+}
