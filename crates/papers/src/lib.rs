@@ -18,6 +18,12 @@ pub mod menart;
 pub mod quadratic;
 pub mod wang;
 
+/// Bad input to a side tool (`runner peer-race`, `runner removal-margin`):
+/// flags or data. The runner exits with code 2 (nothing run) on it.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct InputError(pub String);
+
 /// Every family table, in `runner list` order.
 pub const FAMILY_TABLES: &[&[FamilyDef]] = &[
     quadratic::FAMILIES,

@@ -3,7 +3,8 @@
 //! `x = 0` and one contradictory twin of `(1, 0)` labelled -1. Removing one
 //! point (20% of n) must make the rest separable, so the CSV has two rows,
 //! the first at margin 0 and the second positive, and the figure is written.
-//! The planted-data behaviour (jump after exactly `m` removals, HDF5 input)
+//! Bad input (a missing or malformed file, a bad flag) exits with code 2. The
+//! planted-data behaviour (jump after exactly `m` removals, HDF5 input)
 //! is tested beside the tool in `crates/papers/tests/wang_removal_margin.rs`.
 
 mod common;
@@ -41,10 +42,26 @@ fn one_contradictory_twin_is_removed_and_the_rest_separates() {
 }
 
 #[test]
-fn a_missing_file_exits_2() {
-    let s = Scratch::new("removal-margin-missing");
-    let o = run(std::process::Command::new(env!("CARGO_BIN_EXE_runner"))
-        .arg("removal-margin")
-        .arg(s.path("missing.csv")));
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+fn bad_input_exits_2_and_names_the_problem() {
+    let s = Scratch::new("removal-margin-bad");
+    let good = s.write("good.csv", "label,f0\n1,1\n-1,-1\n");
+    let text = s.write("text.csv", "label,f0\n1,one\n");
+    let cases: Vec<(Vec<String>, std::path::PathBuf, &str)> = vec![
+        (vec![], s.path("missing.csv"), "missing.csv"),
+        (vec![], text, "record 0 is not numeric"),
+        (
+            vec!["--max-percent".into(), "0".into()],
+            good.clone(),
+            "--max-percent",
+        ),
+        (vec!["--svm-c=-1".into()], good, "--svm-c"),
+    ];
+    for (extra, file, needle) in cases {
+        let o = run(std::process::Command::new(env!("CARGO_BIN_EXE_runner"))
+            .arg("removal-margin")
+            .args(&extra)
+            .arg(&file));
+        assert_eq!(o.status.code(), Some(2), "{extra:?} {}", stderr(&o));
+        assert!(stderr(&o).contains(needle), "{needle}: {}", stderr(&o));
+    }
 }

@@ -113,9 +113,7 @@ pub struct PeerRaceArgs {
 }
 
 /// Bad input to `runner peer-race` (exit code 2): flags or data.
-#[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub struct PeerRaceInputError(pub String);
+pub use crate::InputError as PeerRaceInputError;
 
 fn input_error(msg: String) -> anyhow::Error {
     PeerRaceInputError(msg).into()

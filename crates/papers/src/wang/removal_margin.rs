@@ -22,6 +22,7 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use crate::InputError;
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
 use solvers::wang::{removal_margin_curve, RemovalOptions, RemovalPoint, SvmOptions};
@@ -251,9 +252,12 @@ pub fn run(args: &RemovalMarginArgs) -> Result<()> {
     let percent_ok = args.max_percent > 0.0 && args.max_percent < 100.0;
     let c_ok = args.svm_c.is_finite() && args.svm_c > 0.0;
     if !(percent_ok && c_ok) {
-        bail!("--max-percent must be in (0, 100) and --svm-c positive");
+        return Err(
+            InputError("--max-percent must be in (0, 100) and --svm-c positive".into()).into(),
+        );
     }
-    let m = read_labelled(&args.file)?;
+    // An unreadable or malformed file is bad input (exit code 2), like a flag.
+    let m = read_labelled(&args.file).map_err(|e| InputError(format!("{e:#}")))?;
     let points = curve(&m, args)?;
     let csv = args
         .out

@@ -125,7 +125,7 @@ pub fn main_with_args(args: impl IntoIterator<Item = OsString>) -> i32 {
                      `runner <spec> --shard i/N` (they resume), then merge again"
                 );
                 EXIT_BAD_INPUT
-            } else if let Some(bad) = e.downcast_ref::<crate::peer_race::PeerRaceInputError>() {
+            } else if let Some(bad) = e.downcast_ref::<papers::InputError>() {
                 eprintln!("error: {bad}");
                 EXIT_BAD_INPUT
             } else if let Some(usage) = e.downcast_ref::<UsageError>() {
