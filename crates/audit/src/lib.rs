@@ -19,11 +19,15 @@
 //! false-alarm rate), whatever the statistic and the selection rule.
 //! [`power`] says what an audit with a given number of runs can detect at
 //! all: the largest `eps_lb` it can certify, and the smallest Gaussian
-//! mechanism's `eps` it would flag against a claim.
+//! mechanism's `eps` it would flag against a claim. [`gdp::gdp_audit`] is the
+//! tighter Gaussian-DP fit (Nasr et al. 2023) for mechanisms whose trade-off
+//! is Gaussian: it bounds `mu` and converts it to `eps` at `delta`.
 
 pub mod clopper_pearson;
+pub mod gdp;
 pub mod power;
 pub mod threshold;
 
 pub use clopper_pearson::ClopperPearson;
+pub use gdp::{gdp_audit, GdpAudit};
 pub use threshold::{audit, Audit, Event};

@@ -29,7 +29,7 @@ pub struct Event {
 
 impl Event {
     /// How many of the ascending-sorted `samples` fall in the event.
-    fn hits(&self, sorted: &[f64]) -> usize {
+    pub(crate) fn hits(&self, sorted: &[f64]) -> usize {
         let t = self.threshold;
         match self.tail {
             Tail::Upper => sorted.len() - sorted.partition_point(|&x| x < t),
@@ -38,7 +38,7 @@ impl Event {
     }
 
     /// `(hits under the favoured data set, hits under the other)`.
-    fn counts(&self, d: &[f64], d_prime: &[f64]) -> (usize, usize) {
+    pub(crate) fn counts(&self, d: &[f64], d_prime: &[f64]) -> (usize, usize) {
         let (a, b) = (self.hits(d), self.hits(d_prime));
         if self.swapped {
             (b, a)
@@ -78,7 +78,7 @@ fn bound(cp: &ClopperPearson, (a, b): (usize, usize), delta: f64, alpha: f64) ->
 }
 
 /// The standard normal quantile at `1 - a/2` (bisection on the CDF).
-fn two_sided_z(a: f64) -> f64 {
+pub(crate) fn two_sided_z(a: f64) -> f64 {
     let (mut lo, mut hi) = (0.0f64, 40.0f64);
     for _ in 0..100 {
         let mid = 0.5 * (lo + hi);
@@ -113,7 +113,7 @@ fn selection_score((a, b): (usize, usize), n: usize, z: f64, delta: f64) -> f64 
     }
 }
 
-fn sorted(samples: &[f64]) -> Vec<f64> {
+pub(crate) fn sorted(samples: &[f64]) -> Vec<f64> {
     assert!(
         samples.iter().all(|s| !s.is_nan()),
         "a statistic of NaN cannot be audited"
