@@ -100,3 +100,65 @@ fn the_gaussian_fit_is_tighter_than_the_threshold_audit() {
     println!("median eps_lb over 21 audits: Gaussian fit {g:.4}, threshold {t:.4}");
     assert!(g > t + 0.2, "Gaussian fit {g} vs threshold {t}");
 }
+
+/// LR-P2 (`runner errata`): Lowy–Razaviyayn's printed Algorithm 7 noise gives
+/// `delta = 7.4e-5` at `eps = 1` against the claimed `1e-5`, a Gaussian
+/// mechanism only slightly weaker than its claim (`mu` 0.3067 against 0.2681).
+/// The threshold audit cannot catch it even at 1e6 runs a side; the
+/// Gaussian-DP fit typically does at 6.5e4 runs a side (`gdp_runs_to_flag`).
+/// Simulated, 10 audits each: flagged in 0 at a tenth of that, 6 at it, 9 at
+/// twice and 10 at four times (asserted: 0, >= 8, 10).
+#[test]
+fn lr_p2_is_within_reach_of_the_gaussian_fit() {
+    use audit::gdp::gdp_runs_to_flag;
+    use audit::power::smallest_detectable_gaussian_eps;
+    use mechanisms::gdp::{gdp_delta, gdp_epsilon};
+    // mu of the printed calibration: delta(eps = 1) = 7.4e-5.
+    let (mut lo, mut hi) = (0.2, 0.5);
+    for _ in 0..60 {
+        let mid = 0.5 * (lo + hi);
+        if gdp_delta(mid, 1.0).unwrap() < 7.4e-5 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    let mu = hi;
+    let true_eps = gdp_epsilon(mu, DELTA).unwrap();
+    let needed = gdp_runs_to_flag(mu, EPS, DELTA, ALPHA).unwrap();
+    println!(
+        "LR-P2: mu {mu:.4}, eps at 1e-5 {true_eps:.3}; Gaussian fit needs {needed} runs a side"
+    );
+    assert!((30_000..300_000).contains(&needed), "{needed}");
+    // The threshold audit at 1e6 runs still cannot flag anything below eps 1.2.
+    let threshold_power = smallest_detectable_gaussian_eps(EPS, 1_000_000, DELTA, ALPHA).unwrap();
+    assert!(
+        threshold_power > true_eps,
+        "{threshold_power} vs {true_eps}"
+    );
+    let sigma = 1.0 / mu;
+    let audit_at = |runs: usize, seed: u64| {
+        let mut rng = Pcg64::seed_from_u64(seed);
+        let sets: Vec<Vec<f64>> = [1.0, 0.0, 1.0, 0.0]
+            .iter()
+            .map(|&m| releases(m, sigma, runs, &mut rng))
+            .collect();
+        gdp_audit((&sets[0], &sets[1]), (&sets[2], &sets[3]), DELTA, ALPHA)
+    };
+    let flagged_at = |runs: usize, base: u64| {
+        (0..10u64)
+            .filter(|&seed| audit_at(runs, base + seed).eps_lower > EPS)
+            .count()
+    };
+    let (at_tenth, at_needed, at_twice, at_four) = (
+        flagged_at(needed / 10, 0x0a0d_7100),
+        flagged_at(needed, 0x0a0d_7200),
+        flagged_at(2 * needed, 0x0a0d_7000),
+        flagged_at(4 * needed, 0x0a0d_7300),
+    );
+    println!(
+        "flagged of 10: {at_tenth} at a tenth, {at_needed} at the typical runs, \
+         {at_twice} at twice, {at_four} at four times"
+    );
+    assert!(at_tenth == 0 && at_twice >= 8 && at_four == 10);
+}
