@@ -28,7 +28,7 @@ use mechanisms::gdp::gdp_epsilon;
 use mechanisms::normal::normal_cdf;
 
 use crate::clopper_pearson::ClopperPearson;
-use crate::threshold::{sorted, two_sided_z, Event, Tail};
+use crate::threshold::{best_event, prepared, two_sided_z, Event};
 
 /// Candidate thresholds of the event search (pooled selection quantiles).
 const SELECTION_THRESHOLDS: usize = 2000;
@@ -120,28 +120,12 @@ pub fn gdp_audit(
         delta > 0.0 && delta < 1.0,
         "delta = {delta} must lie in (0, 1): a Gaussian trade-off is never pure DP"
     );
-    let (sel_d, sel_dp) = (sorted(selection.0), sorted(selection.1));
-    let (est_d, est_dp) = (sorted(estimation.0), sorted(estimation.1));
-    assert!(
-        !sel_d.is_empty() && sel_d.len() == sel_dp.len(),
-        "selection runs must be non-empty and equal in number on D and D'"
-    );
-    assert!(
-        !est_d.is_empty() && est_d.len() == est_dp.len(),
-        "estimation runs must be non-empty and equal in number on D and D'"
-    );
+    let [sel_d, sel_dp, est_d, est_dp] = prepared(selection, estimation);
     let mut pooled: Vec<f64> = sel_d.iter().chain(&sel_dp).copied().collect();
     pooled.sort_by(f64::total_cmp);
     pooled.dedup();
     let z = two_sided_z(alpha);
-    let mut best = (
-        f64::NEG_INFINITY,
-        Event {
-            tail: Tail::Upper,
-            threshold: pooled[pooled.len() / 2],
-            swapped: false,
-        },
-    );
+    let initial = pooled[pooled.len() / 2];
     // Unlike the threshold audit, the best Gaussian-fit event is not in the
     // extreme tail (it needs both rates estimated well), so a grid of about
     // `SELECTION_THRESHOLDS` pooled quantiles keeps the search short: the 141
@@ -156,22 +140,10 @@ pub fn gdp_audit(
     let (first, last) = (pooled.len() / 100, pooled.len() - pooled.len() / 100);
     let central = &pooled[first..last.max(first + 1)];
     let step = (central.len() / SELECTION_THRESHOLDS).max(1);
-    for &threshold in central.iter().step_by(step) {
-        for tail in [Tail::Upper, Tail::Lower] {
-            for swapped in [false, true] {
-                let event = Event {
-                    tail,
-                    threshold,
-                    swapped,
-                };
-                let score = selection_score(event.counts(&sel_d, &sel_dp), sel_d.len(), z);
-                if score > best.0 {
-                    best = (score, event);
-                }
-            }
-        }
-    }
-    let event = best.1;
+    let thresholds = central.iter().step_by(step).copied();
+    let event = best_event((&sel_d, &sel_dp), thresholds, initial, |counts| {
+        selection_score(counts, sel_d.len(), z)
+    });
     let counts = event.counts(&est_d, &est_dp);
     let cp = ClopperPearson::new(est_d.len());
     let mu_lower = mu_of(

@@ -123,6 +123,58 @@ pub(crate) fn sorted(samples: &[f64]) -> Vec<f64> {
     v
 }
 
+/// The two release sets of an audit, each pair sorted and checked to be
+/// non-empty and equal in number on `D` and `D'`: `[s(D), s(D')]` of the
+/// selection runs, then of the estimation runs.
+pub(crate) fn prepared(selection: (&[f64], &[f64]), estimation: (&[f64], &[f64])) -> [Vec<f64>; 4] {
+    let (sel_d, sel_dp) = (sorted(selection.0), sorted(selection.1));
+    let (est_d, est_dp) = (sorted(estimation.0), sorted(estimation.1));
+    assert!(
+        !sel_d.is_empty() && sel_d.len() == sel_dp.len(),
+        "selection runs must be non-empty and equal in number on D and D'"
+    );
+    assert!(
+        !est_d.is_empty() && est_d.len() == est_dp.len(),
+        "estimation runs must be non-empty and equal in number on D and D'"
+    );
+    [sel_d, sel_dp, est_d, est_dp]
+}
+
+/// The event maximising `score` of its selection counts over `thresholds`,
+/// both tails and both directions (the first best in that order; `initial`
+/// is the threshold kept when no event scores above `-inf`).
+pub(crate) fn best_event(
+    (sel_d, sel_dp): (&[f64], &[f64]),
+    thresholds: impl Iterator<Item = f64>,
+    initial: f64,
+    score: impl Fn((usize, usize)) -> f64,
+) -> Event {
+    let mut best = (
+        f64::NEG_INFINITY,
+        Event {
+            tail: Tail::Upper,
+            threshold: initial,
+            swapped: false,
+        },
+    );
+    for threshold in thresholds {
+        for tail in [Tail::Upper, Tail::Lower] {
+            for swapped in [false, true] {
+                let event = Event {
+                    tail,
+                    threshold,
+                    swapped,
+                };
+                let s = score(event.counts(sel_d, sel_dp));
+                if s > best.0 {
+                    best = (s, event);
+                }
+            }
+        }
+    }
+    best.1
+}
+
 /// Audits a mechanism from its statistic on a neighbouring pair.
 ///
 /// `selection = (s(D), s(D'))` and `estimation = (s(D), s(D'))` are two
@@ -145,48 +197,22 @@ pub fn audit(
         (0.0..1.0).contains(&delta),
         "delta = {delta} must lie in [0, 1)"
     );
-    let (sel_d, sel_dp) = (sorted(selection.0), sorted(selection.1));
-    let (est_d, est_dp) = (sorted(estimation.0), sorted(estimation.1));
-    assert!(
-        !sel_d.is_empty() && sel_d.len() == sel_dp.len(),
-        "selection runs must be non-empty and equal in number on D and D'"
-    );
-    assert!(
-        !est_d.is_empty() && est_d.len() == est_dp.len(),
-        "estimation runs must be non-empty and equal in number on D and D'"
-    );
+    let [sel_d, sel_dp, est_d, est_dp] = prepared(selection, estimation);
     let mut pooled: Vec<f64> = sel_d.iter().chain(&sel_dp).copied().collect();
     pooled.sort_by(f64::total_cmp);
     let z = two_sided_z(alpha);
-    let mut best = (
-        f64::NEG_INFINITY,
-        Event {
-            tail: Tail::Upper,
-            threshold: pooled[pooled.len() / 2],
-            swapped: false,
-        },
-    );
+    let initial = pooled[pooled.len() / 2];
     // Every distinct pooled value is a candidate: the best event of a tight
     // mechanism sits in the extreme tail (a handful of D' hits), which a
     // quantile grid would step over; counting by binary search keeps the
     // whole search O(n log n).
     pooled.dedup();
-    for &threshold in &pooled {
-        for tail in [Tail::Upper, Tail::Lower] {
-            for swapped in [false, true] {
-                let event = Event {
-                    tail,
-                    threshold,
-                    swapped,
-                };
-                let score = selection_score(event.counts(&sel_d, &sel_dp), sel_d.len(), z, delta);
-                if score > best.0 {
-                    best = (score, event);
-                }
-            }
-        }
-    }
-    let event = best.1;
+    let event = best_event(
+        (&sel_d, &sel_dp),
+        pooled.iter().copied(),
+        initial,
+        |counts| selection_score(counts, sel_d.len(), z, delta),
+    );
     let counts = event.counts(&est_d, &est_dp);
     let cp_est = ClopperPearson::new(est_d.len());
     Audit {

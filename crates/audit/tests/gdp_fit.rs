@@ -11,11 +11,13 @@
 //! correct estimator with probability at most 1e-2 over the seeds, and the
 //! seeds are fixed (it either always passes or always fails).
 
+mod common;
+
 use audit::{audit, gdp_audit};
+use common::releases;
 use mechanisms::calibration::analytic_gaussian_sigma;
 use mechanisms::gdp::gaussian_mu;
 use rand::SeedableRng;
-use rand_distr::{Distribution, StandardNormal};
 use rand_pcg::Pcg64;
 
 const EPS: f64 = 1.0;
@@ -23,15 +25,6 @@ const DELTA: f64 = 1e-5;
 const ALPHA: f64 = 1e-4;
 /// Runs per data set in each half (selection, estimation).
 const RUNS: usize = 20_000;
-
-fn releases(mean: f64, sigma: f64, runs: usize, rng: &mut Pcg64) -> Vec<f64> {
-    (0..runs)
-        .map(|_| {
-            let z: f64 = StandardNormal.sample(rng);
-            mean + sigma * z
-        })
-        .collect()
-}
 
 /// Four independent release sets of the Gaussian mechanism with noise
 /// `sigma`: selection and estimation runs on `D` and `D'`.
