@@ -2,6 +2,7 @@
 //! ([`AlgorithmDef`]), const values with builder constructors, and the context
 //! an algorithm runs in.
 
+use crate::audit::AuditDef;
 use crate::cost::{default_algorithm_work, default_family_work, AlgorithmWorkFn, FamilyWorkFn};
 use crate::{Build, Metric, ParamDef, Privacy, PrivacyUnit, Run, Values};
 
@@ -86,6 +87,10 @@ pub struct AlgorithmDef {
     /// Its run's work at a grid point, for the plan's estimates
     /// ([`crate::cost`]).
     pub work: AlgorithmWorkFn,
+    /// Its empirical privacy audit (`runner audit`): the worst-case
+    /// neighbouring pair, statistic and estimator. `None` for the entries that
+    /// release nothing private (non-private baselines, theory curves).
+    pub audit: Option<&'static AuditDef>,
 }
 
 impl FamilyDef {
@@ -159,6 +164,16 @@ impl AlgorithmDef {
             run,
             derive_diagnostics: None,
             work: default_algorithm_work,
+            audit: None,
+        }
+    }
+
+    /// The same entry with its empirical privacy audit
+    /// ([`AlgorithmDef::audit`]).
+    pub const fn audited(self, audit: &'static AuditDef) -> Self {
+        Self {
+            audit: Some(audit),
+            ..self
         }
     }
 

@@ -8,6 +8,7 @@
 //! a [`CellOutput`]. The runner sees only this crate and the list of entries in
 //! `papers`; adding an algorithm never touches it (see docs/extending.md).
 
+pub mod audit;
 pub mod cost;
 mod entry;
 pub mod kind;
@@ -18,6 +19,7 @@ mod privacy;
 pub mod release;
 pub mod seeds;
 
+pub use audit::{AuditDef, AuditPair, AuditSetting, Estimator, Relation};
 pub use cost::{CostPoint, FamilyWork};
 pub use entry::{AlgorithmDef, FamilyDef, RunContext};
 pub use kind::{
