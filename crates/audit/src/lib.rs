@@ -23,11 +23,13 @@
 //! tighter Gaussian-DP fit (Nasr et al. 2023) for mechanisms whose trade-off
 //! is Gaussian: it bounds `mu` and converts it to `eps` at `delta`.
 
+pub mod assess;
 pub mod clopper_pearson;
 pub mod gdp;
 pub mod power;
 pub mod threshold;
 
+pub use assess::{assess, Assessment, Method, Verdict};
 pub use clopper_pearson::ClopperPearson;
 pub use gdp::{gdp_audit, GdpAudit};
 pub use threshold::{audit, Audit, Event};

@@ -84,6 +84,8 @@ pub enum Evidence {
     Study,
     /// The `runner errata` rows of the claim (by `errata_id`, default `id`).
     Errata,
+    /// Only the privacy audits it names (`audits`, rows of results/audit.csv).
+    Audit,
 }
 
 impl Evidence {
@@ -95,6 +97,7 @@ impl Evidence {
             Evidence::Reference => "reference",
             Evidence::Study => "study",
             Evidence::Errata => "errata",
+            Evidence::Audit => "audit",
         }
     }
 }
@@ -132,6 +135,13 @@ pub struct ClaimSpec {
     /// Anything a reader needs.
     #[serde(default)]
     pub notes: Option<String>,
+    /// Rows of the committed privacy audit (results/audit.csv, `runner
+    /// audit experiments/audit.toml`) that are empirical evidence for it: a
+    /// violation contradicts the claim; no violation confirms a privacy
+    /// claim (with the audit's bound and power in the reason) and leaves an
+    /// erratum (a printed constant claimed to fail) inconclusive.
+    #[serde(default)]
+    pub audits: Vec<String>,
 }
 
 /// One row of the ledger.
@@ -297,7 +307,9 @@ pub fn validate(claims: &[(PathBuf, ClaimFile)], judged: &[Judged]) -> Result<()
     }
     for (path, file) in claims {
         for c in &file.claims {
-            let needs_study = c.not_measured.is_none() && c.evidence != Evidence::Errata;
+            let needs_study = c.not_measured.is_none()
+                && c.evidence != Evidence::Errata
+                && c.evidence != Evidence::Audit;
             if needs_study && !named.contains(c.id.as_str()) {
                 return Err(bad(
                     path.display().to_string(),
@@ -393,7 +405,7 @@ fn study_parts<'a>(c: &ClaimSpec, exp: &str, study: &Study, a: &'a StudyAnalysis
                 all
             }
         }
-        Evidence::Errata => Vec::new(),
+        Evidence::Errata | Evidence::Audit => Vec::new(),
     }
 }
 
@@ -430,8 +442,112 @@ fn errata_parts(c: &ClaimSpec, rows: &[crate::errata::Erratum]) -> Vec<Part<'sta
         .collect()
 }
 
-/// Builds the ledger: one row per claim, in claim-file order.
+/// One row of the committed audit (results/audit.csv), as the ledger reads it.
+#[derive(Debug, Clone)]
+pub struct AuditRow {
+    /// Audit name.
+    pub audit: String,
+    /// `consistent`, `violation` or `not measured`.
+    pub verdict: String,
+    /// The bound on eps.
+    pub eps_lower: String,
+    /// The claimed eps (at `claimed_delta`).
+    pub claimed_eps: String,
+    /// The claimed delta.
+    pub claimed_delta: String,
+    /// Runs a side.
+    pub runs: String,
+    /// The audit's power.
+    pub detectable: String,
+}
+
+/// Reads `path` (results/audit.csv); no rows when it does not exist.
+pub fn read_audit_rows(path: &Path) -> Result<Vec<AuditRow>> {
+    if !path.exists() {
+        return Ok(Vec::new());
+    }
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap_or_default().split(',').collect();
+    let col = |name: &str| {
+        header
+            .iter()
+            .position(|h| *h == name)
+            .with_context(|| format!("{} has no column `{name}`", path.display()))
+    };
+    let idx = [
+        col("audit")?,
+        col("verdict")?,
+        col("eps_lower")?,
+        col("claimed_eps")?,
+        col("claimed_delta")?,
+        col("runs_per_side")?,
+        col("smallest_detectable_eps")?,
+    ];
+    Ok(lines
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            let get = |i: usize| f.get(idx[i]).copied().unwrap_or_default().to_string();
+            AuditRow {
+                audit: get(0),
+                verdict: get(1),
+                eps_lower: get(2),
+                claimed_eps: get(3),
+                claimed_delta: get(4),
+                runs: get(5),
+                detectable: get(6),
+            }
+        })
+        .collect())
+}
+
+/// The audit rows a claim names, judged (see [`ClaimSpec::audits`]).
+fn audit_parts(c: &ClaimSpec, rows: &[AuditRow]) -> Vec<Part<'static>> {
+    c.audits
+        .iter()
+        .map(|name| {
+            let judgement = match rows.iter().find(|r| &r.audit == name) {
+                None => Judgement::new(
+                    Verdict::NotMeasured,
+                    "no row in the committed results/audit.csv".to_string(),
+                ),
+                Some(r) => {
+                    let what = format!(
+                        "eps_lb {} against the claimed {} at delta {} ({} runs a side; detectable from eps {})",
+                        r.eps_lower, r.claimed_eps, r.claimed_delta, r.runs, r.detectable
+                    );
+                    let verdict = match (r.verdict.as_str(), c.kind) {
+                        ("violation", _) => Verdict::Contradicted,
+                        ("consistent", ClaimKind::Erratum) => Verdict::Inconclusive,
+                        ("consistent", _) => Verdict::Confirmed,
+                        _ => Verdict::NotMeasured,
+                    };
+                    Judgement::new(verdict, format!("{}: {what}", r.verdict))
+                }
+            };
+            Part {
+                where_: format!("runner audit {name}"),
+                judgement,
+                slope: None,
+                max_bound_ratio: f64::NAN,
+            }
+        })
+        .collect()
+}
+
+/// Builds the ledger: one row per claim, in claim-file order, without audit
+/// evidence ([`ledger_with_audits`]).
 pub fn ledger(claims: &[(PathBuf, ClaimFile)], judged: &[Judged]) -> Vec<LedgerRow> {
+    ledger_with_audits(claims, judged, &[])
+}
+
+/// Builds the ledger with the committed audit's rows as evidence.
+pub fn ledger_with_audits(
+    claims: &[(PathBuf, ClaimFile)],
+    judged: &[Judged],
+    audits: &[AuditRow],
+) -> Vec<LedgerRow> {
     let errata = crate::errata::errata();
     let mut rows = Vec::new();
     for (_, file) in claims {
@@ -473,6 +589,7 @@ pub fn ledger(claims: &[(PathBuf, ClaimFile)], judged: &[Judged]) -> Vec<LedgerR
             if c.evidence == Evidence::Errata {
                 parts.extend(errata_parts(c, &errata));
             }
+            parts.extend(audit_parts(c, audits));
             rows.push(row(file, c, &parts, studies, specs, revised));
         }
     }
@@ -748,7 +865,8 @@ pub fn run(args: &ClaimsArgs) -> Result<i32> {
     let claims = load_claims(&args.claims_dir)?;
     let judged = judge_experiments(&args.experiments_dir, &args.results_dir)?;
     validate(&claims, &judged)?;
-    let rows = ledger(&claims, &judged);
+    let audits = read_audit_rows(&args.results_dir.join("audit.csv"))?;
+    let rows = ledger_with_audits(&claims, &judged, &audits);
     let csv = args.results_dir.join("claims.csv");
     print!("{}", counts_markdown(&rows));
     if args.check {

@@ -7,6 +7,7 @@
 
 pub mod analyze;
 pub mod app;
+pub mod audit;
 pub mod check;
 pub mod claims;
 pub mod cli;

@@ -84,6 +84,11 @@ enum Command {
     Merge(MergeArgs),
     /// Write Slurm scripts: a job array running one shard per task and a dependent merge job.
     Sbatch(sbatch::SbatchArgs),
+    /// Empirical privacy audit: run each audit of the spec (e.g.
+    /// experiments/audit.toml) on its algorithm's worst-case neighbouring pair,
+    /// bound eps from below and write results/<name>.{h5,md,csv}; exit 1 when a
+    /// verdict differs from the spec's expectation.
+    Audit(crate::audit::AuditArgs),
     /// Print printed-vs-corrected privacy calibrations for every calibration erratum in the digests.
     Errata,
     /// Wang–Zhu–Wang removal-margin curve (Figures 2–3) of a labelled feature matrix (HDF5 or CSV).
@@ -236,6 +241,7 @@ fn dispatch(cli: Cli) -> Result<i32> {
             crate::peer_race::run(&args)?;
             Ok(EXIT_OK)
         }
+        Some(Command::Audit(args)) => crate::audit::run(&args),
         Some(Command::Errata) => {
             print!(
                 "{}",

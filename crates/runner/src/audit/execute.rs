@@ -1,0 +1,200 @@
+//! Running an audit: build the pair, check it, then the runs on each side in
+//! parallel blocks with one seed per (side, run index), flushed as they finish.
+
+use std::io::IsTerminal;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::time::{Duration, Instant};
+
+use anyhow::{anyhow, Result};
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+
+use super::spec::Audit;
+use super::store::{AuditRuns, AuditStore};
+use crate::execute::interrupted;
+use crate::registry::{AuditPair, AuditSetting, RunContext};
+use contract::audit::differ_in_one_record;
+use contract::seeds::{rng_from_seed, SeedBuilder};
+
+/// Runs a block holds: large enough to keep every thread busy between
+/// flushes, small enough that an interruption loses at most one block.
+const BLOCK: usize = 512;
+
+/// What the runs of an audit depend on: anything else (the claim, the
+/// expectation, the note) can change without recomputing them.
+pub fn identity(audit: &Audit, seed: u64) -> String {
+    let options: Vec<String> = audit
+        .options
+        .iter()
+        .map(|(k, v)| format!("{k}={v:?}"))
+        .collect();
+    format!(
+        "v1|{}|{}|n={}|d={}|run_at={:?}|seed={seed}",
+        audit.algorithm.name,
+        options.join(","),
+        audit.row.n,
+        audit.row.d,
+        audit.run_at.values()
+    )
+}
+
+/// Builds the audit's pair and checks it differs in one record under its relation.
+pub fn build_pair(audit: &Audit) -> Result<AuditPair> {
+    let def = audit
+        .algorithm
+        .audit
+        .expect("validated: the algorithm declares an audit");
+    let setting = AuditSetting {
+        n: audit.row.n,
+        d: audit.row.d,
+        options: &audit.options,
+        privacy: audit.run_at,
+    };
+    let pair = (def.pair)(&setting)
+        .map_err(|e| anyhow!("audit `{}`: its pair cannot be built: {e}", audit.row.name))?;
+    differ_in_one_record(pair.relation, &pair.records[0], &pair.records[1]).map_err(|e| {
+        anyhow!(
+            "audit `{}`: the pair is not neighbouring: {e}",
+            audit.row.name
+        )
+    })?;
+    Ok(pair)
+}
+
+/// One run on side `side` (0: D, 1: D'): its statistic, or the error.
+fn one_run(
+    audit: &Audit,
+    pair: &AuditPair,
+    side: usize,
+    index: usize,
+    seed: u64,
+    id: &str,
+) -> Result<f64, String> {
+    let def = audit.algorithm.audit.expect("validated");
+    let seed = SeedBuilder::new(seed, "audit")
+        .push_str(id)
+        .push_u64(side as u64)
+        .push_u64(index as u64)
+        .finish();
+    let ctx = RunContext {
+        options: &audit.options,
+        problem: &pair.problem,
+        privacy: audit.run_at,
+        metric: audit.algorithm.metrics[0],
+    };
+    let run = catch_unwind(AssertUnwindSafe(|| {
+        let mut rng = rng_from_seed(seed);
+        audit
+            .algorithm
+            .run
+            .run(&ctx, &pair.instances[side], &mut rng)
+    }));
+    match run {
+        Ok(Ok(out)) => {
+            let s = (def.statistic)(&out.release.output);
+            if s.is_finite() {
+                Ok(s)
+            } else {
+                Err(format!("non-finite statistic {s}"))
+            }
+        }
+        Ok(Err(e)) => Err(e.to_string()),
+        Err(_) => Err("the run panicked".into()),
+    }
+}
+
+/// Completes every audit's runs in `store`, flushing at least every
+/// `flush_every`. Returns whether it was interrupted.
+pub fn execute(
+    audits: &[Audit],
+    seed: u64,
+    store: &mut AuditStore,
+    threads: usize,
+    progress: bool,
+    flush_every: Duration,
+) -> Result<bool> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()?;
+    let mut todo = 0u64;
+    for a in audits {
+        let id = identity(a, seed);
+        let runs = store.audits.entry(a.row.name.clone()).or_default();
+        if runs.identity != id {
+            *runs = AuditRuns {
+                identity: id,
+                ..Default::default()
+            };
+        }
+        runs.d.truncate(a.runs);
+        runs.d_prime.truncate(a.runs);
+        let done = runs.d.len().min(runs.d_prime.len());
+        runs.d.truncate(done);
+        runs.d_prime.truncate(done);
+        todo += 2 * (a.runs - done) as u64;
+    }
+    let bar = if progress && std::io::stderr().is_terminal() && todo > 0 {
+        let bar = ProgressBar::new(todo);
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{elapsed_precise} [{bar:30.cyan/blue}] {pos}/{len} runs, {msg}, ETA {eta}",
+            )
+            .expect("valid template")
+            .progress_chars("=> "),
+        );
+        bar
+    } else {
+        ProgressBar::hidden()
+    };
+    let mut last_flush = Instant::now();
+    for a in audits {
+        let id = identity(a, seed);
+        if store.audits[&a.row.name].d.len() >= a.runs {
+            continue;
+        }
+        bar.set_message(a.row.name.clone());
+        let pair = build_pair(a)?;
+        loop {
+            let done = store.audits[&a.row.name].d.len();
+            if done >= a.runs {
+                break;
+            }
+            if interrupted() {
+                store.flush()?;
+                bar.abandon();
+                return Ok(true);
+            }
+            let end = (done + BLOCK).min(a.runs);
+            let results: Vec<(Result<f64, String>, Result<f64, String>)> = pool.install(|| {
+                (done..end)
+                    .into_par_iter()
+                    .map(|i| {
+                        (
+                            one_run(a, &pair, 0, i, seed, &id),
+                            one_run(a, &pair, 1, i, seed, &id),
+                        )
+                    })
+                    .collect()
+            });
+            let runs = store.audits.get_mut(&a.row.name).expect("entry made above");
+            for (on_d, on_dp) in results {
+                for (out, column) in [(on_d, &mut runs.d), (on_dp, &mut runs.d_prime)] {
+                    column.push(out.as_ref().copied().unwrap_or(f64::NAN));
+                    if let Err(e) = out {
+                        if runs.first_error.is_empty() {
+                            runs.first_error = e;
+                        }
+                    }
+                }
+            }
+            bar.inc(2 * (end - done) as u64);
+            if last_flush.elapsed() >= flush_every {
+                store.flush()?;
+                last_flush = Instant::now();
+            }
+        }
+    }
+    store.flush()?;
+    bar.finish_and_clear();
+    Ok(false)
+}

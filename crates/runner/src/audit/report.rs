@@ -1,0 +1,323 @@
+//! The audit report: `results/<name>.md` and `.csv`, a row per audit with
+//! its claim, runs, bound, verdict, expectation and power, and the list of
+//! the algorithms that release nothing private.
+
+use std::fmt::Write as _;
+
+use audit::{assess, Assessment, Method, Verdict};
+
+use super::spec::{variant, Audit, AuditPlan};
+use super::store::AuditRuns;
+use crate::registry::{Estimator, Privacy};
+
+/// One audit's outcome.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    /// The audit.
+    pub audit: Audit,
+    /// The pair's relation and description (from the entry).
+    pub relation: &'static str,
+    /// What the pair is.
+    pub pair: String,
+    /// The claim as `(eps, delta)` (a zCDP claim converted).
+    pub claimed: (f64, f64),
+    /// The estimator.
+    pub estimator: Estimator,
+    /// The assessment; `None` when runs failed (then `failure` says why).
+    pub assessment: Option<Assessment>,
+    /// Failed runs and the first error.
+    pub failure: Option<(usize, String)>,
+    /// Runs a side a typical Gaussian-DP audit needs to flag the realised
+    /// `eps` the spec gives (errata), when it gives one.
+    pub runs_to_flag: Option<usize>,
+}
+
+impl Outcome {
+    /// `violation`, `consistent` or `not measured`.
+    pub fn verdict(&self) -> &'static str {
+        match &self.assessment {
+            Some(a) => a.verdict.name(),
+            None => "not measured",
+        }
+    }
+
+    /// Whether the verdict is the one the theory expects.
+    pub fn as_expected(&self) -> bool {
+        self.verdict() == self.audit.row.expect
+    }
+}
+
+/// The claim as `(eps, delta)`: a zCDP `rho` converted at `zcdp_delta`
+/// with the Canonne–Kamath–Steinke conversion (the tightest in the harness
+/// for a generic rho-zCDP mechanism).
+pub fn claimed_eps_delta(claim: Privacy, zcdp_delta: f64) -> (f64, f64) {
+    match claim {
+        Privacy::Approx(p) => (p.eps, p.delta),
+        Privacy::Zcdp(rho) => (audit::assess::zcdp_eps(rho, zcdp_delta), zcdp_delta),
+    }
+}
+
+/// Assesses one audit's stored runs.
+pub fn outcome(
+    plan: &AuditPlan,
+    audit: &Audit,
+    runs: &AuditRuns,
+    relation: &'static str,
+    pair: String,
+) -> Outcome {
+    let def = audit.algorithm.audit.expect("validated");
+    let claimed = claimed_eps_delta(audit.claim, plan.file.zcdp_delta);
+    let failed = runs
+        .d
+        .iter()
+        .chain(&runs.d_prime)
+        .filter(|x| !x.is_finite())
+        .count();
+    let method = match def.estimator {
+        // A pure-DP claim has no Gaussian trade-off to fit.
+        Estimator::GaussianDp if claimed.1 > 0.0 => Method::GaussianDp,
+        _ => Method::Threshold,
+    };
+    let estimator = match method {
+        Method::GaussianDp => Estimator::GaussianDp,
+        Method::Threshold => Estimator::Threshold,
+    };
+    let (assessment, failure) = if failed > 0 {
+        (None, Some((failed, runs.first_error.clone())))
+    } else if runs.d.len() < audit.runs {
+        (
+            None,
+            Some((
+                0,
+                format!(
+                    "{} of {} runs done (interrupted: rerun to resume)",
+                    runs.d.len(),
+                    audit.runs
+                ),
+            )),
+        )
+    } else {
+        (
+            Some(assess(
+                &runs.d,
+                &runs.d_prime,
+                method,
+                claimed.0,
+                claimed.1,
+                plan.file.alpha,
+            )),
+            None,
+        )
+    };
+    let runs_to_flag = audit.row.realised_eps.and_then(|eps| {
+        let mu = mechanisms_mu(eps, claimed.1)?;
+        audit::gdp::gdp_runs_to_flag(mu, claimed.0, claimed.1, plan.file.alpha)
+    });
+    Outcome {
+        audit: audit.clone(),
+        relation,
+        pair,
+        claimed,
+        estimator,
+        assessment,
+        failure,
+        runs_to_flag,
+    }
+}
+
+fn mechanisms_mu(eps: f64, delta: f64) -> Option<f64> {
+    audit::assess::gdp_mu_of(eps, delta)
+}
+
+fn num(x: f64) -> String {
+    if x == f64::NEG_INFINITY {
+        "-inf".into()
+    } else if x.is_nan() {
+        "".into()
+    } else {
+        format!("{x:.4}")
+    }
+}
+
+fn privacy_text(p: Privacy) -> String {
+    match p {
+        Privacy::Approx(p) => format!("eps={} delta={}", p.eps, p.delta),
+        Privacy::Zcdp(rho) => format!("rho={rho}"),
+    }
+}
+
+/// The CSV (deterministic: the same runs give the same bytes).
+pub fn csv(outcomes: &[Outcome], alpha: f64) -> String {
+    let mut out = String::from(
+        "audit,algorithm,variant,role,erratum,relation,claim,claimed_eps,claimed_delta,run_at,runs_per_side,estimation_runs,estimator,eps_lower,mu_lower,confidence,verdict,expected,smallest_detectable_eps,runs_to_flag_realised\n",
+    );
+    for o in outcomes {
+        let a = &o.audit;
+        let (eps_lb, mu_lb, est_runs, power) = match &o.assessment {
+            Some(s) => (
+                num(s.eps_lower),
+                s.mu_lower.map(num).unwrap_or_default(),
+                s.estimation_runs.to_string(),
+                s.smallest_detectable_eps
+                    .map(num)
+                    .unwrap_or_else(|| "none".into()),
+            ),
+            None => Default::default(),
+        };
+        let _ = writeln!(
+            out,
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+            a.row.name,
+            a.algorithm.name,
+            variant(a).replace(',', ";"),
+            a.row.role,
+            a.row.erratum.clone().unwrap_or_default(),
+            o.relation,
+            privacy_text(a.claim),
+            num(o.claimed.0),
+            o.claimed.1,
+            privacy_text(a.run_at),
+            a.runs,
+            est_runs,
+            o.estimator.name(),
+            eps_lb,
+            mu_lb,
+            1.0 - alpha,
+            o.verdict(),
+            a.row.expect,
+            power,
+            o.runs_to_flag.map(|r| r.to_string()).unwrap_or_default(),
+        );
+    }
+    out
+}
+
+/// The Markdown report.
+pub fn markdown(
+    plan: &AuditPlan,
+    outcomes: &[Outcome],
+    unaudited: &[&str],
+    commit: &str,
+    date: &str,
+) -> String {
+    let alpha = plan.file.alpha;
+    let mut md = String::new();
+    let _ = writeln!(md, "# Privacy audit: {}\n", plan.output);
+    let _ = writeln!(
+        md,
+        "Computed {date} at commit {commit} from `{}` ({} audits). {}\n",
+        plan.file.name,
+        outcomes.len(),
+        plan.file.description
+    );
+    let _ = writeln!(
+        md,
+        "Each audit runs the algorithm many times on a worst-case neighbouring pair (D, D') built beside its entry, \
+         reduces each release to a scalar statistic, chooses an event on the first half of the runs and bounds eps \
+         from the second half: eps_lb holds with confidence {} (a claim that holds is flagged with probability at \
+         most alpha = {alpha}). zCDP claims are converted to eps at delta = {} (Canonne–Kamath–Steinke). \
+         `violation`: eps_lb > the claimed eps. `detectable`: the smallest eps of a Gaussian mechanism an audit of \
+         this size typically flags (its power).\n",
+        1.0 - alpha,
+        plan.file.zcdp_delta
+    );
+    let violations = outcomes
+        .iter()
+        .filter(|o| o.verdict() == "violation")
+        .count();
+    let unexpected: Vec<&Outcome> = outcomes.iter().filter(|o| !o.as_expected()).collect();
+    let _ = writeln!(
+        md,
+        "{violations} violations; {} of {} verdicts as the theory expects.\n",
+        outcomes.len() - unexpected.len(),
+        outcomes.len()
+    );
+    let _ = writeln!(md, "| audit | algorithm | variant | role | claim (eps at delta) | runs/side | estimator | eps_lb | verdict | expected | detectable |");
+    let _ = writeln!(md, "|---|---|---|---|---|---|---|---|---|---|---|");
+    for o in outcomes {
+        let a = &o.audit;
+        let claim = match a.claim {
+            Privacy::Zcdp(rho) => format!("rho {rho} = {:.3} at {}", o.claimed.0, o.claimed.1),
+            Privacy::Approx(p) => format!("{} at {}", p.eps, p.delta),
+        };
+        let run_at = if a.run_at != a.claim {
+            format!(" (run at {})", privacy_text(a.run_at))
+        } else {
+            String::new()
+        };
+        let (eps_lb, power) = match &o.assessment {
+            Some(s) => (
+                match s.mu_lower {
+                    Some(mu) => format!("{} (mu {})", num(s.eps_lower), num(mu)),
+                    None => num(s.eps_lower),
+                },
+                s.smallest_detectable_eps
+                    .map(num)
+                    .unwrap_or_else(|| "none".into()),
+            ),
+            None => (
+                format!(
+                    "not measured: {}",
+                    o.failure.as_ref().map(|f| f.1.clone()).unwrap_or_default()
+                ),
+                String::new(),
+            ),
+        };
+        let role = match &a.row.erratum {
+            Some(e) => format!("{} {e}", a.row.role),
+            None => a.row.role.clone(),
+        };
+        let mark = if o.as_expected() {
+            ""
+        } else {
+            " **(unexpected)**"
+        };
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} | {role} | {claim}{run_at} | {} | {} | {eps_lb} | {}{mark} | {} | {power} |",
+            a.row.name,
+            a.algorithm.name,
+            variant(a),
+            a.runs,
+            o.estimator.name(),
+            o.verdict(),
+            a.row.expect,
+        );
+    }
+    let _ = writeln!(md, "\n## Pairs and notes\n");
+    for o in outcomes {
+        let a = &o.audit;
+        let def = a.algorithm.audit.expect("validated");
+        let _ = write!(
+            md,
+            "- **{}** ({}, {}): {} {}",
+            a.row.name, o.relation, a.algorithm.name, o.pair, def.method
+        );
+        if !a.row.note.is_empty() {
+            let _ = write!(md, " {}", a.row.note);
+        }
+        if let Some(r) = o.runs_to_flag {
+            let _ = write!(
+                md,
+                " A typical Gaussian-DP audit flags the realised eps {} at {r} runs a side.",
+                a.row.realised_eps.unwrap_or(f64::NAN)
+            );
+        }
+        let _ = writeln!(md);
+    }
+    if !unaudited.is_empty() {
+        let _ = writeln!(md, "\n## Not audited\n\nThese entries release nothing private (non-private baselines, theory curves, measurements): {}.", unaudited.join(", "));
+    }
+    md
+}
+
+/// Keeps `Verdict` in this module's vocabulary for the check.
+pub fn is_violation(o: &Outcome) -> bool {
+    matches!(
+        o.assessment,
+        Some(Assessment {
+            verdict: Verdict::Violation,
+            ..
+        })
+    )
+}
