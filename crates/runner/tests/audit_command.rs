@@ -1,0 +1,144 @@
+//! `runner audit`: bad input is refused before anything runs; the runs do not
+//! depend on the thread count and an audit resumed from a partial file gives
+//! the same bits as one run in one go; the committed spec audits every
+//! private algorithm, and each of its pairs differs in exactly one record
+//! under the relation the algorithm claims.
+
+use std::path::{Path, PathBuf};
+
+use runner::app::{main_with_args, EXIT_BAD_INPUT, EXIT_OK};
+use runner::audit::{execute::build_pair, spec};
+use runner::registry::Relation;
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn audit(spec: &Path, results: &Path, extra: &[&str]) -> i32 {
+    let mut args: Vec<String> = ["runner", "audit", "--quiet", "--results-dir"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    args.push(results.display().to_string());
+    args.push(spec.display().to_string());
+    args.extend(extra.iter().map(|s| s.to_string()));
+    main_with_args(args)
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("audit-cmd-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+const HEADER: &str = "name = \"t\"\nseed = 7\nalpha = 1e-3\nzcdp_delta = 1e-5\n";
+
+/// One Gaussian output-perturbation audit with `runs` runs a side.
+fn one_audit(runs: usize) -> String {
+    format!(
+        "{HEADER}[[audit]]\nname = \"op\"\nalgorithm = \"output_perturbation_conceptual\"\nrole = \"default\"\n\
+         n = 4\nd = 1\nclaim = {{ eps = 1.0, delta = 1e-5 }}\nruns = {runs}\nexpect = \"consistent\"\n"
+    )
+}
+
+#[test]
+fn bad_input_is_refused_before_anything_runs() {
+    let dir = scratch("bad");
+    let row = |body: &str| format!("{HEADER}[[audit]]\nname = \"x\"\nrole = \"default\"\nn = 4\nd = 1\nruns = 100\nexpect = \"consistent\"\n{body}");
+    let cases = [
+        row("algorithm = \"no_such\"\nclaim = { eps = 1.0, delta = 1e-5 }"),
+        // A non-private baseline declares no audit.
+        row("algorithm = \"erm\"\nclaim = { eps = 1.0, delta = 1e-5 }"),
+        row("algorithm = \"output_perturbation_conceptual\"\nclaim = { eps = 1.0, delta = 1e-5 }\noptions = { no_such = 1 }"),
+        row("algorithm = \"output_perturbation_conceptual\"\nclaim = { eps = 1.0, delta = 1e-5 }\noptions = { sensitivity = \"loose\" }"),
+        // The wrong privacy unit.
+        row("algorithm = \"output_perturbation_conceptual\"\nclaim = { rho = 0.5 }"),
+        row("algorithm = \"output_perturbation_conceptual\"\nclaim = { eps = -1.0, delta = 1e-5 }"),
+        // A control must keep the claim's delta.
+        row("algorithm = \"output_perturbation_conceptual\"\nclaim = { eps = 1.0, delta = 1e-5 }\nrun_at = { eps = 2.0, delta = 1e-3 }"),
+        format!("{}{}", one_audit(100), one_audit(100).trim_start_matches(HEADER)),
+        "name = \"t\"\n".to_string(),
+    ];
+    for (i, text) in cases.iter().enumerate() {
+        let path = dir.join(format!("bad{i}.toml"));
+        std::fs::write(&path, text).unwrap();
+        assert_eq!(audit(&path, &dir, &[]), EXIT_BAD_INPUT, "case {i}:\n{text}");
+        assert!(!dir.join("t.h5").exists(), "case {i} wrote results");
+    }
+    assert_eq!(audit(&dir.join("missing.toml"), &dir, &[]), EXIT_BAD_INPUT);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn runs_do_not_depend_on_threads_or_on_an_interruption() {
+    let bits = |dir: &Path| {
+        let csv = std::fs::read_to_string(dir.join("t.csv")).unwrap();
+        let h5 = hdf5_pure::File::open(dir.join("t.h5")).unwrap();
+        let col = |n: &str| {
+            h5.dataset(&format!("audits/op/{n}"))
+                .unwrap()
+                .read_f64()
+                .unwrap()
+                .iter()
+                .map(|x| x.to_bits())
+                .collect::<Vec<u64>>()
+        };
+        (csv, col("d"), col("d_prime"))
+    };
+    let one = scratch("one");
+    std::fs::write(one.join("s.toml"), one_audit(1500)).unwrap();
+    assert_eq!(audit(&one.join("s.toml"), &one, &["--threads", "1"]), EXIT_OK);
+    let two = scratch("two");
+    std::fs::write(two.join("s.toml"), one_audit(1500)).unwrap();
+    assert_eq!(audit(&two.join("s.toml"), &two, &["--threads", "2"]), EXIT_OK);
+    assert_eq!(bits(&one), bits(&two));
+    // An audit stopped after 700 runs (the file a SIGINT leaves) and resumed
+    // with the full count: the same runs, bit for bit.
+    let resumed = scratch("resumed");
+    std::fs::write(resumed.join("s.toml"), one_audit(700)).unwrap();
+    assert_eq!(audit(&resumed.join("s.toml"), &resumed, &[]), EXIT_OK);
+    std::fs::write(resumed.join("s.toml"), one_audit(1500)).unwrap();
+    assert_eq!(audit(&resumed.join("s.toml"), &resumed, &[]), EXIT_OK);
+    let (_, d, dp) = bits(&one);
+    let (_, rd, rdp) = bits(&resumed);
+    assert_eq!((d.len(), dp.len()), (1500, 1500));
+    assert_eq!((rd, rdp), (d, dp));
+    for dir in [one, two, resumed] {
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+}
+
+/// Entries that release nothing private and so declare no audit. A new
+/// private algorithm without an audit fails here.
+const NOT_PRIVATE: &[&str] = &[
+    "erm",
+    "theory_curve",
+    "ggp_nonprivate_smd",
+    "wang_hard_margin_svm",
+    "wang_jl_margin_check",
+];
+
+#[test]
+fn the_committed_spec_audits_every_private_algorithm_on_neighbouring_pairs() {
+    let plan = spec::load(&workspace().join("experiments/audit.toml"), None).unwrap();
+    for def in runner::registry::algorithms() {
+        if def.audit.is_none() {
+            assert!(NOT_PRIVATE.contains(&def.name), "{} is private but declares no audit", def.name);
+            continue;
+        }
+        assert!(
+            plan.audits.iter().any(|a| a.algorithm.name == def.name && a.row.role == "default"),
+            "{} has no default audit row in experiments/audit.toml",
+            def.name
+        );
+    }
+    for a in &plan.audits {
+        // build_pair refuses a pair that is not neighbouring (differ_in_one_record).
+        let pair = build_pair(a).unwrap_or_else(|e| panic!("{e:#}"));
+        let add_remove = a.options.get("neighbouring").is_some_and(|v| *v == runner::registry::Value::Str("add_remove".into()));
+        let want = if add_remove { Relation::AddRemove } else { Relation::ReplaceOne };
+        assert_eq!(pair.relation, want, "audit `{}`", a.row.name);
+        assert_eq!(pair.instances[0].kind(), a.algorithm.run.kind(), "audit `{}`", a.row.name);
+    }
+}
