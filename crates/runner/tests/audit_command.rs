@@ -45,7 +45,9 @@ fn one_audit(runs: usize) -> String {
 #[test]
 fn bad_input_is_refused_before_anything_runs() {
     let dir = scratch("bad");
-    let row = |body: &str| format!("{HEADER}[[audit]]\nname = \"x\"\nrole = \"default\"\nn = 4\nd = 1\nruns = 100\nexpect = \"consistent\"\n{body}");
+    let row = |body: &str| {
+        format!("{HEADER}[[audit]]\nname = \"x\"\nrole = \"default\"\nn = 4\nd = 1\nruns = 100\nexpect = \"consistent\"\n{body}")
+    };
     let cases = [
         row("algorithm = \"no_such\"\nclaim = { eps = 1.0, delta = 1e-5 }"),
         // A non-private baseline declares no audit.
@@ -88,10 +90,16 @@ fn runs_do_not_depend_on_threads_or_on_an_interruption() {
     };
     let one = scratch("one");
     std::fs::write(one.join("s.toml"), one_audit(1500)).unwrap();
-    assert_eq!(audit(&one.join("s.toml"), &one, &["--threads", "1"]), EXIT_OK);
+    assert_eq!(
+        audit(&one.join("s.toml"), &one, &["--threads", "1"]),
+        EXIT_OK
+    );
     let two = scratch("two");
     std::fs::write(two.join("s.toml"), one_audit(1500)).unwrap();
-    assert_eq!(audit(&two.join("s.toml"), &two, &["--threads", "2"]), EXIT_OK);
+    assert_eq!(
+        audit(&two.join("s.toml"), &two, &["--threads", "2"]),
+        EXIT_OK
+    );
     assert_eq!(bits(&one), bits(&two));
     // An audit stopped after 700 runs (the file a SIGINT leaves) and resumed
     // with the full count: the same runs, bit for bit.
@@ -124,11 +132,17 @@ fn the_committed_spec_audits_every_private_algorithm_on_neighbouring_pairs() {
     let plan = spec::load(&workspace().join("experiments/audit.toml"), None).unwrap();
     for def in runner::registry::algorithms() {
         if def.audit.is_none() {
-            assert!(NOT_PRIVATE.contains(&def.name), "{} is private but declares no audit", def.name);
+            assert!(
+                NOT_PRIVATE.contains(&def.name),
+                "{} is private but declares no audit",
+                def.name
+            );
             continue;
         }
         assert!(
-            plan.audits.iter().any(|a| a.algorithm.name == def.name && a.row.role == "default"),
+            plan.audits
+                .iter()
+                .any(|a| a.algorithm.name == def.name && a.row.role == "default"),
             "{} has no default audit row in experiments/audit.toml",
             def.name
         );
@@ -136,9 +150,21 @@ fn the_committed_spec_audits_every_private_algorithm_on_neighbouring_pairs() {
     for a in &plan.audits {
         // build_pair refuses a pair that is not neighbouring (differ_in_one_record).
         let pair = build_pair(a).unwrap_or_else(|e| panic!("{e:#}"));
-        let add_remove = a.options.get("neighbouring").is_some_and(|v| *v == runner::registry::Value::Str("add_remove".into()));
-        let want = if add_remove { Relation::AddRemove } else { Relation::ReplaceOne };
+        let add_remove = a
+            .options
+            .get("neighbouring")
+            .is_some_and(|v| *v == runner::registry::Value::Str("add_remove".into()));
+        let want = if add_remove {
+            Relation::AddRemove
+        } else {
+            Relation::ReplaceOne
+        };
         assert_eq!(pair.relation, want, "audit `{}`", a.row.name);
-        assert_eq!(pair.instances[0].kind(), a.algorithm.run.kind(), "audit `{}`", a.row.name);
+        assert_eq!(
+            pair.instances[0].kind(),
+            a.algorithm.run.kind(),
+            "audit `{}`",
+            a.row.name
+        );
     }
 }

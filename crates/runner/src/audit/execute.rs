@@ -165,6 +165,7 @@ pub fn execute(
                 return Ok(true);
             }
             let end = (done + BLOCK).min(a.runs);
+            let block_start = Instant::now();
             let results: Vec<(Result<f64, String>, Result<f64, String>)> = pool.install(|| {
                 (done..end)
                     .into_par_iter()
@@ -177,6 +178,7 @@ pub fn execute(
                     .collect()
             });
             let runs = store.audits.get_mut(&a.row.name).expect("entry made above");
+            runs.seconds += block_start.elapsed().as_secs_f64();
             for (on_d, on_dp) in results {
                 for (out, column) in [(on_d, &mut runs.d), (on_dp, &mut runs.d_prime)] {
                     column.push(out.as_ref().copied().unwrap_or(f64::NAN));

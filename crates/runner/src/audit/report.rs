@@ -30,6 +30,8 @@ pub struct Outcome {
     /// Runs a side a typical Gaussian-DP audit needs to flag the realised
     /// `eps` the spec gives (errata), when it gives one.
     pub runs_to_flag: Option<usize>,
+    /// Wall seconds the runs took (not in the CSV, which is deterministic).
+    pub seconds: f64,
 }
 
 impl Outcome {
@@ -122,6 +124,7 @@ pub fn outcome(
         assessment,
         failure,
         runs_to_flag,
+        seconds: runs.seconds,
     }
 }
 
@@ -232,8 +235,8 @@ pub fn markdown(
         outcomes.len() - unexpected.len(),
         outcomes.len()
     );
-    let _ = writeln!(md, "| audit | algorithm | variant | role | claim (eps at delta) | runs/side | estimator | eps_lb | verdict | expected | detectable |");
-    let _ = writeln!(md, "|---|---|---|---|---|---|---|---|---|---|---|");
+    let _ = writeln!(md, "| audit | algorithm | variant | role | claim (eps at delta) | runs/side | estimator | eps_lb | verdict | expected | detectable | wall s |");
+    let _ = writeln!(md, "|---|---|---|---|---|---|---|---|---|---|---|---|");
     for o in outcomes {
         let a = &o.audit;
         let claim = match a.claim {
@@ -274,7 +277,7 @@ pub fn markdown(
         };
         let _ = writeln!(
             md,
-            "| {} | {} | {} | {role} | {claim}{run_at} | {} | {} | {eps_lb} | {}{mark} | {} | {power} |",
+            "| {} | {} | {} | {role} | {claim}{run_at} | {} | {} | {eps_lb} | {}{mark} | {} | {power} | {:.0} |",
             a.row.name,
             a.algorithm.name,
             variant(a),
@@ -282,6 +285,7 @@ pub fn markdown(
             o.estimator.name(),
             o.verdict(),
             a.row.expect,
+            o.seconds,
         );
     }
     let _ = writeln!(md, "\n## Pairs and notes\n");

@@ -35,6 +35,8 @@ pub struct AuditRuns {
     pub d_prime: Vec<f64>,
     /// The first failed run's error (empty when none failed).
     pub first_error: String,
+    /// Wall seconds spent on the runs, summed over resumed segments.
+    pub seconds: f64,
 }
 
 /// The file, in memory.
@@ -79,6 +81,7 @@ impl AuditStore {
             let mut g = group.create_group(name);
             g.set_attr("identity", AttrValue::String(runs.identity.clone()));
             g.set_attr("first_error", AttrValue::String(runs.first_error.clone()));
+            g.set_attr("seconds", AttrValue::String(format!("{:.3}", runs.seconds)));
             g.create_dataset("d").with_f64_data(&runs.d);
             g.create_dataset("d_prime").with_f64_data(&runs.d_prime);
             group.add_group(g.finish());
@@ -118,6 +121,7 @@ fn read(path: &Path) -> Result<BTreeMap<String, AuditRuns>> {
         let runs = AuditRuns {
             identity: get("identity"),
             first_error: get("first_error"),
+            seconds: get("seconds").parse().unwrap_or(0.0),
             d: file.dataset(&format!("{base}/d"))?.read_f64()?,
             d_prime: file.dataset(&format!("{base}/d_prime"))?.read_f64()?,
         };
@@ -143,6 +147,7 @@ mod tests {
                 d: vec![0.5, f64::NAN, -1e-300],
                 d_prime: vec![1.0, 2.0],
                 first_error: "boom".into(),
+                seconds: 1.5,
             },
         );
         store.flush().unwrap();
@@ -150,6 +155,7 @@ mod tests {
         let (a, b) = (&store.audits["x"], &back.audits["x"]);
         assert_eq!(a.identity, b.identity);
         assert_eq!(a.first_error, b.first_error);
+        assert_eq!(a.seconds, b.seconds);
         let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
         assert_eq!(bits(&a.d), bits(&b.d));
         assert_eq!(bits(&a.d_prime), bits(&b.d_prime));
