@@ -101,6 +101,46 @@ impl MeanEstimation {
             let u = sample_unit_ball(d, rng);
             points.extend(m.iter().zip(&u).map(|(a, b)| a + params.spread * b));
         }
+        Self::with_points(params, points)
+    }
+
+    /// The instance on explicit records (row-major, `n x d`), e.g. an audit's
+    /// neighbouring pair. The records may lie anywhere, also outside the
+    /// ball of radius `R_x` the public constants describe: every oracle
+    /// clips per record, so the privacy of an algorithm never rests on the
+    /// records' norms, and a privacy audit places its canary where the clip
+    /// binds. The constants (`L0`, `F0`, `gamma`) stay the parameters'
+    /// public values whatever the records. With the records `new` sampled it
+    /// rebuilds that instance bit for bit.
+    pub fn from_records(params: MeanEstimationParams, points: Vec<f64>) -> Result<Self, String> {
+        let (n, d) = (params.n, params.d);
+        if n == 0 || d == 0 {
+            return Err(format!("need n, d >= 1, got n = {n}, d = {d}"));
+        }
+        if !(params.start_distance.is_finite() && params.start_distance > 0.0)
+            || !(params.spread >= 0.0 && params.spread.is_finite())
+            || !(params.margin >= 1.0 && params.margin.is_finite())
+        {
+            return Err(format!(
+                "need start_distance > 0, spread >= 0, margin >= 1, got {params:?}"
+            ));
+        }
+        if points.len() != n * d {
+            return Err(format!(
+                "{} coordinates for n = {n} records of dimension {d}",
+                points.len()
+            ));
+        }
+        if let Some(i) = points.iter().position(|v| !v.is_finite()) {
+            return Err(format!("record {} has a non-finite coordinate", i / d));
+        }
+        Ok(Self::with_points(params, points))
+    }
+
+    /// The instance on stored records: their mean, largest deviation from
+    /// it and `F*`.
+    fn with_points(params: MeanEstimationParams, points: Vec<f64>) -> Self {
+        let (n, d) = (params.n, params.d);
         let mean = column_means(&points, d);
         let (mut max_deviation, mut sq): (f64, f64) = (0.0, 0.0);
         for x in points.chunks(d) {
@@ -116,6 +156,11 @@ impl MeanEstimation {
             min_value: 0.5 * sq / n as f64,
             start: vec![0.0; d],
         }
+    }
+
+    /// The stored records, row-major (`None` for the virtual data set).
+    pub fn records(&self) -> Option<&[f64]> {
+        self.points.as_deref()
     }
 
     /// The parameters.
@@ -238,5 +283,40 @@ impl KlObjective for MeanEstimation {
             .zip(w_new.iter().zip(w_old))
             .for_each(|(o, (a, b))| *o = a - b);
         clip_shared(out, clip, self.params.n)
+    }
+}
+
+#[cfg(test)]
+mod from_records_tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    /// With a sampled instance's own records, `from_records` rebuilds it bit
+    /// for bit; records outside the `R_x` ball are accepted (the oracles
+    /// clip), a wrong length or a non-finite coordinate is refused.
+    #[test]
+    fn from_records_rebuilds_new_and_clips_far_records() {
+        let params = MeanEstimationParams::new(5, 2);
+        let q = MeanEstimation::new(params, &mut rand_pcg::Pcg64::seed_from_u64(7));
+        let r = MeanEstimation::from_records(params, q.records().unwrap().to_vec()).unwrap();
+        assert_eq!(r.minimizer(), q.minimizer());
+        assert_eq!(r.min_value().to_bits(), q.min_value().to_bits());
+        let w = [0.3, -0.1];
+        assert_eq!(r.value(&w).to_bits(), q.value(&w).to_bits());
+        // A record at distance 1e3 is clipped to norm L0 in the oracle: with
+        // the other four at the origin, the clipped mean gradient at w = 0 is
+        // (0 + 0 + 0 + 0 - L0 e1)/5.
+        let mut far = vec![0.0; 10];
+        far[0] = 1e3;
+        let f = MeanEstimation::from_records(params, far).unwrap();
+        let l0 = f.kl_constants().lipschitz;
+        let mut g = [0.0; 2];
+        let clipped = f.clipped_mean_gradient(&[0.0, 0.0], l0, &mut g);
+        assert_eq!(clipped, 1);
+        assert!((g[0] + l0 / 5.0).abs() < 1e-12 && g[1] == 0.0, "{g:?}");
+        assert!(MeanEstimation::from_records(params, vec![0.0; 9]).is_err());
+        let mut bad = vec![0.0; 10];
+        bad[3] = f64::NAN;
+        assert!(MeanEstimation::from_records(params, bad).is_err());
     }
 }

@@ -173,7 +173,8 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
             "regime_r1",
             "theorem4_condition",
         ])
-    .with_curves("", "A1 + A2 + A3 (Thm 4, unit constants, logs included)", "A1 (the adaptive term)"),
+    .with_curves("", "A1 + A2 + A3 (Thm 4, unit constants, logs included)", "A1 (the adaptive term)")
+    .audited(&super::audit::ADAPTIVE_GD),
     AlgorithmDef::new(
         "kl_stationary_selection",
         "Menart et al. Theorem 5: Algorithm 3 at 2 rho/3, then the exponential mechanism over the query points' \
@@ -193,7 +194,8 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
             "selected_index",
             "steps_over_theorem5_lower_bound",
         ])
-    .with_curves("", "Thm 5 explicit D.6 expression with realised T", ""),
+    .with_curves("", "Thm 5 explicit D.6 expression with realised T", "")
+    .audited(&super::audit::STATIONARY_SELECTION),
     AlgorithmDef::new(
         "kl_dp_gd",
         "E4 baseline ([WYX17] DP-GD for stationarity): T = round(n sqrt(rho) sqrt(L1 F0/d)/L0) clipped noisy \
@@ -208,5 +210,6 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
             "steps",
             "output_index",
         ])
-    .with_curves("sqrt(2 L1 F0/T + 2 d T L0^2/x^2) (E||grad F(w_R)|| bound)", "same as the bound", ""),
+    .with_curves("sqrt(2 L1 F0/T + 2 d T L0^2/x^2) (E||grad F(w_R)|| bound)", "same as the bound", "")
+    .audited(&super::audit::DP_GD),
 ];

@@ -82,4 +82,5 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[AlgorithmDef::new(
 .with_work(super::cost::gaussian_mean)
 .zcdp()
 .with_diagnostics(kl_diagnostics!["sigma", "sensitivity"])
-.with_curves("", "exact expectation (chi-square)", "")];
+.with_curves("", "exact expectation (chi-square)", "")
+    .audited(&super::audit::GAUSSIAN_MEAN)];

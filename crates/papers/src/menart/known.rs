@@ -157,7 +157,8 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
             "excess_above_phi_k",
             "trajectory_radius_over_region",
         ])
-    .with_curves("Phi_K (Thm 1, w.h.p.)", "Phi_K (Thm 1, logs included)", "bare rate (gamma L0 sqrt d/(n sqrt rho))^kappa"),
+    .with_curves("Phi_K (Thm 1, w.h.p.)", "Phi_K (Thm 1, logs included)", "bare rate (gamma L0 sqrt d/(n sqrt rho))^kappa")
+    .audited(&super::audit::SPIDER),
     AlgorithmDef::new(
         "kl_proximal_point",
         "Menart et al. Algorithm 2 (private proximal point, Theorem 2, kappa >= 2) with Algorithm 4 \
@@ -198,5 +199,6 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
             "inner_steps",
             "prox_weight",
         ])
-    .with_curves("", "Thm 2 proof bound with fitted a (logs included)", "bare rate (gamma L0 sqrt d/(n sqrt rho))^kappa"),
+    .with_curves("", "Thm 2 proof bound with fitted a (logs included)", "bare rate (gamma L0 sqrt d/(n sqrt rho))^kappa")
+    .audited(&super::audit::PROXIMAL_POINT),
 ];

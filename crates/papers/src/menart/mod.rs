@@ -3,6 +3,7 @@
 //! adaptive noisy GD with its selection, and the calibration errata.
 
 pub(crate) mod adaptive;
+pub(crate) mod audit;
 pub(crate) mod common;
 pub(crate) mod cost;
 pub(crate) mod errata;

@@ -1,0 +1,261 @@
+//! Empirical privacy audits of the Menart et al. entries (issue 25): for
+//! every private entry, a worst-case replace-one pair of F-A
+//! (`kl_mean_estimation`, `f(w; x) = ||w - x||^2/2`) instances built from
+//! explicit records, the statistic the runner thresholds and the estimator.
+//!
+//! Every entry is `rho`-zCDP under replace-one (digest §1.6), and every
+//! release goes through a clipped full-batch oracle (digest P1): the clip,
+//! not the family's record ball, bounds the sensitivity. So the canary of
+//! the gradient methods sits **far outside** F-A's ball of radius `R_x`, at
+//! distance [`FAR`] `= 1e6` along `+e1` (replaced by `-e1`): its gradient
+//! `w - x` has norm `~1e6 >> L0 = 3.75`, is clipped to exactly `-L0 e1`
+//! (`+L0 e1` in `D'`) at every iterate the runs reach (their iterates stay
+//! within `~1e2` of the origin), and the full gradient moves by the
+//! calibrated `2 L0/n` on every query of every run. The other records are
+//! far too, so their clipped gradients are constants: pairs at `+-FAR e1`
+//! cancel, and "drift" records at `-FAR e2` add `+L0 e2/n` each. The
+//! problem is then linear along the trajectory (constant clipped
+//! gradients), the worst case of the sensitivity analysis. The Gaussian
+//! mechanism on the clipped mean clips at `R_x` instead, so its canary is
+//! `+-R_x e1` (on the clip boundary) beside `n - 1` records at the origin.
+//!
+//! The public constants are those of F-A at `start_distance = 1`,
+//! `spread = 0.5`, `margin = 1.5`: `R_x = 1.5`, `L0 = 3.75`, `L1 = 1`,
+//! `gamma = 1/sqrt 2`, `kappa = 2`, `F0 = 1.125` (data-independent, digest
+//! P7; the far records make them false as utility constants, which no
+//! privacy argument uses).
+
+use contract::audit::{first_coordinate, AuditDef, AuditPair, AuditSetting, Estimator, Relation};
+use contract::{Instance, Value, Values};
+use datagen::menart::{MeanEstimation, MeanEstimationParams};
+use dpcore::RunFailure;
+
+/// `start_distance` `R0` of the audit instances (F-A's default).
+const START_DISTANCE: f64 = 1.0;
+/// `spread` `s` of the audit instances: `R_x = R0 + s = 1.5` (a stored data
+/// set; `spread = 0` would be the virtual one, which holds no records).
+const SPREAD: f64 = 0.5;
+/// `margin` of the audit instances (F-A's default): `L0 = (1 + margin) R_x`.
+const MARGIN: f64 = 1.5;
+/// Distance of the far records: `1e6` exceeds `L0` plus any iterate's norm
+/// by five orders of magnitude (DP-GD and Algorithm 3 move by `O(L0)` per
+/// step over at most `n sqrt(rho)/2` steps, Algorithm 1 by at most its
+/// trajectory radius, Algorithm 2 by `L0/(2 Lt1)` per round), so every
+/// far record's clipped gradient is the constant `+-L0` along its axis (in
+/// `d >= 2` up to a `1e-6` relative tilt, the same in `D` and `D'`).
+pub const FAR: f64 = 1e6;
+
+/// The F-A parameters of an audit instance.
+fn params(n: usize, d: usize) -> MeanEstimationParams {
+    MeanEstimationParams {
+        n,
+        d,
+        start_distance: START_DISTANCE,
+        spread: SPREAD,
+        margin: MARGIN,
+    }
+}
+
+/// The `kl_mean_estimation` values the runs' context carries (what the
+/// family's builder validates: `n`, `d`, `start_distance`, `spread`,
+/// `margin`).
+fn problem_values(n: usize, d: usize) -> Values {
+    [
+        ("n", n as f64),
+        ("d", d as f64),
+        ("start_distance", START_DISTANCE),
+        ("spread", SPREAD),
+        ("margin", MARGIN),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), Value::Num(v)))
+    .collect()
+}
+
+/// The F-A instance on `rows`.
+fn instance(n: usize, d: usize, rows: &[Vec<f64>]) -> Result<Instance, RunFailure> {
+    let flat: Vec<f64> = rows.iter().flatten().copied().collect();
+    let problem =
+        MeanEstimation::from_records(params(n, d), flat).map_err(RunFailure::InvalidParameters)?;
+    Ok(Instance::KlObjective(Box::new(problem)))
+}
+
+/// `v e_axis` in dimension `d`.
+fn along(d: usize, axis: usize, v: f64) -> Vec<f64> {
+    let mut x = vec![0.0; d];
+    x[axis] = v;
+    x
+}
+
+/// The pair whose records are `rows` with row 0 replaced by `canary` in `D`
+/// and by `replacement` in `D'`.
+fn replace_one(
+    setting: &AuditSetting,
+    mut rows: Vec<Vec<f64>>,
+    canary: Vec<f64>,
+    replacement: Vec<f64>,
+    description: String,
+) -> Result<AuditPair, RunFailure> {
+    let (n, d) = (setting.n, setting.d);
+    let mut rows_prime = rows.clone();
+    rows[0] = canary;
+    rows_prime[0] = replacement;
+    Ok(AuditPair {
+        instances: [instance(n, d, &rows)?, instance(n, d, &rows_prime)?],
+        records: [rows, rows_prime],
+        relation: Relation::ReplaceOne,
+        problem: problem_values(n, d),
+        description,
+    })
+}
+
+fn check_size(setting: &AuditSetting) -> Result<(), RunFailure> {
+    if setting.n == 0 || setting.d == 0 {
+        return Err(RunFailure::InvalidParameters(format!(
+            "an audit pair needs n, d >= 1, got n = {}, d = {}",
+            setting.n, setting.d
+        )));
+    }
+    Ok(())
+}
+
+/// The Gaussian mechanism's pair: `n - 1` records at the origin, the canary
+/// `+R_x e1` in `D` and `-R_x e1` in `D'` (both on the clip `C = R_x`).
+fn gaussian_mean_pair(setting: &AuditSetting) -> Result<AuditPair, RunFailure> {
+    check_size(setting)?;
+    let (n, d) = (setting.n, setting.d);
+    let rx = START_DISTANCE + SPREAD;
+    replace_one(
+        setting,
+        vec![vec![0.0; d]; n],
+        along(d, 0, rx),
+        along(d, 0, -rx),
+        format!(
+            "F-A (R_x = {rx}), n - 1 = {} records at the origin; the canary +R_x e1 replaced by -R_x e1",
+            n - 1
+        ),
+    )
+}
+
+/// The saturated pair: the canary `+FAR e1` (replaced by `-FAR e1`),
+/// `drift` records at `-FAR e2` (clipped gradient `+L0 e2` each) and the
+/// other `n - 1 - drift` records in cancelling pairs at `+-FAR e1`. Needs
+/// `n - 1 - drift` even, and `d >= 2` when `drift > 0`.
+fn saturated_pair(setting: &AuditSetting, drift: usize) -> Result<AuditPair, RunFailure> {
+    check_size(setting)?;
+    let (n, d) = (setting.n, setting.d);
+    if drift > 0 && d < 2 {
+        return Err(RunFailure::InvalidParameters(format!(
+            "this audit pair puts {drift} records along e2: it needs d >= 2, got d = {d}"
+        )));
+    }
+    let balanced = n - 1 - drift.min(n - 1);
+    if drift > n - 1 || balanced % 2 == 1 {
+        return Err(RunFailure::InvalidParameters(format!(
+            "this audit pair needs n - 1 - {drift} >= 0 and even (records in cancelling pairs at \
+             +-FAR e1), got n = {n}"
+        )));
+    }
+    let mut rows = Vec::with_capacity(n);
+    rows.push(vec![0.0; d]); // the canary's slot
+    rows.extend((0..drift).map(|_| along(d, 1, -FAR)));
+    rows.extend((0..balanced).map(|i| along(d, 0, if i % 2 == 0 { FAR } else { -FAR })));
+    let drift_text = if drift > 0 {
+        format!("{drift} records at -1e6 e2 (clipped gradient +L0 e2 each), ")
+    } else {
+        String::new()
+    };
+    replace_one(
+        setting,
+        rows,
+        along(d, 0, FAR),
+        along(d, 0, -FAR),
+        format!(
+            "F-A constants (L0 = 3.75), {drift_text}{balanced} records in cancelling pairs at +-1e6 e1; \
+             the canary +1e6 e1 (clipped gradient -L0 e1) replaced by -1e6 e1 (+L0 e1)"
+        ),
+    )
+}
+
+/// DP-GD and Algorithm 2: no drift records (the full gradient is
+/// `-+L0 e1/n`), any `d`, `n` odd.
+fn balanced_pair(setting: &AuditSetting) -> Result<AuditPair, RunFailure> {
+    saturated_pair(setting, 0)
+}
+
+/// Algorithms 1 and 3, Theorem 5: every other record drifts along `e2`
+/// (`d >= 2`), so the full gradient `(-+L0/n, (n - 1) L0/n)` has the same
+/// large norm in `D` and `D'`. Algorithm 1's normalized step then has an
+/// `e1` part nearly linear in the noisy gradient's `e1` part, and Algorithm
+/// 3's noisy norm `N_t` stays near `L0`, far from the floor, and does not
+/// depend on the canary.
+fn drift_pair(setting: &AuditSetting) -> Result<AuditPair, RunFailure> {
+    saturated_pair(setting, setting.n.saturating_sub(1))
+}
+
+/// The audit of `kl_gaussian_mean`.
+pub(crate) const GAUSSIAN_MEAN: AuditDef = AuditDef {
+    pair: gaussian_mean_pair,
+    statistic: first_coordinate,
+    estimator: Estimator::GaussianDp,
+    method: "The canary +-R_x e1 sits on the clip C = R_x and moves the clipped mean by the full \
+             replace-one sensitivity 2 R_x/n along e1; the release's first coordinate is that mean plus \
+             N(0, sigma^2), exactly Gaussian with a pure mean shift (mu = sqrt(2 rho)), so the Gaussian-DP fit applies.",
+};
+
+/// The audit of `kl_dp_gd`.
+pub(crate) const DP_GD: AuditDef = AuditDef {
+    pair: balanced_pair,
+    statistic: first_coordinate,
+    estimator: Estimator::Threshold,
+    method: "Every record is far outside the clip, so each clipped gradient is a constant and the \
+             canary moves every full gradient by the calibrated 2 L0/n along e1: the run is linear and \
+             w_R's first coordinate shifts by R 2 L0/(n L1). The output iterate R is uniform on \
+             {0..T-1} (a mixture, not one Gaussian), hence the threshold estimator.",
+};
+
+/// The audit of `kl_adaptive_gd`.
+pub(crate) const ADAPTIVE_GD: AuditDef = AuditDef {
+    pair: drift_pair,
+    statistic: first_coordinate,
+    estimator: Estimator::Threshold,
+    method: "Far records make every clipped gradient constant: the canary moves each gradient release \
+             by the calibrated 2 L0/n along e1, and n - 1 records at -1e6 e2 give the full gradient the same \
+             norm (about L0) in D and D', so the noisy norms N_t, the noise schedule and the stop do not depend \
+             on the canary and w_T's first coordinate sums the shifts. The schedule is random (a mixture of \
+             Gaussians): threshold estimator.",
+};
+
+/// The audit of `kl_stationary_selection`.
+pub(crate) const STATIONARY_SELECTION: AuditDef = AuditDef {
+    pair: drift_pair,
+    statistic: first_coordinate,
+    estimator: Estimator::Threshold,
+    method: "As for kl_adaptive_gd: constant clipped gradients shifted by 2 L0/n along e1 at every query, \
+             with the same norm in D and D' at every query point (the selection's scores tie, so it picks a \
+             uniform query point, and Algorithm 3's trajectory carries the canary). A mixture over the schedule \
+             and the selected point: threshold estimator.",
+};
+
+/// The audit of `kl_spider`.
+pub(crate) const SPIDER: AuditDef = AuditDef {
+    pair: drift_pair,
+    statistic: first_coordinate,
+    estimator: Estimator::Threshold,
+    method: "Far records make every clipped gradient constant: the canary shifts each noisy full gradient \
+             by the calibrated 2 L0/n along e1, and the n - 1 records at -1e6 e2 give it a large e2 component, \
+             so the normalized step's e1 part is close to linear in the noisy e1 gradient (F-A's Spider \
+             differences are the same for every record and carry nothing). Normalization makes the \
+             release non-Gaussian: threshold estimator.",
+};
+
+/// The audit of `kl_proximal_point`.
+pub(crate) const PROXIMAL_POINT: AuditDef = AuditDef {
+    pair: balanced_pair,
+    statistic: first_coordinate,
+    estimator: Estimator::Threshold,
+    method: "Far records make every clipped gradient constant: the canary shifts each of the T T_in noisy \
+             gradients of Algorithm 4 by the calibrated 2 L0/n along e1, and the weighted averages carry the \
+             shift to w_T. Algorithm 4's projection binds on the first inner steps, so the release is not \
+             exactly Gaussian: threshold estimator.",
+};
