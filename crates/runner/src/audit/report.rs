@@ -294,8 +294,12 @@ pub fn markdown(
         let def = a.algorithm.audit.expect("validated");
         let _ = write!(
             md,
-            "- **{}** ({}, {}): {} {}",
-            a.row.name, o.relation, a.algorithm.name, o.pair, def.method
+            "- **{}** ({}, {}): {}. {}",
+            a.row.name,
+            o.relation,
+            a.algorithm.name,
+            o.pair.trim_end_matches('.'),
+            def.method
         );
         if !a.row.note.is_empty() {
             let _ = write!(md, " {}", a.row.note);
