@@ -62,4 +62,5 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[AlgorithmDef::new(
     "Cor 2.2 bound (corrected Prop 2.4(b))",
     "exact E[excess] (Prop 2.4, equality for H = βI)",
     "",
-)];
+)
+.audited(&crate::lowy_razaviyayn::audit::OUTPUT_PERTURBATION_CONCEPTUAL)];

@@ -16,6 +16,7 @@ use solvers::lowy_razaviyayn::regularized::{
     prescribed_alpha, Calibration, RegularizedOutputPerturbation,
 };
 
+use super::audit;
 use super::bounds::{
     adversarial_bound, black_box_bound, black_box_diagnostics, black_box_theorem,
     conceptual_projected_bound, dims, regularized_bound, solver_cost, BLACK_BOX_DIAGNOSTICS,
@@ -166,7 +167,8 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
     .with_options(&[SENSITIVITY])
     .delta_below(0.5)
     .with_diagnostics(&["sensitivity", "noise_scale", "noise_norm_sq"])
-    .with_curves("Cor 2.1 / Prop 4.1 bound", "", ""),
+    .with_curves("Cor 2.1 / Prop 4.1 bound", "", "")
+    .audited(&audit::OP_CONCEPTUAL_PROJECTED),
     AlgorithmDef::new(
         "op_black_box",
         "Lowy–Razaviyayn Algorithm 1: inner solver to the prescribed accuracy alpha, noise \
@@ -180,7 +182,8 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
     .with_options(&[SENSITIVITY, INNER])
     .delta_below(0.5)
     .with_diagnostics(BLACK_BOX_DIAGNOSTICS)
-    .with_curves("theorem bound (Thm 3.1/3.2/5.1/5.2 corrected)", "solver's prescribed gradient evaluations", "printed Thm 5.2 bound (C_tau, erratum P7)"),
+    .with_curves("theorem bound (Thm 3.1/3.2/5.1/5.2 corrected)", "solver's prescribed gradient evaluations", "printed Thm 5.2 bound (C_tau, erratum P7)")
+    .audited(&audit::OP_BLACK_BOX),
     AlgorithmDef::new(
         "op_regularized",
         "Lowy–Razaviyayn Eq. (6)/(7) (conceptual) and Algorithm 7 (black box) for the convex \
@@ -193,7 +196,8 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
     .with_options(&[SENSITIVITY, MODE, INNER, CALIBRATION])
     .delta_below(0.5)
     .with_diagnostics(REGULARIZED_DIAGNOSTICS)
-    .with_curves("Prop 2.7/2.8 (conceptual), Thm C.1/C.2 (black box; Gaussian C.1: its skeleton with the corrected sigma)", "", "printed Thm C.1(b) constant 25 LR rho_delta^{1/2} (printed sigma, P2)"),
+    .with_curves("Prop 2.7/2.8 (conceptual), Thm C.1/C.2 (black box; Gaussian C.1: its skeleton with the corrected sigma)", "", "printed Thm C.1(b) constant 25 LR rho_delta^{1/2} (printed sigma, P2)")
+    .audited(&audit::OP_REGULARIZED),
     AlgorithmDef::new(
         "adversarial_black_box",
         "Lowy–Razaviyayn Algorithm 6 on the closed-form adversarial objective: certified \
@@ -206,5 +210,6 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
     .with_options(&[SENSITIVITY, INFLATION])
     .delta_below(0.5)
     .with_diagnostics(BLACK_BOX_DIAGNOSTICS)
-    .with_curves("Thm 3.1 bound", "", ""),
+    .with_curves("Thm 3.1 bound", "", "")
+    .audited(&audit::ADVERSARIAL_BLACK_BOX),
 ];

@@ -4,6 +4,7 @@
 //! and the race against peer libraries (`runner peer-race`).
 
 pub(crate) mod algorithms;
+pub(crate) mod audit;
 pub(crate) mod baselines;
 pub(crate) mod bounds;
 pub(crate) mod cost;
