@@ -41,6 +41,8 @@ pub enum Estimator {
     /// The Gaussian-DP fit (Nasr et al. 2023, `audit::gdp::gdp_audit`): valid
     /// where the statistic's trade-off between `D` and `D'` is Gaussian (a
     /// Gaussian release, or a release linear in Gaussian noise), tighter there.
+    /// A pure-DP claim (`delta = 0`) has no Gaussian trade-off to fit: the
+    /// runner audits it with [`Estimator::Threshold`].
     GaussianDp,
 }
 
