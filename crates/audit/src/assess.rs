@@ -5,7 +5,7 @@
 use mechanisms::gdp::gdp_epsilon;
 
 use crate::gdp::{gdp_audit, gdp_typical_mu_lower};
-use crate::power::smallest_detectable_gaussian_eps;
+use crate::power::{smallest_detectable_gaussian_eps, smallest_detectable_laplace_eps};
 use crate::threshold::audit;
 
 /// How the statistics become a bound.
@@ -82,8 +82,13 @@ pub fn assess(
     let (eps_lower, mu_lower, detectable) = match method {
         Method::Threshold => {
             let a = audit(selection, estimation, delta, alpha);
-            let power =
-                smallest_detectable_gaussian_eps(claimed_eps, estimation_runs, delta, alpha);
+            // A pure-DP claim's typical worst case is a Laplace release, an
+            // approximate one's a Gaussian release.
+            let power = if delta == 0.0 {
+                smallest_detectable_laplace_eps(claimed_eps, estimation_runs, alpha)
+            } else {
+                smallest_detectable_gaussian_eps(claimed_eps, estimation_runs, delta, alpha)
+            };
             (a.eps_lower, None, power)
         }
         Method::GaussianDp => {

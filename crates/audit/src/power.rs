@@ -83,6 +83,52 @@ pub fn smallest_detectable_gaussian_eps(
     gdp_epsilon(hi, delta).ok()
 }
 
+/// The bound a threshold audit gets, at the best threshold, when its counts
+/// equal their expectations on the Laplace pair `Lap(eps, 1)` vs `Lap(0, 1)`
+/// (an `eps`-DP mechanism at its worst-case pair: every tail event
+/// `{s >= t}`, `t >= eps`, has likelihood ratio exactly `e^eps`).
+pub fn laplace_typical_eps_lower(eps: f64, runs: usize, alpha: f64) -> f64 {
+    let cp = ClopperPearson::new(runs);
+    let n = runs as f64;
+    let mut best = f64::NEG_INFINITY;
+    // Tail of Lap(m, 1) above t >= m: exp(-(t - m))/2. Thresholds every 0.02
+    // from the D mean until the D' tail holds no expected run.
+    let mut t = eps;
+    while 0.5 * (-t).exp() * n >= 0.5 || t <= eps + 1.0 {
+        let k_a = ((n * 0.5 * (-(t - eps)).exp()).round() as usize).min(runs);
+        let k_b = ((n * 0.5 * (-t).exp()).round() as usize).min(runs);
+        let p_lo = cp.lower(k_a, alpha / 2.0);
+        if p_lo > 0.0 {
+            best = best.max((p_lo / cp.upper(k_b, alpha / 2.0)).ln());
+        }
+        t += 0.02;
+    }
+    best
+}
+
+/// The smallest `eps` of a Laplace mechanism that a typical threshold audit
+/// with `runs` runs flags against the pure-DP claim `claimed_eps`: the
+/// audit's power at `delta = 0`. `None` when none below `eps = 50` is.
+pub fn smallest_detectable_laplace_eps(claimed_eps: f64, runs: usize, alpha: f64) -> Option<f64> {
+    let flagged = |eps: f64| laplace_typical_eps_lower(eps, runs, alpha) > claimed_eps;
+    let (mut lo, mut hi) = (claimed_eps, 2.0 * claimed_eps);
+    while !flagged(hi) {
+        hi *= 2.0;
+        if hi > 50.0 {
+            return None;
+        }
+    }
+    for _ in 0..30 {
+        let mid = 0.5 * (lo + hi);
+        if flagged(mid) {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    Some(hi)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -104,6 +150,17 @@ mod tests {
         // Never above the mechanism's own eps at delta: the bound is sound.
         assert!(weak < gdp_epsilon(4.0, 1e-5).unwrap());
         assert!(strong < gdp_epsilon(1.0, 1e-5).unwrap());
+    }
+
+    #[test]
+    fn laplace_power_lies_above_the_claim_and_the_bound_below_the_truth() {
+        let few = smallest_detectable_laplace_eps(1.0, 10_000, 1e-3).unwrap();
+        let many = smallest_detectable_laplace_eps(1.0, 1_000_000, 1e-3).unwrap();
+        assert!(few > many && many > 1.0, "{few} {many}");
+        for eps in [0.5, 1.0, 2.0] {
+            let lb = laplace_typical_eps_lower(eps, 1_000_000, 1e-3);
+            assert!(lb < eps && lb > 0.9 * eps, "{eps} {lb}");
+        }
     }
 
     #[test]

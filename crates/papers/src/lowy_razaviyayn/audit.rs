@@ -451,7 +451,8 @@ pub(crate) const OUTPUT_PERTURBATION_CONCEPTUAL: AuditDef = AuditDef {
     estimator: Estimator::GaussianDp,
     method: "Canary +e1 vs -e1 among n - 1 records at 0 on the diagonal quadratic (H = I): \
              w* moves by exactly the tight sensitivity 2/n; the release w* + N(0, sigma^2 I) \
-             is Gaussian with a pure mean shift, so the Gaussian-DP fit applies (delta > 0 only)",
+             is Gaussian with a pure mean shift, so the Gaussian-DP fit applies (at delta = 0 the \
+             noise is the Gamma-radius l2 \"Laplace\": threshold audit)",
 };
 
 /// `op_conceptual_projected` (Eq. 3).
@@ -508,7 +509,7 @@ pub(crate) const ZZMW17: AuditDef = AuditDef {
     method: "Canary +e1 vs -e1 among n - 1 records at 0 on the diagonal quadratic (kappa = 1): \
              the GD iterate moves by 2/n, half the calibrated 2L/(mu n) (a record's gradient \
              changes by at most 2 beta = L on this family); deterministic GD plus Gaussian \
-             noise: Gaussian-DP fit (delta > 0 only)",
+             noise: Gaussian-DP fit (at delta = 0 the Gamma-radius noise: threshold audit)",
 };
 
 /// `noisy_sgd` (BST14 baseline).
