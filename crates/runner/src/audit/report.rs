@@ -299,19 +299,19 @@ pub fn markdown(
             o.relation,
             a.algorithm.name,
             o.pair.trim_end_matches('.'),
-            def.method
+            def.method.trim_end_matches('.')
         );
         if !a.row.note.is_empty() {
-            let _ = write!(md, " {}", a.row.note);
+            let _ = write!(md, ". {}", a.row.note.trim_end_matches('.'));
         }
         if let Some(r) = o.runs_to_flag {
             let _ = write!(
                 md,
-                " A typical Gaussian-DP audit flags the realised eps {} at {r} runs a side.",
+                ". A typical Gaussian-DP audit flags the realised eps {} at {r} runs a side",
                 a.row.realised_eps.unwrap_or(f64::NAN)
             );
         }
-        let _ = writeln!(md);
+        let _ = writeln!(md, ".");
     }
     if !unaudited.is_empty() {
         let _ = writeln!(md, "\n## Not audited\n\nThese entries release nothing private (non-private baselines, theory curves, measurements): {}.", unaudited.join(", "));
