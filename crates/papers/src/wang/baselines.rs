@@ -180,7 +180,8 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
     .with_options(&[MODE, ITERATE, CONVERSION, JL_CONSTANT, BUDGET])
     .requiring_delta()
     .with_diagnostics(&["k", "steps", "sigma", "mu", "realised_mu"])
-    .with_curves("Lemma D.1 (explicit constants) at mu", "", "B_shape = 1/(gamma^2 n eps) + m/(gamma n)"),
+    .with_curves("Lemma D.1 (explicit constants) at mu", "", "B_shape = 1/(gamma^2 n eps) + m/(gamma n)")
+    .audited(&super::audit::ORACLE_JLGD_AUDIT),
     AlgorithmDef::new(
         "wang_full_dim_dpgd",
         "Wang–Zhu–Wang baseline B1: full-dimension DP-GD (Algorithm 5 with Phi = I, same hinge gamma/3, \
@@ -192,7 +193,8 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
     .with_options(&[MODE, ITERATE, CONVERSION, RADIUS_FACTOR, TUNING])
     .requiring_delta()
     .with_diagnostics(&["selected_gamma", "mu_per_run", "gradient_evaluations"])
-    .with_curves("Lemma C.1 with Phi = I (4 Delta sqrt(d)/(n mu) + outliers)", "", "B_shape = 1/(gamma^2 n eps) + m/(gamma n)"),
+    .with_curves("Lemma C.1 with Phi = I (4 Delta sqrt(d)/(n mu) + outliers)", "", "B_shape = 1/(gamma^2 n eps) + m/(gamma n)")
+    .audited(&super::audit::FULL_DIM_AUDIT),
     AlgorithmDef::new(
         "wang_hard_margin_svm",
         "Wang–Zhu–Wang baseline B0: the non-private hard-margin SVM without bias (certified min-norm \

@@ -1,8 +1,9 @@
 //! Wang, Zhu & Wang, large-margin halfspaces: the planted-margin families,
 //! `M*`, `M'`, PrivTune, JLGD and the baselines, the JL margin measurement,
-//! the calibration errata, and the removal-margin tool
+//! the calibration errata, the privacy audits' pairs, and the removal-margin tool
 //! (`runner removal-margin`).
 
+pub mod audit;
 pub(crate) mod baselines;
 pub(crate) mod cost;
 pub(crate) mod errata;

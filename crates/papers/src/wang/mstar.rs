@@ -187,7 +187,8 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         "realised_eps_paper",
         "gradient_evaluations",
     ])
-    .with_curves("B_proof (Lemma D.1 + selection, digest §3.9)", "", "B_shape = 1/(gamma^2 n eps) + m/(gamma n)"),
+    .with_curves("B_proof (Lemma D.1 + selection, digest §3.9)", "", "B_shape = 1/(gamma^2 n eps) + m/(gamma n)")
+    .audited(&super::audit::M_STAR_AUDIT),
     AlgorithmDef::new(
         "wang_m_prime",
         "Wang–Zhu–Wang Algorithm 6 (M', Theorem 7.1): Papernot–Steinke random stopping, K ~ Geometric(r), \
@@ -206,5 +207,6 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         "mu",
         "gradient_evaluations",
     ])
-    .with_curves("Theorem 7.1 (Eq. 26, O-constant 1)", "", "B_shape = 1/(gamma^2 n eps) + m/(gamma n)"),
+    .with_curves("Theorem 7.1 (Eq. 26, O-constant 1)", "", "B_shape = 1/(gamma^2 n eps) + m/(gamma n)")
+    .audited(&super::audit::M_PRIME_AUDIT),
 ];

@@ -1,0 +1,362 @@
+//! Empirical privacy audits of the private Wang–Zhu–Wang entries (issue 25):
+//! the worst-case replace-one pair every one of them is audited on.
+//!
+//! # The pair
+//! `n - 1` shared records with zero features (label `+1`) and one canary at
+//! the data-norm bound `b = 1` along `e1`: `(e1, +1)` in `D`, `(e1, -1)` in
+//! `D'` (the opposite label). Why this is the worst case for every entry:
+//! - a zero row's hinge subgradient `-y x/c` is 0 at every `w` and its JL
+//!   image is 0, so the summed gradient of NGD is the canary's alone and
+//!   `D` and `D'` differ by `2 ||Phi e1||/c` in every step where the canary's
+//!   hinge is active (all steps near `w = 0`): the whole replace-one
+//!   sensitivity the analysis allows, up to the clip radius (below);
+//! - a zero row is a tie `y <w, 0> = 0`, an error at every `w` (digest P9),
+//!   so the 0-1 score that selects a candidate (`M*`, `M'`, tuned B1)
+//!   differs between `D` and `D'` only through the canary, and selection
+//!   prefers, on `D`, the candidates with `w_1 > 0` (canary right) and on
+//!   `D'` those with `w_1 < 0`: it widens the gap the statistic sees;
+//! - `(Phi^T w~)_1 = <Phi e1, w~>` and `||Phi e1|| = 1` exactly for the
+//!   Rademacher map (`k` entries `±1/sqrt(k)`) as for the identity, so the
+//!   statistic, the release's first coordinate, is the canary's margin, the
+//!   coordinate its gradient moves.
+//!
+//! # What the analyses leave on the table (why `eps_lb` stays far below the claim)
+//! - JLGD clips `Phi x` to `2b` for every `Phi` (P3) and is calibrated for
+//!   `Delta = 2 (2b)/c`; a record of norm `b` has `||Phi x|| = b` for `x = e1`
+//!   (and `E ||Phi x||^2 = ||x||^2` for every `x`), so no record a black-box
+//!   pair can choose reaches the clip: the realised sensitivity is `Delta/2`.
+//!   Full-dimension DP-GD at `radius_factor = 1` is the only entry whose
+//!   clip binds at `||x|| = b` (`Delta = 2b/c` exact).
+//! - The averaged iterate `(1/T) sum_{t<T} w_t` (with `w_0 = 0`, P12) of a
+//!   linear drift keeps at most `sqrt(3)/2` of the GDP of the last iterate
+//!   (`sqrt(6 (T-1)/(2T-1))/2` at `T` steps: `1/sqrt 2` at `T = 2`), and at
+//!   `T = 1` it is `w_0 = 0` whatever the data.
+//! - The paper's conversion `mu = eps/(2 sqrt(2 ln(1/delta)))` (Cor. E.2)
+//!   gives `mu = 0.104` at `(1, 1e-5)` where the exact curve allows `0.268`.
+//! - `M*` releases one of `|Gamma|` candidates, each at `mu/sqrt(2|Gamma|)`;
+//!   `M'` one of `K ~ Geometric(r)` runs at `mu/sqrt 2` with Papernot–Steinke's
+//!   `mu = eps/(6 sqrt(2 ln(1/(r delta))))`.
+//!
+//! # Estimator
+//! The threshold audit for every entry. The statistic is Gaussian with a pure
+//! mean shift only while the canary's hinge `y <z, w_t> < c` stays active on
+//! both sides; the step size makes `w_t`'s noise comparable to `c` at the
+//! JL dimension `k ~ ln(n)/gamma^2` (the canary's margin noise at the end is
+//! about `1/sqrt(1 + k)` against `c = gamma/3`), so the hinge switches off
+//! with non-negligible probability and the release is not exactly Gaussian;
+//! selection over candidates (`M*`, `M'`, tuned B1) makes it a data-dependent
+//! mixture on top.
+//!
+//! Measured (threshold audit, 1e6 runs a side, seed 11, `delta = 1e-5`):
+//! at `(8, 1e-5)` the defaults of `M*` (n = 8, d = 32), oracle JLGD (n = 4)
+//! and B1 (n = 8) give `eps_lb` 0.47, 0.58, 0.48 against an accountant's
+//! exact 3.55 (paper conversion); oracle JLGD at `conversion = "tight"`,
+//! `iterate = "last"`, `T = 1` (exactly Gaussian) separates the sides by
+//! 0.134 standard deviations, `mu/2` of its `mu = 0.268` (the clip slack);
+//! B1 known at `radius_factor = 1`, tight, last by 0.269 = `mu` (`eps_lb`
+//! 0.60 against 1), and at twice its `mu` (run at `eps = 2.155`, claiming 1)
+//! it is caught with `eps_lb` 1.29.
+//!
+//! # Not audited
+//! `wang_hard_margin_svm` (B0, the non-private SVM floor: a deterministic
+//! exact max-margin direction, no privacy claimed) and `wang_jl_margin_check`
+//! (E9, a geometry measurement of the JL map on the planted inliers, not a
+//! private release) claim no privacy, so they carry no audit.
+
+use contract::audit::{first_coordinate, AuditDef, AuditPair, AuditSetting, Estimator, Relation};
+use contract::{choice, num, Instance, Privacy, Value, Values};
+use datagen::labelled::LabelledData;
+use dpcore::halfspace::HalfspaceProblem;
+use dpcore::{PrivacyParams, RunFailure};
+use mechanisms::stopping::privtune_mu;
+use solvers::wang::jl::jl_dimension;
+use solvers::wang::mstar::candidate_grid;
+use solvers::wang::{
+    margin_grid, total_mu, BudgetConversion, IterateChoice, IterationMode, NgdPlan,
+};
+
+use super::options::{full_projection, jl_projection, last_iterate, m_star_options, mode};
+
+/// The public margin the pair declares ([`HalfspaceProblem::true_margin`]):
+/// the `gamma` of the oracle JLGD and of known-margin DP-GD (hinge
+/// `c = gamma/3`), the planted margin of the bound curves elsewhere. A
+/// hyperparameter, the same on both sides. Its value barely matters: the
+/// canary's margin noise at the end of a run is about `1/sqrt(1 + k)`, and
+/// `k_gamma ~ ln(|Gamma| n^4)/gamma^2` makes `c` over it `sqrt(ln(..))/3`
+/// whatever `gamma` is (while `k_gamma < d`); 0.5 lies inside the families'
+/// range `(0, 1)`.
+pub const AUDIT_MARGIN: f64 = 0.5;
+
+/// Explicit labelled rows with a declared public margin: the instance of an
+/// audit pair. Rows are validated by [`LabelledData::from_rows`] (finite,
+/// norm at most 1, labels `±1`); zero rows are admissible.
+#[derive(Debug, Clone)]
+pub struct AuditSample {
+    d: usize,
+    x: Vec<f64>,
+    y: Vec<f64>,
+    margin: f64,
+}
+
+impl AuditSample {
+    /// Builds from records `features then label` (one row each) and the
+    /// declared margin.
+    ///
+    /// # Errors
+    /// Ragged rows, or rows [`LabelledData::from_rows`] refuses.
+    pub fn from_records(records: &[Vec<f64>], margin: f64) -> Result<Self, String> {
+        let width = records.first().map_or(0, Vec::len);
+        if width < 2 || records.iter().any(|r| r.len() != width) {
+            return Err("records must all hold d >= 1 features then a label".into());
+        }
+        let d = width - 1;
+        let x: Vec<f64> = records.iter().flat_map(|r| r[..d].to_vec()).collect();
+        let y: Vec<f64> = records.iter().map(|r| r[d]).collect();
+        let data = LabelledData::from_rows(d, x, y)?;
+        let n = data.len();
+        Ok(Self {
+            d,
+            x: (0..n).flat_map(|i| data.features(i).to_vec()).collect(),
+            y: (0..n).map(|i| data.label(i)).collect(),
+            margin,
+        })
+    }
+}
+
+impl HalfspaceProblem for AuditSample {
+    fn dim(&self) -> usize {
+        self.d
+    }
+    fn num_records(&self) -> usize {
+        self.y.len()
+    }
+    fn features(&self) -> &[f64] {
+        &self.x
+    }
+    fn labels(&self) -> &[f64] {
+        &self.y
+    }
+    fn true_margin(&self) -> Option<f64> {
+        Some(self.margin)
+    }
+    fn outlier_count(&self) -> usize {
+        0
+    }
+}
+
+fn invalid(why: impl Into<String>) -> RunFailure {
+    RunFailure::InvalidParameters(why.into())
+}
+
+/// `(eps, delta)` of the setting with `delta` in `(0, 1)` (every Wang entry
+/// is Gaussian-only).
+fn approx(privacy: Privacy) -> Result<PrivacyParams, RunFailure> {
+    match privacy {
+        Privacy::Approx(p) if p.eps > 0.0 && p.delta > 0.0 && p.delta < 1.0 => Ok(p),
+        other => Err(invalid(format!(
+            "the Wang entries need (eps > 0, delta in (0, 1)), got {other:?}"
+        ))),
+    }
+}
+
+/// The canary pair at `(n, d)` (module docs): `n - 1` zero rows labelled
+/// `+1`, then the canary `(e1, +1)` in `D` and `(e1, -1)` in `D'`, with
+/// [`AUDIT_MARGIN`] declared on both. `n >= 4` and `d >= 2` as the Wang
+/// families require, so `problem` holds `wang_isotropic` values its builder
+/// accepts (no Wang run reads them).
+pub fn canary_pair(n: usize, d: usize) -> Result<AuditPair, RunFailure> {
+    if n < 4 || d < 2 {
+        return Err(invalid(format!(
+            "the Wang audit pair needs n >= 4 and d >= 2 (the families' ranges), got n = {n}, d = {d}"
+        )));
+    }
+    let row = |first: f64, label: f64| {
+        let mut r = vec![0.0; d + 1];
+        r[0] = first;
+        r[d] = label;
+        r
+    };
+    let side = |label: f64| {
+        let mut rows: Vec<Vec<f64>> = (0..n - 1).map(|_| row(0.0, 1.0)).collect();
+        rows.push(row(1.0, label));
+        rows
+    };
+    let records = [side(1.0), side(-1.0)];
+    let instance = |rows: &[Vec<f64>]| -> Result<Instance, RunFailure> {
+        let sample = AuditSample::from_records(rows, AUDIT_MARGIN).map_err(invalid)?;
+        Ok(Instance::Halfspace(Box::new(sample)))
+    };
+    let instances = [instance(&records[0])?, instance(&records[1])?];
+    let problem: Values = [
+        ("n", Value::Num(n as f64)),
+        ("d", Value::Num(d as f64)),
+        ("gamma", Value::Num(AUDIT_MARGIN)),
+        ("m", Value::Num(0.0)),
+        ("outlier_type", Value::Str("twins".into())),
+        ("profile", Value::Str("spread".into())),
+        ("rho", Value::Num(1.0)),
+        ("population_samples", Value::Num(100_000.0)),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v))
+    .collect();
+    Ok(AuditPair {
+        instances,
+        records,
+        relation: Relation::ReplaceOne,
+        problem,
+        description: format!(
+            "{} records with zero features (label +1) and the canary e1 at the norm bound, label +1 in D \
+             and -1 in D' (declared margin {AUDIT_MARGIN})",
+            n - 1
+        ),
+    })
+}
+
+/// NGD steps of a run at GDP `mu` in dimension `k` (as [`NgdPlan::new`]).
+fn steps(n: usize, k: usize, mu: f64, mode: IterationMode) -> Result<u64, RunFailure> {
+    let plan = NgdPlan::new(n, k, 1.0, 1.0, mu, mode, IterateChoice::Averaged)?;
+    Ok(plan.steps)
+}
+
+/// The NGD dimension of a candidate at `gamma`, as `JlMap::with_dimension`
+/// (the identity at `k >= d`); `None`: full dimension.
+fn ngd_dim(n: usize, d: usize, grid_len: usize, gamma: f64, c_jl: Option<f64>) -> usize {
+    match c_jl {
+        Some(c) => {
+            let k = jl_dimension(n, grid_len, gamma, 1.0 / (n as f64 * n as f64), 1.0, c);
+            if k >= d as f64 {
+                d
+            } else {
+                k.max(1.0) as usize
+            }
+        }
+        None => d,
+    }
+}
+
+/// Refuses a setting where every NGD run of an averaged-iterate entry takes
+/// one step: its release is `w_0 = 0` on both sides, nothing to audit.
+fn refuse_vacuous(o: &Values, most_steps: u64, n: usize) -> Result<(), RunFailure> {
+    if !last_iterate(o) && most_steps < 2 {
+        return Err(invalid(format!(
+            "at n = {n} and this privacy every NGD run takes T = 1 step and the averaged iterate is \
+             w_0 = 0 on both sides: the release is data independent (raise n or eps)"
+        )));
+    }
+    Ok(())
+}
+
+fn m_star_pair(s: &AuditSetting) -> Result<AuditPair, RunFailure> {
+    let pair = canary_pair(s.n, s.d)?;
+    let p = approx(s.privacy)?;
+    let opts = m_star_options(s.options, jl_projection(s.options));
+    let grid = candidate_grid(s.n, p.eps, &opts);
+    let mu_p = total_mu(p, opts.conversion)? / (2.0 * grid.len() as f64).sqrt();
+    let c_jl = Some(num(s.options, "jl_constant"));
+    let mut most = 0;
+    for &g in &grid {
+        let k = ngd_dim(s.n, s.d, grid.len(), g, c_jl);
+        most = most.max(steps(s.n, k, mu_p, mode(s.options))?);
+    }
+    refuse_vacuous(s.options, most, s.n)?;
+    Ok(pair)
+}
+
+fn m_prime_pair(s: &AuditSetting) -> Result<AuditPair, RunFailure> {
+    let pair = canary_pair(s.n, s.d)?;
+    let p = approx(s.privacy)?;
+    // As `m_prime`: (eps, delta) validated as M* does, r as `run_m_prime`.
+    total_mu(p, BudgetConversion::Tight)?;
+    let grid = margin_grid(s.n, 1.0);
+    let nf = s.n as f64;
+    let paper_r = 1.0 / (grid.len() as f64 * (nf * nf - 1.0));
+    let r = (paper_r * num(s.options, "r_factor")).min(1.0);
+    let mu = privtune_mu(p.eps, r, p.delta).map_err(|e| invalid(e.to_string()))?;
+    let c_jl = Some(num(s.options, "jl_constant"));
+    let mut most = 0;
+    for &g in &grid {
+        let k = ngd_dim(s.n, s.d, grid.len(), g, c_jl);
+        most = most.max(steps(s.n, k, mu / 2f64.sqrt(), mode(s.options))?);
+    }
+    refuse_vacuous(s.options, most, s.n)?;
+    Ok(pair)
+}
+
+fn oracle_jlgd_pair(s: &AuditSetting) -> Result<AuditPair, RunFailure> {
+    let pair = canary_pair(s.n, s.d)?;
+    let p = approx(s.privacy)?;
+    // As `known_margin`: the whole mu, or M*'s per-call mu_p.
+    let opts = m_star_options(s.options, jl_projection(s.options));
+    let len = candidate_grid(s.n, p.eps, &opts).len();
+    let mu = match choice(s.options, "budget") {
+        "per_call" => total_mu(p, opts.conversion)? / (2.0 * len as f64).sqrt(),
+        _ => total_mu(p, opts.conversion)?,
+    };
+    let k = ngd_dim(
+        s.n,
+        s.d,
+        len,
+        AUDIT_MARGIN,
+        Some(num(s.options, "jl_constant")),
+    );
+    refuse_vacuous(s.options, steps(s.n, k, mu, mode(s.options))?, s.n)?;
+    Ok(pair)
+}
+
+fn full_dim_pair(s: &AuditSetting) -> Result<AuditPair, RunFailure> {
+    let pair = canary_pair(s.n, s.d)?;
+    let p = approx(s.privacy)?;
+    // As `run_full_dimension`: known gets the whole mu, tuned M*'s mu_p.
+    let opts = m_star_options(s.options, full_projection(s.options));
+    let mu = total_mu(p, opts.conversion)?;
+    let mu_run = match choice(s.options, "tuning") {
+        "known" => mu,
+        _ => mu / (2.0 * candidate_grid(s.n, p.eps, &opts).len() as f64).sqrt(),
+    };
+    refuse_vacuous(s.options, steps(s.n, s.d, mu_run, mode(s.options))?, s.n)?;
+    Ok(pair)
+}
+
+/// `M*` (Algorithm 3).
+pub const M_STAR_AUDIT: AuditDef = AuditDef {
+    pair: m_star_pair,
+    statistic: first_coordinate,
+    estimator: Estimator::Threshold,
+    method: "Zero-feature records and a canary e1 at the norm bound whose label flips: every candidate's \
+             NGD gradient and 0-1 score differ only through the canary, and selection favours candidates \
+             with the canary right. Threshold: the averaged hinge-NGD release selected among |Gamma| \
+             candidates is a data-dependent mixture, not Gaussian.",
+};
+
+/// `M'` (Algorithm 6).
+pub const M_PRIME_AUDIT: AuditDef = AuditDef {
+    pair: m_prime_pair,
+    statistic: first_coordinate,
+    estimator: Estimator::Threshold,
+    method: "Zero-feature records and a canary e1 at the norm bound whose label flips: every JLGD run's \
+             gradient and noisy score differ only through the canary. Threshold: the release is one of a \
+             random number of hinge-NGD runs chosen by noisy score, not Gaussian.",
+};
+
+/// B2, oracle JLGD.
+pub const ORACLE_JLGD_AUDIT: AuditDef = AuditDef {
+    pair: oracle_jlgd_pair,
+    statistic: first_coordinate,
+    estimator: Estimator::Threshold,
+    method: "Zero-feature records and a canary e1 at the norm bound whose label flips: the summed hinge \
+             gradient is the canary's alone (||Phi e1|| = 1: half the 2b clip the calibration allows, no \
+             record reaches it). Threshold: the hinge switches off once the canary's margin reaches gamma/3, \
+             so the release is not exactly Gaussian.",
+};
+
+/// B1, full-dimension DP-GD.
+pub const FULL_DIM_AUDIT: AuditDef = AuditDef {
+    pair: full_dim_pair,
+    statistic: first_coordinate,
+    estimator: Estimator::Threshold,
+    method: "Zero-feature records and a canary e1 at the norm bound whose label flips: the summed hinge \
+             gradient is the canary's alone, the full sensitivity at radius_factor = 1. Threshold: the \
+             hinge switches off at margin gamma/3 and tuning selects among candidates, so the release is \
+             not exactly Gaussian.",
+};
