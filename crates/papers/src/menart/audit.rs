@@ -44,6 +44,26 @@
 //!   runs a side, 11 / 7 us: 0.111 / 0.032. `w_T` holds at most the gradient
 //!   releases before the last step (about `rho/2`); the scalar norms and the
 //!   selection's tied scores carry nothing here.
+//! - `kl_proximal_point`, `n = 35`, `d = 1`: 0.7-0.85 ms a run, separation
+//!   0.154; 5e4 runs a side certify nothing (-0.001); the budget allows 7e5.
+//!
+//! # Errata
+//! - MUABG-A1 (`kl_spider`, `calibration = "paper"`): caught with
+//!   `constants = "scaled"`, `floor_constant = 32`, `round_constant = 0.5`
+//!   (`K = 4`; privacy-invariant, the printed `sigma_hat = L0 sqrt K/x` still
+//!   spends `2 rho`), `n = 101`, `d = 2`: 1.2e7 runs a side at 8.4 us,
+//!   seed 2: `eps_lb = 0.853 > 0.811` (5e6 runs a side gave 0.714).
+//! - MUABG-A3n (`kl_adaptive_gd`, `calibration = "paper"`): not caught. On
+//!   the balanced `d = 1` pair (`N_t` pure noise, half the steps at the
+//!   floor) `n = 4001` averages 5 steps, and `w_T` mixes floor and non-floor
+//!   steps: 1e5 runs a side give 0.083. Even with the noise schedule
+//!   released the pair is (0.811, 2.5e-5)-DP (eps 0.912 at 1e-5), which a
+//!   threshold audit of a Gaussian pair certifies only past ~3e7 runs a side.
+//! - MUABG-T5 (`kl_stationary_selection`, `calibration = "paper"`): not a
+//!   black-box violation at any number of runs: the printed weight makes the
+//!   selection `2 sqrt(rho)`-DP (0.288 < 0.811 at delta = 0), and by bounded
+//!   range `rho/2`-zCDP, inside its charge; the entry's excess spend comes
+//!   from Algorithm 3's literal noise (1e6 runs a side: 0.129).
 
 use contract::audit::{first_coordinate, AuditDef, AuditPair, AuditSetting, Estimator, Relation};
 use contract::{Instance, Value, Values};
