@@ -233,6 +233,17 @@ fn drift_pair(setting: &AuditSetting) -> Result<AuditPair, RunFailure> {
     saturated_pair(setting, setting.n.saturating_sub(1))
 }
 
+/// Algorithm 3: the drift pair, except for the paper-literal calibration,
+/// whose erratum MUABG-A3n needs negative noisy norms: there the balanced
+/// pair (full-gradient norm `L0/n`, far below `sigma_hat`) puts half the
+/// steps' `N_t` below 0.
+fn adaptive_pair(setting: &AuditSetting) -> Result<AuditPair, RunFailure> {
+    match setting.options.get("calibration") {
+        Some(Value::Str(c)) if c == "paper" => balanced_pair(setting),
+        _ => drift_pair(setting),
+    }
+}
+
 /// The audit of `kl_gaussian_mean`.
 pub(crate) const GAUSSIAN_MEAN: AuditDef = AuditDef {
     pair: gaussian_mean_pair,
@@ -256,14 +267,15 @@ pub(crate) const DP_GD: AuditDef = AuditDef {
 
 /// The audit of `kl_adaptive_gd`.
 pub(crate) const ADAPTIVE_GD: AuditDef = AuditDef {
-    pair: drift_pair,
+    pair: adaptive_pair,
     statistic: first_coordinate,
     estimator: Estimator::Threshold,
     method: "Far records make every clipped gradient constant: the canary moves each gradient release \
              by the calibrated 2 L0/n along e1, and n - 1 records at -1e6 e2 give the full gradient the same \
              norm (about L0) in D and D', so the noisy norms N_t, the noise schedule and the stop do not depend \
-             on the canary and w_T's first coordinate sums the shifts. The schedule is random (a mixture of \
-             Gaussians): threshold estimator.",
+             on the canary and w_T's first coordinate sums the shifts (paper calibration: no drift records, so \
+             half the N_t are negative, MUABG-A3n). The schedule is random (a mixture of Gaussians): \
+             threshold estimator.",
 };
 
 /// The audit of `kl_stationary_selection`.
