@@ -117,10 +117,13 @@ impl MeanEstimation {
         if n == 0 || d == 0 {
             return Err(format!("need n, d >= 1, got n = {n}, d = {d}"));
         }
-        if !(params.start_distance.is_finite() && params.start_distance > 0.0)
-            || !(params.spread >= 0.0 && params.spread.is_finite())
-            || !(params.margin >= 1.0 && params.margin.is_finite())
-        {
+        let valid = params.start_distance.is_finite()
+            && params.start_distance > 0.0
+            && params.spread.is_finite()
+            && params.spread >= 0.0
+            && params.margin.is_finite()
+            && params.margin >= 1.0;
+        if !valid {
             return Err(format!(
                 "need start_distance > 0, spread >= 0, margin >= 1, got {params:?}"
             ));
