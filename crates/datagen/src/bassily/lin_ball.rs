@@ -127,10 +127,10 @@ impl LinBall {
                 ),
             ));
         }
-        if let Some(i) = data
-            .chunks_exact(d)
-            .position(|row| !(row.iter().map(|v| v * v).sum::<f64>() <= 1.0 + 1e-12))
-        {
+        if let Some(i) = data.chunks_exact(d).position(|row| {
+            let squared: f64 = row.iter().map(|v| v * v).sum();
+            squared.is_nan() || squared > 1.0 + 1e-12
+        }) {
             return Err(invalid(
                 FAMILY,
                 format!("record {i} lies outside the unit ball"),
