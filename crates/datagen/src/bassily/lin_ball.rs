@@ -101,20 +101,60 @@ impl LinBall {
             }
             data.extend_from_slice(&z);
         }
-        let mean = column_means(&data, d);
+        Ok(Self::with_data(params, data))
+    }
+
+    /// The instance with the caller's records (row-major `n x d`, each of
+    /// norm at most 1, the data universe `L` holds on): the neighbouring
+    /// pairs of the privacy audit. The same arithmetic as [`Self::generate`]
+    /// from the records on, so a generated instance's own records rebuild it
+    /// bit for bit.
+    ///
+    /// # Errors
+    /// `InvalidParameters` when [`LinBallParams::validate`] fails, the data
+    /// do not hold `n` records of dimension `d`, or a record lies outside
+    /// the unit ball (by more than `1e-12` in squared norm, as
+    /// `DiagonalQuadratic::from_records` allows).
+    pub fn from_records(params: LinBallParams, data: Vec<f64>) -> Result<Self, RunFailure> {
+        params.validate()?;
+        let (n, d) = (params.n, params.d);
+        if data.len() != n * d {
+            return Err(invalid(
+                FAMILY,
+                format!(
+                    "{} coordinates for n = {n} records of dimension {d}",
+                    data.len()
+                ),
+            ));
+        }
+        if let Some(i) = data.chunks_exact(d).position(|row| {
+            let squared: f64 = row.iter().map(|v| v * v).sum();
+            squared.is_nan() || squared > 1.0 + 1e-12
+        }) {
+            return Err(invalid(
+                FAMILY,
+                format!("record {i} lies outside the unit ball"),
+            ));
+        }
+        Ok(Self::with_data(params, data))
+    }
+
+    /// The mean and the empirical minimizer of `data`.
+    fn with_data(params: LinBallParams, data: Vec<f64>) -> Self {
+        let mean = column_means(&data, params.d);
         let mean_norm = norm2(&mean);
         let w_star = if mean_norm > 0.0 {
             mean.iter().map(|v| params.radius * v / mean_norm).collect()
         } else {
-            vec![0.0; d]
+            vec![0.0; params.d]
         };
-        Ok(Self {
+        Self {
             params,
             data,
             mean,
             mean_norm,
             w_star,
-        })
+        }
     }
 
     /// The parameters this instance was generated from.
@@ -257,5 +297,32 @@ impl FiniteSum for LinBall {
 
     fn prefetch_record(&self, i: usize) {
         dpcore::prefetch::prefetch_slice(self.record(i));
+    }
+}
+
+#[cfg(test)]
+mod from_records_tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    /// A generated instance's own records rebuild it bit for bit; records
+    /// outside the unit ball and a wrong length are refused.
+    #[test]
+    fn from_records_rebuilds_generate() {
+        let params = LinBallParams::new(7, 3, 0.4);
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(5);
+        let g = LinBall::generate(params, &mut rng).unwrap();
+        let r = LinBall::from_records(params, g.data.clone()).unwrap();
+        assert_eq!(r.mean(), g.mean());
+        assert_eq!(r.minimizer(), g.minimizer());
+        let w = [0.1, -0.2, 0.3];
+        assert_eq!(r.value(&w).to_bits(), g.value(&w).to_bits());
+        let mut bad = g.data.clone();
+        bad[4] = 1.5;
+        assert!(LinBall::from_records(params, bad).is_err());
+        assert!(LinBall::from_records(params, vec![0.0; 20]).is_err());
+        // The zero record (no gradient) is a valid record.
+        let zeros = LinBall::from_records(params, vec![0.0; 21]).unwrap();
+        assert_eq!(zeros.minimizer(), &[0.0; 3]);
     }
 }

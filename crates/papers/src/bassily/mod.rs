@@ -2,6 +2,7 @@
 //! noisy SGD (Algorithm 1, `A_ProxGD`, the Moreau variant) and objective
 //! perturbation (ObjP, ObjP-App), and the calibration errata.
 
+pub(crate) mod audit;
 pub(crate) mod cost;
 pub(crate) mod errata;
 pub(crate) mod families;

@@ -166,6 +166,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         Run::Objective(run_objp_exact),
     )
 .with_work(super::cost::objp)
+    .audited(&super::audit::OBJP)
     .requiring_delta()
     .with_diagnostics(OBJP_DIAGNOSTICS)
     .with_curves("Thm 5.3 bound, corrected constant 4 (P13)", "", "Thm 5.3 as printed (constant 2)"),
@@ -183,6 +184,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         Run::Objective(run_objp_app),
     )
 .with_work(super::cost::objp_app)
+    .audited(&super::audit::OBJP_APP)
     .with_options(&[CONSTANTS])
     .requiring_delta()
     .with_diagnostics(OBJP_DIAGNOSTICS)

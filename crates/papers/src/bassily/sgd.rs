@@ -243,6 +243,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         Run::Objective(run_nsgd),
     )
 .with_work(super::cost::nsgd)
+    .audited(&super::audit::NSGD)
     .with_options(&[CALIBRATION, NEIGHBOURING])
     .requiring_delta()
     .with_diagnostics(NSGD_DIAGNOSTICS)
@@ -256,6 +257,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         Run::Objective(run_nsgd_moreau),
     )
 .with_work(super::cost::nsgd)
+    .audited(&super::audit::NSGD_MOREAU)
     .with_options(&[CALIBRATION, NEIGHBOURING])
     .requiring_delta()
     .with_diagnostics(NSGD_DIAGNOSTICS)
@@ -268,6 +270,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         Run::Objective(run_prox_gd),
     )
 .with_work(super::cost::prox_gd)
+    .audited(&super::audit::PROX_GD)
     .with_options(&[CALIBRATION, NEIGHBOURING])
     .requiring_delta()
     .with_diagnostics(NSGD_DIAGNOSTICS)
@@ -279,6 +282,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         &[Metric::ExcessPopulationRisk, Metric::ExcessEmpiricalRisk, Metric::GeneralizationGap, Metric::GradientEvaluations],
         Run::Objective(run_one_pass_sgd),
     )
+    .audited(&super::audit::ONE_PASS_SGD)
     .with_curves("M L/sqrt(n)", "n gradient evaluations", ""),
     AlgorithmDef::new(
         "theory_curve",

@@ -36,7 +36,8 @@ mod atoms;
 
 pub use atoms::{sign_pattern, weighted_pair_excess, AbsDeviationParams, Atom, MAX_SIGNAL};
 
-use atoms::huber;
+use crate::bassily::invalid;
+use atoms::{huber, FAMILY};
 use dpcore::{
     FiniteSum, MinimizerSensitivity, Objective, ProblemConstants, RecordEnvelope, RunFailure,
 };
@@ -69,7 +70,7 @@ impl AbsDeviation {
         rng: &mut R,
     ) -> Result<Self, RunFailure> {
         params.validate()?;
-        let (n, d, tau) = (params.n, params.d, params.tau());
+        let (n, d) = (params.n, params.d);
         let mut atoms = dpcore::prefetch::huge_page_vec(n);
         let (mut plus, mut minus) = (vec![0.0; d], vec![0.0; d]);
         for _ in 0..n {
@@ -86,6 +87,65 @@ impl AbsDeviation {
                 positive,
             });
         }
+        Ok(Self::with_atoms(params, atoms, plus, minus))
+    }
+
+    /// The instance with the caller's records (row-major `n x d`, each a
+    /// signed basis vector `+e_j` or `-e_j`, the family's data universe): the
+    /// neighbouring pairs of the privacy audit. The same arithmetic as
+    /// [`Self::generate`] from the atoms on, so a generated instance's own
+    /// records rebuild it exactly.
+    ///
+    /// # Errors
+    /// `InvalidParameters` when [`AbsDeviationParams::validate`] fails, the
+    /// data do not hold `n` records of dimension `d`, or a record is not
+    /// `+-e_j`.
+    pub fn from_records(params: AbsDeviationParams, data: &[f64]) -> Result<Self, RunFailure> {
+        params.validate()?;
+        let (n, d) = (params.n, params.d);
+        if data.len() != n * d {
+            return Err(invalid(
+                FAMILY,
+                format!(
+                    "{} coordinates for n = {n} records of dimension {d}",
+                    data.len()
+                ),
+            ));
+        }
+        let mut atoms = Vec::with_capacity(n);
+        let (mut plus, mut minus) = (vec![0.0; d], vec![0.0; d]);
+        for (i, row) in data.chunks_exact(d).enumerate() {
+            let nonzero: Vec<usize> = (0..d).filter(|&j| row[j] != 0.0).collect();
+            let atom = match nonzero[..] {
+                [j] if row[j] == 1.0 || row[j] == -1.0 => Atom {
+                    coord: j as u32,
+                    positive: row[j] == 1.0,
+                },
+                _ => {
+                    return Err(invalid(
+                        FAMILY,
+                        format!("record {i} is not a signed basis vector +-e_j"),
+                    ))
+                }
+            };
+            if atom.positive {
+                plus[atom.coord as usize] += 1.0;
+            } else {
+                minus[atom.coord as usize] += 1.0;
+            }
+            atoms.push(atom);
+        }
+        Ok(Self::with_atoms(params, atoms, plus, minus))
+    }
+
+    /// The instance of `atoms` with their counts: the weighted medians.
+    fn with_atoms(
+        params: AbsDeviationParams,
+        atoms: Vec<Atom>,
+        plus: Vec<f64>,
+        minus: Vec<f64>,
+    ) -> Self {
+        let tau = params.tau();
         let w_star = plus
             .iter()
             .zip(&minus)
@@ -95,14 +155,14 @@ impl AbsDeviation {
                 _ => 0.0,
             })
             .collect();
-        Ok(Self {
+        Self {
             params,
             tau,
             atoms,
             plus,
             minus,
             w_star,
-        })
+        }
     }
 
     /// The parameters this instance was generated from.
@@ -272,5 +332,38 @@ impl RecordEnvelope for AbsDeviation {
         self.pair_sum(w, scale, |j, x| {
             self.plus[j] * huber(l, beta, x - t) + self.minus[j] * huber(l, beta, -x - t)
         })
+    }
+}
+
+#[cfg(test)]
+mod from_records_tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    /// A generated instance's own records rebuild it exactly; a record that
+    /// is not `+-e_j` and a wrong length are refused.
+    #[test]
+    fn from_records_rebuilds_generate() {
+        let params = AbsDeviationParams::new(9, 3, 0.5);
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(3);
+        let g = AbsDeviation::generate(params, &mut rng).unwrap();
+        let mut data = vec![0.0; 9 * 3];
+        for i in 0..9 {
+            let a = g.atom(i);
+            data[i * 3 + a.coord as usize] = a.sign();
+        }
+        let r = AbsDeviation::from_records(params, &data).unwrap();
+        assert_eq!(r.minimizer(), g.minimizer());
+        for j in 0..3 {
+            assert_eq!(r.counts(j), g.counts(j));
+        }
+        for i in 0..9 {
+            assert_eq!(r.atom(i), g.atom(i));
+        }
+        let mut bad = data.clone();
+        bad[0] = 0.5;
+        bad[1] = 0.5;
+        assert!(AbsDeviation::from_records(params, &bad).is_err());
+        assert!(AbsDeviation::from_records(params, &data[..24]).is_err());
     }
 }
