@@ -44,6 +44,14 @@ const SETTINGS: &[Row] = &[
         8.0,
         1e-5,
     ),
+    (
+        "ggp_alg1",
+        &[("c_steps", "0.1"), ("c_tau", "10")],
+        90,
+        2,
+        1.0,
+        1e-5,
+    ),
     ("ggp_alg3", &[], 125, 2, 40.0, 1e-5),
     (
         "ggp_alg3",
@@ -72,10 +80,12 @@ const SETTINGS: &[Row] = &[
         4.0,
         1e-5,
     ),
+    ("ggp_alg4", &[], 11, 2, 1.0, 1e-5),
     ("ggp_dp_frank_wolfe", &[], 10, 2, 1.0, 1e-5),
     ("ggp_dp_sgd_simplex", &[], 2, 2, 1.0, 1e-5),
     ("ggp_alg5", &[], 10, 2, 8.0, 1e-5),
     ("ggp_mwem", &[], 18, 3, 1.0, 0.0),
+    ("ggp_mwem", &[], 9, 3, 2.0, 0.0),
 ];
 
 fn algorithm(name: &str) -> &'static AlgorithmDef {
