@@ -11,6 +11,8 @@
 //! - [`sco`]: the DP-SCO instances G4 ([`dpcore::saddle::SimplexSco`]);
 //! - [`queries`]: the synthetic-data instance G5
 //!   ([`dpcore::saddle::QueryRelease`]);
+//! - [`records`]: instances from explicit records, for the privacy audit's
+//!   neighbouring pairs;
 //! - [`matrix`], [`lazy`], [`instances`], [`noise`], [`separable`],
 //!   [`counter`]: the building blocks.
 //!
@@ -25,5 +27,6 @@ pub mod lazy;
 pub mod matrix;
 pub mod noise;
 pub mod queries;
+pub mod records;
 pub mod sco;
 pub mod separable;

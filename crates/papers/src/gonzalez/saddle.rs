@@ -32,7 +32,9 @@ use solvers::gonzalez::sgda::euclidean_dp_sgda;
 use solvers::gonzalez::{ReleaseCount, SaddleRelease};
 
 use super::options::{REGIME, RELEASE_COUNT};
-use contract::{choice, num, AlgorithmDef, CellOutput, Metric, ParamDef, Release, Run, RunContext};
+use contract::{
+    choice, num, AlgorithmDef, CellOutput, Metric, ParamDef, Release, Run, RunContext, Values,
+};
 
 /// The realised eps of a release (0 for non-private ones).
 fn spent(r: &SaddleRelease) -> f64 {
@@ -70,10 +72,27 @@ fn derive_sparsification_penalty(metric: f64, diagnostics: &mut [f64]) {
     }
 }
 
-fn release_count(ctx: &RunContext) -> ReleaseCount {
-    match choice(ctx.options, "release_count") {
+/// The `release_count` option of Algs. 1 and 3 (validated options).
+pub(super) fn release_count(options: &Values) -> ReleaseCount {
+    match choice(options, "release_count") {
         "paper" => ReleaseCount::PaperPrinted,
         _ => ReleaseCount::Corrected,
+    }
+}
+
+/// Alg. 1's options from the entry's validated options (shared with its
+/// audit pair, which needs the schedule the run will use).
+pub(super) fn alg1_options(options: &Values) -> Alg1Options {
+    let regime = match choice(options, "regime") {
+        "second_order" => Regime::SecondOrder,
+        "first_order" => Regime::FirstOrder,
+        _ => Regime::Quadratic,
+    };
+    Alg1Options {
+        c_steps: num(options, "c_steps"),
+        c_tau: num(options, "c_tau"),
+        release_count: release_count(options),
+        ..Alg1Options::new(regime)
     }
 }
 
@@ -82,17 +101,8 @@ fn run_alg1(
     problem: &dyn SaddleProblem,
     rng: &mut Pcg64,
 ) -> Result<CellOutput, RunFailure> {
-    let regime = match choice(ctx.options, "regime") {
-        "second_order" => Regime::SecondOrder,
-        "first_order" => Regime::FirstOrder,
-        _ => Regime::Quadratic,
-    };
-    let opts = Alg1Options {
-        c_steps: num(ctx.options, "c_steps"),
-        c_tau: num(ctx.options, "c_tau"),
-        release_count: release_count(ctx),
-        ..Alg1Options::new(regime)
-    };
+    let opts = alg1_options(ctx.options);
+    let regime = opts.regime;
     let p = ctx.privacy.approx();
     let s = alg1_schedule(problem, p, opts)?;
     let r = private_smd_with(problem, p, s, rng)?;
@@ -141,7 +151,7 @@ fn run_alg3(
     rng: &mut Pcg64,
 ) -> Result<CellOutput, RunFailure> {
     let p = ctx.privacy.approx();
-    let params = alg3_parameters(problem, p, release_count(ctx))?;
+    let params = alg3_parameters(problem, p, release_count(ctx.options))?;
     let r = private_smd_bias_reduced_with(problem, p, params, rng)?;
     let (dx, dy) = problem.dims();
     let n = problem.num_records() as f64;
@@ -264,7 +274,8 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         "mw_average_gap_nonprivate", "sparsification_penalty", "lemma_4_2_bound",
     ])
     .deriving_diagnostics(derive_sparsification_penalty)
-    .with_curves("plug-in bound (digest §4.1, realised T, tau, K)", "Thm 4.1/4.2 rate, constant 1", "lower-bound shape sqrt(l/n) + r^(1/2) (Remark 4.1)"),
+    .with_curves("plug-in bound (digest §4.1, realised T, tau, K)", "Thm 4.1/4.2 rate, constant 1", "lower-bound shape sqrt(l/n) + r^(1/2) (Remark 4.1)")
+    .audited(&super::audit::ALG1),
     AlgorithmDef::new(
         "ggp_alg3",
         "González et al. Algorithm 3 (Thm 4.3): private SMD with BiasReducedGradient (Algorithm 2), random step count, \
@@ -277,7 +288,8 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
     .with_options(&[RELEASE_COUNT])
     .requiring_delta()
     .with_diagnostics(&["steps", "records_used", "m", "tau", "u", "alpha", "outside_theory", "realised_eps"])
-    .with_curves("", "Thm 4.3 rate sqrt(l G^2 M^2/U), constant 1", ""),
+    .with_curves("", "Thm 4.3 rate sqrt(l G^2 M^2/U), constant 1", "")
+    .audited(&super::audit::ALG3),
     AlgorithmDef::new(
         "ggp_nonprivate_smd",
         "Non-private entropic SMD (digest §7.4 item 1): T = n, exact record gradients at the MW iterates, \
@@ -297,7 +309,8 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
     )
 .with_work(super::cost::saddle)
     .requiring_delta()
-    .with_diagnostics(BASELINE_DIAGNOSTICS),
+    .with_diagnostics(BASELINE_DIAGNOSTICS)
+    .audited(&super::audit::NOISY_ENTROPIC_MD),
     AlgorithmDef::new(
         "ggp_euclidean_dp_sgda",
         "Euclidean DP-SGDA (digest §7.4 item 2): one-pass projected SGDA on the simplices, L2 clip C (default the \
@@ -315,5 +328,6 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
     .option()])
     .requiring_delta()
     .with_diagnostics(BASELINE_DIAGNOSTICS)
-    .with_curves("", "L0 d^(3/4) Lambda^(1/4)/sqrt(n eps), capped at 4 L0", ""),
+    .with_curves("", "L0 d^(3/4) Lambda^(1/4)/sqrt(n eps), capped at 4 L0", "")
+    .audited(&super::audit::EUCLIDEAN_DP_SGDA),
 ];

@@ -24,7 +24,9 @@ use solvers::gonzalez::rates::{
 use solvers::gonzalez::sco_baselines::euclidean_dp_sgd_simplex;
 use solvers::gonzalez::{ReleaseCount, ScoRelease};
 
-use contract::{choice, AlgorithmDef, CellOutput, Metric, ParamDef, Release, Run, RunContext};
+use contract::{
+    choice, AlgorithmDef, CellOutput, Metric, ParamDef, Release, Run, RunContext, Values,
+};
 
 /// `(metric, theory, bound, reference)` of an SCO release.
 fn sco_measured(
@@ -57,19 +59,26 @@ fn sco_measured(
     ))
 }
 
+/// Alg. 4's regime and release count from the entry's validated options
+/// (shared with its audit pair, which needs the run's schedule).
+pub(super) fn alg4_options(options: &Values) -> (ScoRegime, ReleaseCount) {
+    let regime = match choice(options, "regime") {
+        "first_order" => ScoRegime::FirstOrder,
+        _ => ScoRegime::SecondOrder,
+    };
+    let count = match choice(options, "release_count") {
+        "paper" => ReleaseCount::PaperPrinted,
+        _ => ReleaseCount::Corrected,
+    };
+    (regime, count)
+}
+
 fn run_alg4(
     ctx: &RunContext,
     problem: &dyn SimplexSco,
     rng: &mut Pcg64,
 ) -> Result<CellOutput, RunFailure> {
-    let regime = match choice(ctx.options, "regime") {
-        "first_order" => ScoRegime::FirstOrder,
-        _ => ScoRegime::SecondOrder,
-    };
-    let count = match choice(ctx.options, "release_count") {
-        "paper" => ReleaseCount::PaperPrinted,
-        _ => ReleaseCount::Corrected,
-    };
+    let (regime, count) = alg4_options(ctx.options);
     let p = ctx.privacy.approx();
     let s = alg4_schedule(problem, p, regime, count)?;
     let r = private_sco_smd_with(problem, p, s, rng)?;
@@ -186,7 +195,8 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
     ])
     .requiring_delta()
     .with_diagnostics(SCO_DIAGNOSTICS)
-    .with_curves("", "Thm 5.1 rate (as printed), constant 1", OPTIMAL_RATE),
+    .with_curves("", "Thm 5.1 rate (as printed), constant 1", OPTIMAL_RATE)
+    .audited(&super::audit::ALG4),
     AlgorithmDef::new(
         "ggp_dp_frank_wolfe",
         "DP Frank–Wolfe on the simplex (Talwar–Thakurta–Zhang 2015, digest §7.4 item 5): T full-batch steps, \
@@ -196,7 +206,8 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
     )
     .requiring_delta()
     .with_diagnostics(SCO_DIAGNOSTICS)
-    .with_curves("", "", OPTIMAL_RATE),
+    .with_curves("", "", OPTIMAL_RATE)
+    .audited(&super::audit::DP_FRANK_WOLFE),
     AlgorithmDef::new(
         "ggp_dp_sgd_simplex",
         "Euclidean DP-SGD projected onto the simplex (digest §7.4 item 5): L2 sensitivity 2 L0 sqrt(d)/B, Gaussian noise; \
@@ -206,7 +217,8 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
     )
     .requiring_delta()
     .with_diagnostics(SCO_DIAGNOSTICS)
-    .with_curves("", "", OPTIMAL_RATE),
+    .with_curves("", "", OPTIMAL_RATE)
+    .audited(&super::audit::DP_SGD_SIMPLEX),
     AlgorithmDef::new(
         "ggp_alg5",
         "González et al. Algorithm 5 (Thm G.1): DP synthetic data by DP-SMD on the query game, one sampled query per \
@@ -217,7 +229,8 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
 .with_work(super::cost::query_release)
     .requiring_delta()
     .with_diagnostics(&["steps", "realised_eps"])
-    .with_curves("Thm G.1 with its explicit constants", "", ""),
+    .with_curves("Thm G.1 with its explicit constants", "", "")
+    .audited(&super::audit::ALG5),
     AlgorithmDef::new(
         "ggp_mwem",
         "MWEM (Hardt–Ligett–McSherry 2012), the reference mechanism of Alg. 5 (digest §7.4 item 6): pure eps-DP, \
@@ -226,5 +239,6 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         Run::QueryRelease(run_mwem),
     )
 .with_work(super::cost::query_release)
-    .with_diagnostics(&["steps", "realised_eps"]),
+    .with_diagnostics(&["steps", "realised_eps"])
+    .audited(&super::audit::MWEM),
 ];
