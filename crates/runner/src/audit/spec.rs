@@ -98,6 +98,10 @@ pub struct AuditProfile {
     /// At most this many runs a side.
     #[serde(default)]
     pub max_runs: Option<usize>,
+    /// Runs a side of named audits, replacing `max_runs` for them (a control
+    /// that needs more runs to be caught than the profile's cap).
+    #[serde(default)]
+    pub runs: BTreeMap<String, usize>,
 }
 
 /// A validated audit: its algorithm, options resolved with their defaults and
@@ -189,7 +193,14 @@ pub fn validate(file: AuditFile, profile: Option<&str>, text: String) -> Result<
                 continue;
             }
         }
-        audits.push(validate_row(row, prof.and_then(|p| p.max_runs))?);
+        let cap = prof.and_then(|p| p.runs.get(&row.name).copied().or(p.max_runs));
+        audits.push(validate_row(row, cap)?);
+    }
+    if let Some(missing) = prof.and_then(|p| p.runs.keys().find(|o| !seen.contains(*o))) {
+        return Err(bad(
+            format!("profile sets the runs of audit `{missing}`, which the spec lacks"),
+            "fix the profile's `runs` table",
+        ));
     }
     if let Some(only) = prof.and_then(|p| p.only.as_ref()) {
         if let Some(missing) = only.iter().find(|o| !seen.contains(*o)) {
