@@ -199,6 +199,9 @@ fn toml_files(dir: &Path) -> Result<Vec<PathBuf>> {
         .with_context(|| format!("reading {}", dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .filter(|p| {
+            !std::fs::read_to_string(p).is_ok_and(|t| crate::audit::spec::is_audit_spec(&t))
+        })
         .collect();
     paths.sort();
     Ok(paths)

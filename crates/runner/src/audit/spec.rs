@@ -139,6 +139,15 @@ fn bad(message: String, hint: &str) -> anyhow::Error {
     UsageError(message, hint.into()).into()
 }
 
+/// Whether `text` is an audit spec (it has `[[audit]]` rows) rather than an
+/// experiment spec: both live in `experiments/`, and the tools that read
+/// every experiment file there (the claims ledger, the spec tests) skip
+/// audit specs.
+pub fn is_audit_spec(text: &str) -> bool {
+    text.parse::<toml::Table>()
+        .is_ok_and(|t| t.get("audit").is_some_and(|a| a.is_array()))
+}
+
 /// Reads and validates `path` under `profile`.
 pub fn load(path: &Path, profile: Option<&str>) -> Result<AuditPlan> {
     let text = std::fs::read_to_string(path).map_err(|e| {
