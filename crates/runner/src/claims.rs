@@ -136,10 +136,11 @@ pub struct ClaimSpec {
     #[serde(default)]
     pub notes: Option<String>,
     /// Rows of the committed privacy audit (results/audit.csv, `runner
-    /// audit experiments/audit.toml`) that are empirical evidence for it: a
-    /// violation contradicts the claim; no violation confirms a privacy
-    /// claim (with the audit's bound and power in the reason) and leaves an
-    /// erratum (a printed constant claimed to fail) inconclusive.
+    /// audit experiments/audit.toml`) that are empirical evidence for it. The
+    /// claim judged is the calibration's privacy (for an erratum, the printed
+    /// calibration's, as with the errata rows): a violation contradicts it; no
+    /// violation confirms it, with the audit's bound and its power (the
+    /// smallest violation it would typically have caught) in the reason.
     #[serde(default)]
     pub audits: Vec<String>,
 }
@@ -520,10 +521,14 @@ fn audit_parts(c: &ClaimSpec, rows: &[AuditRow]) -> Vec<Part<'static>> {
                         "eps_lb {} against the claimed {} at delta {} ({} runs a side; detectable from eps {})",
                         r.eps_lower, r.claimed_eps, r.claimed_delta, r.runs, r.detectable
                     );
-                    let verdict = match (r.verdict.as_str(), c.kind) {
-                        ("violation", _) => Verdict::Contradicted,
-                        ("consistent", ClaimKind::Erratum) => Verdict::Inconclusive,
-                        ("consistent", _) => Verdict::Confirmed,
+                    // The claim judged is the (printed or corrected)
+                    // calibration's privacy, as for the errata rows: a
+                    // violation contradicts it; no violation is the outcome
+                    // the claim predicts of a check that could have failed,
+                    // with the audit's power in the reason.
+                    let verdict = match r.verdict.as_str() {
+                        "violation" => Verdict::Contradicted,
+                        "consistent" => Verdict::Confirmed,
                         _ => Verdict::NotMeasured,
                     };
                     Judgement::new(verdict, format!("{}: {what}", r.verdict))
