@@ -29,7 +29,7 @@ use crate::cli::{EXIT_CHECK_FAILED, EXIT_INTERRUPTED, EXIT_OK};
 pub struct AuditArgs {
     /// Audit spec (TOML), e.g. experiments/audit.toml.
     pub spec: PathBuf,
-    /// Named profile (e.g. `quick`); outputs are named <name>-<profile>.
+    /// Named profile (e.g. `quick`); outputs are named `<name>-<profile>`.
     #[arg(long)]
     pub profile: Option<String>,
     /// Directory of the results file and reports.
