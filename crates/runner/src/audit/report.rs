@@ -208,9 +208,12 @@ pub fn markdown(
     let _ = writeln!(md, "# Privacy audit: {}\n", plan.output);
     let _ = writeln!(
         md,
-        "Computed {date} at commit {commit} from `{}` ({} audits). {}\n",
-        plan.file.name,
+        "Report written {date} at commit {commit} from the runs stored in `{}.h5` ({} audits of \
+         spec `{}`; a run reuses the stored runs of every audit whose algorithm, options, setting, \
+         run-at privacy and seed are unchanged, so runs may predate the commit). {}\n",
+        plan.output,
         outcomes.len(),
+        plan.file.name,
         plan.file.description
     );
     let _ = writeln!(
