@@ -5,7 +5,9 @@
 use mechanisms::gdp::gdp_epsilon;
 
 use crate::gdp::{gdp_audit, gdp_typical_mu_lower};
-use crate::power::{smallest_detectable_gaussian_eps, smallest_detectable_laplace_eps};
+use crate::power::{
+    smallest_detectable_gaussian_eps, smallest_detectable_laplace_eps, smallest_flagged,
+};
 use crate::threshold::audit;
 
 /// How the statistics become a bound.
@@ -136,23 +138,9 @@ pub fn smallest_detectable_gdp_eps(
 ) -> Option<f64> {
     let claim = mechanisms::gdp::gdp_mu(claimed_eps, delta).ok()?;
     let flagged = |mu: f64| gdp_typical_mu_lower(mu, runs, alpha) > claim;
-    let (mut lo, mut hi) = (claim, 2.0 * claim.max(0.01));
-    while !flagged(hi) {
-        hi *= 2.0;
-        if hi > 50.0 {
-            return None;
-        }
-    }
     // 40 halvings resolve mu far below the grid step of the typical bound.
-    for _ in 0..40 {
-        let mid = 0.5 * (lo + hi);
-        if flagged(mid) {
-            hi = mid;
-        } else {
-            lo = mid;
-        }
-    }
-    gdp_epsilon(hi, delta).ok()
+    let mu = smallest_flagged(claim, 2.0 * claim.max(0.01), 50.0, 40, flagged)?;
+    gdp_epsilon(mu, delta).ok()
 }
 
 #[cfg(test)]

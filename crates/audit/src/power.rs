@@ -62,25 +62,11 @@ pub fn smallest_detectable_gaussian_eps(
         return None;
     }
     let flagged = |mu: f64| gaussian_typical_eps_lower(mu, runs, delta, alpha) > claimed_eps;
-    let mut lo = gdp_mu(claimed_eps, delta).ok()?;
-    let mut hi = 2.0 * lo;
-    while !flagged(hi) {
-        hi *= 2.0;
-        if hi > 1e3 {
-            return None;
-        }
-    }
+    let lo = gdp_mu(claimed_eps, delta).ok()?;
     // The typical bound is a step function of mu (rounded counts): 25
     // halvings resolve mu to 3e-8 of the bracket, far below any step.
-    for _ in 0..25 {
-        let mid = 0.5 * (lo + hi);
-        if flagged(mid) {
-            hi = mid;
-        } else {
-            lo = mid;
-        }
-    }
-    gdp_epsilon(hi, delta).ok()
+    let mu = smallest_flagged(lo, 2.0 * lo, 1e3, 25, flagged)?;
+    gdp_epsilon(mu, delta).ok()
 }
 
 /// The bound a threshold audit gets, at the best threshold, when its counts
@@ -111,14 +97,29 @@ pub fn laplace_typical_eps_lower(eps: f64, runs: usize, alpha: f64) -> f64 {
 /// audit's power at `delta = 0`. `None` when none below `eps = 50` is.
 pub fn smallest_detectable_laplace_eps(claimed_eps: f64, runs: usize, alpha: f64) -> Option<f64> {
     let flagged = |eps: f64| laplace_typical_eps_lower(eps, runs, alpha) > claimed_eps;
-    let (mut lo, mut hi) = (claimed_eps, 2.0 * claimed_eps);
+    smallest_flagged(claimed_eps, 2.0 * claimed_eps, 50.0, 30, flagged)
+}
+
+/// The smallest value in `[lo, limit]` that `flagged` accepts, for a
+/// `flagged` that is monotone (false below some point, true above): `hi`
+/// doubles from its start until flagged (`None` once it passes `limit`),
+/// then `halvings` bisections of `[lo, hi]` return the flagged end. The
+/// shared search of every "smallest detectable eps" here and in
+/// [`crate::assess`].
+pub(crate) fn smallest_flagged(
+    mut lo: f64,
+    mut hi: f64,
+    limit: f64,
+    halvings: usize,
+    flagged: impl Fn(f64) -> bool,
+) -> Option<f64> {
     while !flagged(hi) {
         hi *= 2.0;
-        if hi > 50.0 {
+        if hi > limit {
             return None;
         }
     }
-    for _ in 0..30 {
+    for _ in 0..halvings {
         let mid = 0.5 * (lo + hi);
         if flagged(mid) {
             hi = mid;
