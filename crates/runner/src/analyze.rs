@@ -5,13 +5,15 @@ use std::collections::BTreeMap;
 
 use crate::plan::Plan;
 use crate::stats::{
-    fit_loglog, sample_mean, sample_median, sample_quantile, sample_std, summarize, t_quantile,
+    curvature_test, fit_loglog, fit_loglog_ols, sample_mean, sample_median, sample_quantile,
+    sample_std, summarize, t_quantile,
 };
 use crate::store::CellRecord;
 use crate::validate::{Experiment, Study};
 use crate::verdict::{
-    combine, judge_bound, judge_reference, judge_slope, judge_theory_match, power_law_crossing,
-    BoundPoint, Judgement, ReferencePoint, SlopeEvidence, Verdict, TRIVIAL_FRACTION,
+    combine, judge_bound, judge_fit, judge_reference, judge_theory_match, power_law_crossing,
+    BoundPoint, Judgement, ReferencePoint, SlopeEvidence, SlopeFit, SlopeRule, Verdict,
+    TRIVIAL_FRACTION,
 };
 use anyhow::Result;
 
@@ -94,6 +96,15 @@ pub struct SlopeResult {
     pub judgement: Judgement,
     /// Why the expectation was revised after data existed, if it was.
     pub revised: Option<String>,
+    /// Everything the verdict was judged on (both estimators, the theorem
+    /// curve's slope, regime notes), for judging it again under a claim's
+    /// own rule ([`crate::verdict::judge_fit`]).
+    pub fit: SlopeFit,
+    /// chi²/(k-2) of the weighted fit (NaN without known errors).
+    pub chi2_df: f64,
+    /// Two-sided p-value of a quadratic term in log-log (NaN with fewer
+    /// than 4 points).
+    pub curvature_p: f64,
 }
 
 /// The verdict of one fitted slope, on its own CI (see [`crate::verdict`]).
@@ -308,7 +319,7 @@ pub fn judge_study(
         None => every_point.clone(),
     };
     let trivial = study.trivial_max;
-    let mut slopes: Vec<SlopeResult> = study
+    let slopes: Vec<SlopeResult> = study
         .slopes
         .iter()
         .flat_map(|check| {
@@ -364,9 +375,6 @@ pub fn judge_study(
             .with_note(revised_note(study))
     });
     if let Some(why) = &study.regime_not_reached {
-        for s in &mut slopes {
-            s.judgement = s.judgement.clone().weakened(why, "check");
-        }
         for j in [
             &mut bound_judgement,
             &mut theory_judgement,
@@ -416,21 +424,24 @@ fn fit_slope(
     let ses: Vec<f64> = inside.iter().map(|p| p.se).collect();
     let theory: Vec<f64> = inside.iter().map(|p| p.theory).collect();
     let fit = fit_loglog(&xs, &means, &ses);
-    let theory_fit = fit_loglog(&xs, &theory, &vec![0.0; xs.len()]);
-    let fitted = fit.map_or(f64::NAN, |f| f.slope);
-    let ci_half_width = fit.map_or(f64::NAN, |f| f.ci_half_width);
+    let ols = fit_loglog_ols(&xs, &means);
+    // The theorem's own curve over the same points: the exact expectation
+    // where it is known, else the bound.
+    let theory_fit = fit_loglog(&xs, &theory, &vec![0.0; xs.len()]).or_else(|| {
+        let bound: Vec<f64> = inside.iter().map(|p| p.bound).collect();
+        fit_loglog(&xs, &bound, &vec![0.0; xs.len()])
+    });
     let repetitions = inside
         .iter()
         .map(|p| p.count)
         .min()
         .unwrap_or(study.repetitions);
-    let evidence = SlopeEvidence {
-        fitted,
-        ci_half_width,
+    let evidence = |f: Option<crate::stats::LogLogFit>| SlopeEvidence {
+        fitted: f.map_or(f64::NAN, |f| f.slope),
+        ci_half_width: f.map_or(f64::NAN, |f| f.ci_half_width),
         points: xs.len(),
         repetitions,
     };
-    let mut judgement = judge_slope(evidence, check.side, check.slope, check.tolerance);
     let at_trivial = trivial.map_or(0, |t| {
         inside
             .iter()
@@ -438,25 +449,30 @@ fn fit_slope(
             .count()
     });
     let note = regime_note(&check.param, &inside, members, trivial, &x_of);
-    if at_trivial > 0 && 2 * at_trivial >= inside.len() {
-        // Half the window or more sits at the trivial value: the fit
-        // measures the ceiling, not the algorithm, whichever way it points.
-        judgement = Judgement::new(
-            Verdict::Inconclusive,
-            format!(
-                "{note} (the fit alone: {}, {})",
-                judgement.verdict, judgement.reason
-            ),
-        );
-    } else if judgement.verdict != Verdict::Confirmed {
-        judgement = judgement.with_note(&note);
-    }
-    if let Some(why) = &check.regime_not_reached {
-        judgement = judgement.weakened(why, "fit");
-    }
-    if let Some(why) = &check.revised {
-        judgement = judgement.with_note(&format!("revised: {why}"));
-    }
+    // Half the window or more at the trivial value: the fit measures the
+    // ceiling, not the algorithm, whichever way it points.
+    let at_ceiling = at_trivial > 0 && 2 * at_trivial >= inside.len();
+    let slope_fit = SlopeFit {
+        weighted: evidence(fit),
+        ols: evidence(ols),
+        theory_curve_slope: theory_fit.map_or(f64::NAN, |f| f.slope),
+        trivial: at_ceiling.then(|| note.clone()),
+        regime_note: if at_ceiling { String::new() } else { note },
+        regime_not_reached: study
+            .regime_not_reached
+            .iter()
+            .chain(&check.regime_not_reached)
+            .cloned()
+            .collect(),
+        revised: check.revised.clone(),
+    };
+    let judgement = judge_fit(
+        &slope_fit,
+        SlopeRule::Declared(check.side),
+        check.slope,
+        check.tolerance,
+    );
+    let fitted = slope_fit.weighted.fitted;
     SlopeResult {
         param: check.param.clone(),
         at,
@@ -464,14 +480,17 @@ fn fit_slope(
         tolerance: check.tolerance,
         side: check.side,
         window: check.window,
-        theory_curve_slope: theory_fit.map_or(f64::NAN, |f| f.slope),
+        theory_curve_slope: slope_fit.theory_curve_slope,
         fitted,
         intercept: fit.map_or(f64::NAN, |f| f.intercept),
-        ci_half_width,
+        ci_half_width: slope_fit.weighted.ci_half_width,
         points: xs.len(),
         pass: check.side.admits(fitted, check.slope, check.tolerance),
         judgement,
         revised: check.revised.clone(),
+        chi2_df: fit.map_or(f64::NAN, |f| f.chi2_df),
+        curvature_p: curvature_test(&xs, &means, &ses).map_or(f64::NAN, |c| c.p_value),
+        fit: slope_fit,
     }
 }
 

@@ -26,6 +26,10 @@ pub struct LogLogFit {
     pub ci_half_width: f64,
     /// Points used.
     pub points: usize,
+    /// chi²/(k-2) of the residuals against the per-point errors (the Birge
+    /// ratio squared; about 1 when the points scatter as their error bars
+    /// say). For an ordinary least-squares fit, NaN (no known errors).
+    pub chi2_df: f64,
 }
 
 /// Weighted least-squares fit of `ln(mean)` on `ln(x)`.
@@ -79,7 +83,122 @@ pub fn fit_loglog(x: &[f64], mean: &[f64], se: &[f64]) -> Option<LogLogFit> {
         slope_se,
         ci_half_width: t_quantile(0.05, df) * slope_se,
         points: k,
+        chi2_df: if known { chi2 / df } else { f64::NAN },
     })
+}
+
+/// Ordinary least squares of `ln(mean)` on `ln(x)`, ignoring the per-point
+/// errors: the slope's CI comes from the residual scatter alone (Student t,
+/// `k-2` degrees of freedom). The second estimator a decisive slope verdict
+/// must agree with: it does not lean on the delta-method weights, which a
+/// few very precise points can dominate.
+pub fn fit_loglog_ols(x: &[f64], mean: &[f64]) -> Option<LogLogFit> {
+    fit_loglog(x, mean, &vec![0.0; x.len()])
+}
+
+/// The curvature test of a log-log fit: `ln y = a + b ln x + c (ln x)²`,
+/// weighted as [`fit_loglog`] (OLS when an error is unknown), and the
+/// two-sided p-value of `c = 0` (Student t, `k-3` degrees of freedom, the
+/// error scale inflated by the residual scatter when it exceeds the error
+/// bars). A small p-value says the points bend: a single exponent does not
+/// describe the window (a regime change, or lower-order terms).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Curvature {
+    /// The quadratic coefficient `c`.
+    pub coefficient: f64,
+    /// Two-sided p-value of `c = 0`.
+    pub p_value: f64,
+}
+
+/// [`Curvature`] of the points; `None` with fewer than 4 usable points.
+pub fn curvature_test(x: &[f64], mean: &[f64], se: &[f64]) -> Option<Curvature> {
+    let k = x.len();
+    if k < 4 || mean.len() != k || se.len() != k {
+        return None;
+    }
+    if x.iter().chain(mean).any(|v| !(v.is_finite() && *v > 0.0)) {
+        return None;
+    }
+    let known = se.iter().all(|s| s.is_finite() && *s > 0.0);
+    let w: Vec<f64> = (0..k)
+        .map(|i| {
+            if known {
+                (mean[i] / se[i]).powi(2)
+            } else {
+                1.0
+            }
+        })
+        .collect();
+    // Centre ln x for conditioning; c is unchanged by the shift.
+    let lx: Vec<f64> = x.iter().map(|v| v.ln()).collect();
+    let sw: f64 = w.iter().sum();
+    let mx = w.iter().zip(&lx).map(|(w, x)| w * x).sum::<f64>() / sw;
+    let rows: Vec<[f64; 3]> = lx.iter().map(|x| [1.0, x - mx, (x - mx).powi(2)]).collect();
+    let ly: Vec<f64> = mean.iter().map(|v| v.ln()).collect();
+    // Normal equations (X'WX) beta = X'Wy, solved by Gauss-Jordan on 3x3.
+    let mut a = [[0.0f64; 4]; 3];
+    for i in 0..k {
+        for r in 0..3 {
+            for c in 0..3 {
+                a[r][c] += w[i] * rows[i][r] * rows[i][c];
+            }
+            a[r][3] += w[i] * rows[i][r] * ly[i];
+        }
+    }
+    let inv = invert3([
+        [a[0][0], a[0][1], a[0][2]],
+        [a[1][0], a[1][1], a[1][2]],
+        [a[2][0], a[2][1], a[2][2]],
+    ])?;
+    let beta: Vec<f64> = (0..3)
+        .map(|r| (0..3).map(|c| inv[r][c] * a[c][3]).sum())
+        .collect();
+    let chi2: f64 = (0..k)
+        .map(|i| {
+            let fit: f64 = (0..3).map(|j| beta[j] * rows[i][j]).sum();
+            w[i] * (ly[i] - fit).powi(2)
+        })
+        .sum();
+    let df = (k - 3) as f64;
+    let scale = if known {
+        (chi2 / df).max(1.0)
+    } else {
+        chi2 / df
+    };
+    let se_c = (inv[2][2] * scale).sqrt();
+    if !(se_c.is_finite() && se_c > 0.0) {
+        return None;
+    }
+    let t = beta[2] / se_c;
+    let p_value = 2.0 * (1.0 - StudentsT::new(0.0, 1.0, df).ok()?.cdf(t.abs()));
+    Some(Curvature {
+        coefficient: beta[2],
+        p_value,
+    })
+}
+
+/// Inverse of a 3x3 matrix by cofactors; `None` when it is singular.
+fn invert3(m: [[f64; 3]; 3]) -> Option<[[f64; 3]; 3]> {
+    let c =
+        |r0: usize, r1: usize, c0: usize, c1: usize| m[r0][c0] * m[r1][c1] - m[r0][c1] * m[r1][c0];
+    let cof = [
+        [c(1, 2, 1, 2), -c(1, 2, 0, 2), c(1, 2, 0, 1)],
+        [-c(0, 2, 1, 2), c(0, 2, 0, 2), -c(0, 2, 0, 1)],
+        [c(0, 1, 1, 2), -c(0, 1, 0, 2), c(0, 1, 0, 1)],
+    ];
+    let det = m[0][0] * cof[0][0] + m[0][1] * cof[0][1] + m[0][2] * cof[0][2];
+    let norm = m.iter().flatten().map(|v| v.abs()).fold(0.0, f64::max);
+    if det.is_nan() || det.abs() <= 1e-12 * norm.powi(3) {
+        return None;
+    }
+    let mut inv = [[0.0; 3]; 3];
+    for (r, row) in inv.iter_mut().enumerate() {
+        for (c, v) in row.iter_mut().enumerate() {
+            // The inverse is the transposed cofactor matrix over the determinant.
+            *v = cof[c][r] / det;
+        }
+    }
+    Some(inv)
 }
 
 // Per-grid-point sample statistics. They reproduce, operation for operation,
@@ -327,6 +446,26 @@ mod tests {
         assert!((t_quantile(0.05, 1.0) - 12.706).abs() < 1e-3);
         assert!((t_quantile(0.05, 10.0) - 2.228).abs() < 1e-3);
         assert!((t_quantile(0.05, f64::INFINITY) - 1.960).abs() < 1e-3);
+    }
+
+    #[test]
+    fn curvature_is_flagged_on_a_bend_and_not_on_a_line() {
+        let x = [1.0, 2.0, 4.0, 8.0, 16.0, 32.0];
+        // An exact power law: no curvature (p = 1 up to rounding).
+        let line: Vec<f64> = x.iter().map(|v: &f64| 3.0 * v.powf(-1.0)).collect();
+        let se: Vec<f64> = line.iter().map(|v| v * 0.01).collect();
+        let c = curvature_test(&x, &line, &se).unwrap();
+        assert!(c.coefficient.abs() < 1e-9 && c.p_value > 0.99, "{c:?}");
+        // 1/x + 1/x^2 bends strongly (slope -2 at the left, -1 at the right).
+        let bend: Vec<f64> = x.iter().map(|v: &f64| 1.0 / v + 1.0 / (v * v)).collect();
+        let se: Vec<f64> = bend.iter().map(|v| v * 0.01).collect();
+        let c = curvature_test(&x, &bend, &se).unwrap();
+        assert!(c.coefficient > 0.0 && c.p_value < 0.01, "{c:?}");
+        assert!(curvature_test(&x[..3], &bend[..3], &se[..3]).is_none());
+        // Chi²/df of the straight fit: exact data scatter not at all.
+        let fit = fit_loglog(&x, &line, &[0.03; 6]).unwrap();
+        assert!(fit.chi2_df < 1e-12);
+        assert!(fit_loglog_ols(&x, &line).unwrap().chi2_df.is_nan());
     }
 
     #[test]

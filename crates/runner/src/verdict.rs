@@ -11,8 +11,20 @@
 //! - **inconclusive**: neither; the reason says what would decide it, in
 //!   numbers (the repetitions that would shrink the CI enough, or the grid
 //!   points at the trivial value and where the regime starts).
+//! - **not refuted**: a privacy claim that an empirical audit could have
+//!   refuted and did not; an audit can never certify privacy, so this is
+//!   never "confirmed" (the claims ledger only).
+//! - **undecidable by experiment**: no experiment can decide the claim (a
+//!   lower bound over all algorithms, a proof step, a typo, a definition);
+//!   the claims ledger only.
 //! - **not measured**: no expectation, or a vacuous one (a bound at or above
-//!   the metric's trivial maximum). Never "pass".
+//!   the metric's trivial maximum), or a fit excluded as evidence (its means
+//!   sit at the trivial value). Never "pass".
+//!
+//! A decisive slope verdict (confirmed or contradicted) needs at least
+//! [`MIN_DECISIVE_POINTS`] points in its window and the same verdict from the
+//! weighted fit and from ordinary least squares ([`judge_fit`]); a declared
+//! regime not reached weakens any decisive verdict, contradictions included.
 
 use std::fmt;
 
@@ -33,18 +45,30 @@ pub enum Verdict {
     Inconclusive,
     /// The evidence lies outside what the theory allows.
     Contradicted,
+    /// A privacy claim an audit could have refuted and did not.
+    NotRefuted,
     /// No expectation, or a vacuous one.
     NotMeasured,
+    /// No experiment can decide it (a lower bound over all algorithms, a
+    /// proof step, a typo, a definition): the claims ledger only.
+    Undecidable,
 }
 
 impl Verdict {
     /// Every verdict, in report order.
-    pub const ALL: [Verdict; 4] = [
+    pub const ALL: [Verdict; 6] = [
         Verdict::Confirmed,
         Verdict::Contradicted,
         Verdict::Inconclusive,
+        Verdict::NotRefuted,
         Verdict::NotMeasured,
+        Verdict::Undecidable,
     ];
+
+    /// Whether the verdict decides the claim (confirmed or contradicted).
+    pub fn is_decisive(self) -> bool {
+        matches!(self, Verdict::Confirmed | Verdict::Contradicted)
+    }
 
     /// The verdict as written in reports and CSVs.
     pub fn name(self) -> &'static str {
@@ -52,7 +76,9 @@ impl Verdict {
             Verdict::Confirmed => "confirmed",
             Verdict::Contradicted => "contradicted",
             Verdict::Inconclusive => "inconclusive",
+            Verdict::NotRefuted => "not refuted",
             Verdict::NotMeasured => "not measured",
+            Verdict::Undecidable => "undecidable by experiment",
         }
     }
 
@@ -82,6 +108,53 @@ pub struct Judgement {
     pub verdict: Verdict,
     /// Why, in numbers.
     pub reason: String,
+    /// The verdict rules (beyond the plain band test) that set or changed
+    /// the verdict, e.g. [`Rule::FewPoints`]: what `results/claims-changes.md`
+    /// names as the reason a verdict moved.
+    pub rules: Vec<Rule>,
+}
+
+/// A verdict rule that can move a verdict away from the plain band test.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Rule {
+    /// An upper bound is contradicted only by data worse than it.
+    UpperBoundOneSided,
+    /// A worse exponent on an instance not shown to attain the rate.
+    NotAttained,
+    /// A declared regime not reached weakens any decisive verdict.
+    RegimeNotReached,
+    /// A fit whose means sit at the trivial value is not evidence.
+    TrivialExcluded,
+    /// The theorem curve's own slope sits at the contradicting band edge.
+    WindowCannotDecide,
+    /// A decisive verdict needs at least [`MIN_DECISIVE_POINTS`] points.
+    FewPoints,
+    /// The weighted and the unweighted fit disagree.
+    EstimatorsDisagree,
+    /// A printed statement: contradicted when shown false.
+    PrintedPolarity,
+    /// Privacy: an audit alone does not confirm.
+    AuditNotRefuted,
+    /// The claim's kind changed its band (sharp, hypothesis, printed).
+    Kind,
+}
+
+impl Rule {
+    /// The rule as named in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Rule::UpperBoundOneSided => "upper bound: only worse data contradict",
+            Rule::NotAttained => "worse exponent on an instance not shown to attain the rate",
+            Rule::RegimeNotReached => "declared regime not reached weakens any decisive verdict",
+            Rule::TrivialExcluded => "fit at the trivial value excluded",
+            Rule::WindowCannotDecide => "theorem curve at the band edge: window cannot decide",
+            Rule::FewPoints => "a decisive fit needs at least 4 points",
+            Rule::EstimatorsDisagree => "weighted and OLS fits disagree",
+            Rule::PrintedPolarity => "printed statement: contradicted when shown false",
+            Rule::AuditNotRefuted => "privacy: an audit alone gives not refuted",
+            Rule::Kind => "the claim's kind sets its band",
+        }
+    }
 }
 
 impl Judgement {
@@ -90,24 +163,40 @@ impl Judgement {
         Self {
             verdict,
             reason: reason.into(),
+            rules: Vec::new(),
         }
     }
 
-    /// A confirmed verdict made inconclusive because the points do not reach
-    /// the theorem's regime (`why`); `what` names the evidence ("fit",
-    /// "check") in the reason. Other verdicts are returned as they are: this
-    /// can only weaken evidence.
+    /// The same judgement, recording that `rule` set it.
+    pub fn by(mut self, rule: Rule) -> Self {
+        if !self.rules.contains(&rule) {
+            self.rules.push(rule);
+        }
+        self
+    }
+
+    /// A decisive verdict (confirmed or contradicted) made inconclusive
+    /// because the points do not reach the theorem's regime (`why`); `what`
+    /// names the evidence ("fit", "check") in the reason. A regime not
+    /// reached says nothing about the theorem either way, so it weakens a
+    /// contradiction as much as a confirmation. Other verdicts are returned
+    /// as they are: this can only weaken evidence.
     pub fn weakened(self, why: &str, what: &str) -> Self {
-        if self.verdict != Verdict::Confirmed {
+        if !self.verdict.is_decisive() {
             return self;
         }
-        Judgement::new(
-            Verdict::Inconclusive,
-            format!(
-                "regime not reached: {why} (the {what} alone: {})",
-                self.reason
-            ),
-        )
+        let rules = self.rules.clone();
+        Judgement {
+            rules,
+            ..Judgement::new(
+                Verdict::Inconclusive,
+                format!(
+                    "regime not reached: {why} (the {what} alone: {}, {})",
+                    self.verdict, self.reason
+                ),
+            )
+        }
+        .by(Rule::RegimeNotReached)
     }
 
     /// Appends a sentence to the reason.
@@ -123,8 +212,10 @@ impl Judgement {
 }
 
 /// Combines several judgements of one claim or study: contradicted if any
-/// is; otherwise confirmed if every measured one is; inconclusive if a
-/// measured one is; not measured when none is measured.
+/// is; otherwise inconclusive if a measured one is; confirmed if a measured
+/// one is confirmed (a not-refuted audit beside a certificate does not
+/// weaken it); not refuted when only audits spoke; not measured when none is
+/// measured.
 pub fn combine<'a>(parts: impl IntoIterator<Item = &'a Judgement>) -> Verdict {
     let measured: Vec<Verdict> = parts
         .into_iter()
@@ -137,8 +228,10 @@ pub fn combine<'a>(parts: impl IntoIterator<Item = &'a Judgement>) -> Verdict {
         Verdict::Contradicted
     } else if measured.contains(&Verdict::Inconclusive) {
         Verdict::Inconclusive
-    } else {
+    } else if measured.contains(&Verdict::Confirmed) {
         Verdict::Confirmed
+    } else {
+        Verdict::NotRefuted
     }
 }
 
@@ -174,7 +267,119 @@ pub struct SlopeEvidence {
 /// the CI, does not shrink, and then more grid points or a narrower window
 /// inside one regime are what help).
 pub fn judge_slope(e: SlopeEvidence, side: SlopeSide, slope: f64, tolerance: f64) -> Judgement {
-    let Some((low, high)) = band(side, slope, tolerance) else {
+    judge_banded(e, SlopeRule::Declared(side), slope, tolerance)
+}
+
+/// Fewest points in a fit window for a decisive slope verdict: with 3
+/// points a log-log line has one residual degree of freedom, so neither its
+/// CI nor its misfit (the Birge ratio) is estimated with any confidence.
+pub const MIN_DECISIVE_POINTS: usize = 4;
+
+/// How a fitted exponent is judged against the claimed `slope ± tolerance`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SlopeRule {
+    /// The band the expectation declares: two-sided (a sharp rate), or one
+    /// side only (`at_most` / `at_least`), or reported only.
+    Declared(SlopeSide),
+    /// An upper bound (an O(·) guarantee): only data *worse* than the bound
+    /// contradict it. `worse_is_larger`: a larger fitted exponent is worse
+    /// (the bound speaks to the parameter growing: n, d, T); otherwise a
+    /// smaller one is (eps, rho or a margin shrinking). `attained`: the
+    /// instance attains the rate, so a worse exponent contradicts; otherwise
+    /// a worse exponent is inconclusive (an O(·) with an unknown constant on
+    /// an instance that need not attain it, over a finite window).
+    UpperBound {
+        /// A larger exponent is worse than the bound.
+        worse_is_larger: bool,
+        /// The instance attains the rate.
+        attained: bool,
+    },
+}
+
+impl SlopeRule {
+    /// The band edges a fitted CI must not cross, `(low, high)`; `None` for
+    /// a reported slope.
+    fn band(self, slope: f64, tolerance: f64) -> Option<(f64, f64)> {
+        match self {
+            SlopeRule::Declared(side) => band(side, slope, tolerance),
+            SlopeRule::UpperBound {
+                worse_is_larger: true,
+                ..
+            } => Some((f64::NEG_INFINITY, slope + tolerance)),
+            SlopeRule::UpperBound {
+                worse_is_larger: false,
+                ..
+            } => Some((slope - tolerance, f64::INFINITY)),
+        }
+    }
+
+    fn describe(self, slope: f64, tolerance: f64) -> String {
+        match self {
+            SlopeRule::Declared(side) => side.describe(slope, tolerance),
+            SlopeRule::UpperBound {
+                worse_is_larger: true,
+                ..
+            } => format!("<= {slope:+.3} + {tolerance} (upper bound)"),
+            SlopeRule::UpperBound {
+                worse_is_larger: false,
+                ..
+            } => format!(">= {slope:+.3} - {tolerance} (upper bound)"),
+        }
+    }
+}
+
+/// Judges a fitted exponent under `rule` (an equivalence test on its 95% CI,
+/// see [`judge_slope`]). An upper bound's CI entirely on the better side of
+/// the claimed band is confirmed and said to beat the bound; a CI entirely
+/// on the worse side contradicts only where the instance attains the rate.
+pub fn judge_slope_rule(
+    e: SlopeEvidence,
+    rule: SlopeRule,
+    slope: f64,
+    tolerance: f64,
+) -> Judgement {
+    let SlopeRule::UpperBound {
+        worse_is_larger,
+        attained,
+    } = rule
+    else {
+        let SlopeRule::Declared(side) = rule else {
+            unreachable!()
+        };
+        return judge_slope(e, side, slope, tolerance);
+    };
+    let mut j = judge_banded(e, rule, slope, tolerance);
+    let (f, h) = (e.fitted, e.ci_half_width);
+    if j.verdict == Verdict::Confirmed {
+        let better = if worse_is_larger {
+            f + h < slope - tolerance
+        } else {
+            f - h > slope + tolerance
+        };
+        if better {
+            j.reason = format!(
+                "beats the bound: exponent {f:+.3} (CI [{:+.3}, {:+.3}]) better than the claimed {slope:+.3} ± {tolerance}",
+                f - h,
+                f + h
+            );
+            j = j.by(Rule::UpperBoundOneSided);
+        }
+    } else if j.verdict == Verdict::Contradicted && !attained {
+        j = Judgement::new(
+            Verdict::Inconclusive,
+            format!(
+                "{} — worse than the bound's exponent over the window, on an instance not shown to attain the rate: an O(·) bound with an unknown constant is contradicted only where the rate is attained, or by a mean above an explicit bound",
+                j.reason
+            ),
+        )
+        .by(Rule::NotAttained);
+    }
+    j
+}
+
+/// The band test of [`judge_slope`] on `rule`'s band.
+fn judge_banded(e: SlopeEvidence, rule: SlopeRule, slope: f64, tolerance: f64) -> Judgement {
+    let Some((low, high)) = rule.band(slope, tolerance) else {
         return Judgement::new(
             Verdict::NotMeasured,
             format!("reported only, no expectation (theory {slope:+.3})"),
@@ -192,7 +397,7 @@ pub fn judge_slope(e: SlopeEvidence, side: SlopeSide, slope: f64, tolerance: f64
     }
     let (ci_low, ci_high) = (f - h, f + h);
     let ci = format!("CI [{ci_low:+.3}, {ci_high:+.3}]");
-    let allowed = side.describe(slope, tolerance);
+    let allowed = rule.describe(slope, tolerance);
     if ci_low >= low && ci_high <= high {
         return Judgement::new(Verdict::Confirmed, format!("{ci} inside {allowed}"));
     }
@@ -220,6 +425,138 @@ pub fn judge_slope(e: SlopeEvidence, side: SlopeSide, slope: f64, tolerance: f64
         Verdict::Inconclusive,
         format!("{ci} straddles {allowed}: half-width {h:.3} > margin {margin:.3}; {what}"),
     )
+}
+
+/// Everything a slope verdict is judged on, whatever the rule: the study
+/// judges it on its declared band, the claims ledger on the claim's kind.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SlopeFit {
+    /// The documented weighted fit (delta-method weights, Birge-inflated CI).
+    pub weighted: SlopeEvidence,
+    /// Ordinary least squares of the log means (residual-scatter CI).
+    pub ols: SlopeEvidence,
+    /// The theorem curve's own local slope over the window (the exact
+    /// expectation's, else the bound's; NaN when neither is known).
+    pub theory_curve_slope: f64,
+    /// Set when at least half the window's means sit at the trivial value:
+    /// the fit measures the ceiling, not the algorithm, and is no evidence.
+    pub trivial: Option<String>,
+    /// Where fewer than half the means sit at the trivial value: appended to
+    /// a verdict that is not confirmed.
+    pub regime_note: String,
+    /// Declared regimes not reached (the study's, then the check's).
+    pub regime_not_reached: Vec<String>,
+    /// Why the expectation was revised after data existed.
+    pub revised: Option<String>,
+}
+
+/// The band edge a contradicting CI crossed (`None` unless contradicted).
+fn crossed_edge(e: SlopeEvidence, rule: SlopeRule, slope: f64, tolerance: f64) -> Option<f64> {
+    let (low, high) = rule.band(slope, tolerance)?;
+    let (f, h) = (e.fitted, e.ci_half_width);
+    if f + h < low {
+        Some(low)
+    } else if f - h > high {
+        Some(high)
+    } else {
+        None
+    }
+}
+
+/// Judges a slope fit under `rule`: the band test on the weighted fit, then
+/// the robustness rules. A decisive verdict needs at least
+/// [`MIN_DECISIVE_POINTS`] points and the same verdict from OLS; a
+/// contradiction across a band edge that the theorem's own curve sits within
+/// `tolerance / 2` of (or beyond) cannot tell the theorem from its
+/// lower-order terms; a fit at the trivial value is excluded (not measured);
+/// a declared regime not reached weakens any decisive verdict.
+pub fn judge_fit(fit: &SlopeFit, rule: SlopeRule, slope: f64, tolerance: f64) -> Judgement {
+    let weighted = judge_slope_rule(fit.weighted, rule, slope, tolerance);
+    let mut j = weighted.clone();
+    if let Some(note) = &fit.trivial {
+        if j.verdict != Verdict::NotMeasured {
+            j = Judgement::new(
+                Verdict::NotMeasured,
+                format!(
+                    "excluded from the evidence: {note} (the fit alone: {}, {})",
+                    weighted.verdict, weighted.reason
+                ),
+            )
+            .by(Rule::TrivialExcluded);
+        }
+        return with_revised(j, fit);
+    }
+    if j.verdict.is_decisive() {
+        let ols = judge_slope_rule(fit.ols, rule, slope, tolerance);
+        let both = format!(
+            "weighted fit {:+.3} ± {:.3}: {}; OLS {:+.3} ± {:.3}: {}",
+            fit.weighted.fitted,
+            fit.weighted.ci_half_width,
+            weighted.verdict,
+            fit.ols.fitted,
+            fit.ols.ci_half_width,
+            ols.verdict
+        );
+        if fit.weighted.points < MIN_DECISIVE_POINTS {
+            j = Judgement::new(
+                Verdict::Inconclusive,
+                format!(
+                    "only {} points in the window; a decisive verdict needs {MIN_DECISIVE_POINTS} ({both}; {})",
+                    fit.weighted.points, weighted.reason
+                ),
+            )
+            .by(Rule::FewPoints);
+        } else if ols.verdict != weighted.verdict {
+            j = Judgement::new(
+                Verdict::Inconclusive,
+                format!(
+                    "the estimators disagree ({both}): {}; OLS: {}",
+                    weighted.reason, ols.reason
+                ),
+            )
+            .by(Rule::EstimatorsDisagree);
+        }
+    }
+    // The band edge the weighted CI crosses, when the theorem's own curve
+    // sits beyond it or within tolerance/2 of it: the window cannot tell the
+    // theorem from its lower-order terms, whatever the rule made of it.
+    let cannot_decide = crossed_edge(fit.weighted, rule, slope, tolerance).and_then(|edge| {
+        let t = fit.theory_curve_slope;
+        let beyond = if edge >= slope { t > edge } else { t < edge };
+        (t.is_finite() && (beyond || (t - edge).abs() < tolerance / 2.0)).then(|| {
+            format!(
+                "the window cannot decide: the theorem's own curve has local slope {t:+.3} over it, within {} of (or beyond) the band edge {edge:+.3} the fit crosses, so its lower-order terms alone could cross it",
+                tolerance / 2.0
+            )
+        })
+    });
+    if let Some(note) = cannot_decide {
+        j = match j.verdict {
+            Verdict::Contradicted => Judgement::new(
+                Verdict::Inconclusive,
+                format!("{note} (the fit alone: contradicted, {})", j.reason),
+            ),
+            _ => Judgement {
+                reason: format!("{note}; {}", j.reason),
+                ..j
+            },
+        }
+        .by(Rule::WindowCannotDecide);
+    }
+    if j.verdict != Verdict::Confirmed {
+        j = j.with_note(&fit.regime_note);
+    }
+    for why in &fit.regime_not_reached {
+        j = j.weakened(why, "fit");
+    }
+    with_revised(j, fit)
+}
+
+fn with_revised(j: Judgement, fit: &SlopeFit) -> Judgement {
+    match &fit.revised {
+        Some(why) => j.with_note(&format!("revised: {why}")),
+        None => j,
+    }
 }
 
 /// Repetitions that shrink a CI half-width `h` (at `reps`) below `margin`.
@@ -534,6 +871,161 @@ mod tests {
         for v in Verdict::ALL {
             assert_eq!(Verdict::from_name(v.name()), Some(v));
         }
+    }
+
+    fn fit(w: (f64, f64), o: (f64, f64), points: usize) -> SlopeFit {
+        let e = |(f, h): (f64, f64)| SlopeEvidence {
+            fitted: f,
+            ci_half_width: h,
+            points,
+            repetitions: 20,
+        };
+        SlopeFit {
+            weighted: e(w),
+            ols: e(o),
+            theory_curve_slope: f64::NAN,
+            trivial: None,
+            regime_note: String::new(),
+            regime_not_reached: Vec::new(),
+            revised: None,
+        }
+    }
+
+    const UPPER: SlopeRule = SlopeRule::UpperBound {
+        worse_is_larger: true,
+        attained: true,
+    };
+    const SHARP: SlopeRule = SlopeRule::Declared(SlopeSide::Both);
+
+    #[test]
+    fn an_upper_bound_beaten_on_a_fast_instance_is_confirmed_not_contradicted() {
+        // MN-T4-n-k2: -2.199 +- 0.06 against -1.84 +- 0.15.
+        let f = fit((-2.199, 0.06), (-2.2, 0.1), 6);
+        let j = judge_fit(&f, UPPER, -1.84, 0.15);
+        assert_eq!(j.verdict, Verdict::Confirmed, "{j:?}");
+        assert!(
+            j.reason.contains("beats the bound: exponent -2.199"),
+            "{}",
+            j.reason
+        );
+        assert!(j.rules.contains(&Rule::UpperBoundOneSided));
+        // The same fit against the two-sided band of a sharp rate contradicts.
+        assert_eq!(
+            judge_fit(&f, SHARP, -1.84, 0.15).verdict,
+            Verdict::Contradicted
+        );
+        // Limit small: a larger exponent is the better side.
+        let small = SlopeRule::UpperBound {
+            worse_is_larger: false,
+            attained: true,
+        };
+        let g = fit((-0.5, 0.05), (-0.5, 0.1), 5);
+        assert_eq!(judge_fit(&g, small, -1.0, 0.1).verdict, Verdict::Confirmed);
+        assert_eq!(
+            judge_fit(&g, UPPER, -1.0, 0.1).verdict,
+            Verdict::Contradicted
+        );
+    }
+
+    #[test]
+    fn a_slope_worse_than_the_bound_contradicts_only_where_the_rate_is_attained() {
+        let f = fit((-0.5, 0.05), (-0.5, 0.08), 6);
+        let j = judge_fit(&f, UPPER, -1.0, 0.15);
+        assert_eq!(j.verdict, Verdict::Contradicted, "{j:?}");
+        let free = SlopeRule::UpperBound {
+            worse_is_larger: true,
+            attained: false,
+        };
+        let j = judge_fit(&f, free, -1.0, 0.15);
+        assert_eq!(j.verdict, Verdict::Inconclusive, "{j:?}");
+        assert!(j.rules.contains(&Rule::NotAttained));
+    }
+
+    #[test]
+    fn a_three_point_window_is_never_decisive() {
+        for (w, rule) in [
+            ((-1.0, 0.02), SHARP),
+            ((-0.5, 0.02), SHARP),
+            ((-3.0, 0.1), UPPER),
+        ] {
+            let j = judge_fit(&fit(w, w, 3), rule, -1.0, 0.15);
+            assert_eq!(j.verdict, Verdict::Inconclusive, "{j:?}");
+            assert!(j.rules.contains(&Rule::FewPoints), "{j:?}");
+            assert!(j.reason.contains("OLS"), "both fits shown: {}", j.reason);
+        }
+        // Four points decide.
+        let j = judge_fit(&fit((-1.0, 0.02), (-1.0, 0.05), 4), SHARP, -1.0, 0.15);
+        assert_eq!(j.verdict, Verdict::Confirmed, "{j:?}");
+    }
+
+    #[test]
+    fn weighted_and_unweighted_fits_that_disagree_are_inconclusive() {
+        // The weighted fit is inside the band; OLS (a point the weights
+        // silence pulls it) is outside.
+        let f = fit((-1.0, 0.05), (-0.6, 0.1), 6);
+        let j = judge_fit(&f, SHARP, -1.0, 0.15);
+        assert_eq!(j.verdict, Verdict::Inconclusive, "{j:?}");
+        assert!(j.rules.contains(&Rule::EstimatorsDisagree));
+        assert!(j.reason.contains("weighted fit -1.000") && j.reason.contains("OLS -0.600"));
+        // Agreement on a contradiction keeps it.
+        let f = fit((-0.5, 0.05), (-0.45, 0.1), 6);
+        assert_eq!(
+            judge_fit(&f, SHARP, -1.0, 0.15).verdict,
+            Verdict::Contradicted
+        );
+    }
+
+    #[test]
+    fn a_trivial_regime_fit_is_excluded_and_a_regime_not_reached_weakens_contradictions() {
+        let mut f = fit((0.0, 0.01), (0.0, 0.01), 6);
+        f.trivial = Some("regime not reached: the mean sits at the trivial value".into());
+        let j = judge_fit(&f, SHARP, -1.0, 0.15);
+        assert_eq!(j.verdict, Verdict::NotMeasured, "{j:?}");
+        assert!(j.reason.contains("excluded from the evidence"));
+        // Excluded parts do not count: the other study decides.
+        let ok = Judgement::new(Verdict::Confirmed, "");
+        assert_eq!(combine([&j, &ok]), Verdict::Confirmed);
+        let mut g = fit((-0.5, 0.02), (-0.5, 0.05), 6);
+        g.regime_not_reached = vec!["3 of 4 points pre-asymptotic".into()];
+        let j = judge_fit(&g, SHARP, -1.0, 0.15);
+        assert_eq!(j.verdict, Verdict::Inconclusive, "{j:?}");
+        assert!(
+            j.reason.contains("regime not reached: 3 of 4") && j.reason.contains("contradicted")
+        );
+    }
+
+    #[test]
+    fn a_theorem_curve_at_the_band_edge_cannot_be_decided_by_the_window() {
+        // GGP-T4.3-n: edge -0.4, the constant-1 curve's slope -0.418, the
+        // fit -0.342 +- 0.012.
+        let mut f = fit((-0.342, 0.012), (-0.34, 0.03), 6);
+        f.theory_curve_slope = -0.418;
+        let at_most = SlopeRule::Declared(SlopeSide::AtMost);
+        let j = judge_fit(&f, at_most, -0.5, 0.1);
+        assert_eq!(j.verdict, Verdict::Inconclusive, "{j:?}");
+        assert!(
+            j.reason.contains("the window cannot decide"),
+            "{}",
+            j.reason
+        );
+        // A curve well inside the band leaves the contradiction standing.
+        f.theory_curve_slope = -0.5;
+        assert_eq!(
+            judge_fit(&f, at_most, -0.5, 0.1).verdict,
+            Verdict::Contradicted
+        );
+    }
+
+    #[test]
+    fn audits_alone_give_not_refuted_and_a_certificate_confirms() {
+        let audit = Judgement::new(Verdict::NotRefuted, "");
+        let cert = Judgement::new(Verdict::Confirmed, "");
+        let bad = Judgement::new(Verdict::Contradicted, "");
+        assert_eq!(combine([&audit]), Verdict::NotRefuted);
+        assert_eq!(combine([&audit, &cert]), Verdict::Confirmed);
+        assert_eq!(combine([&audit, &bad]), Verdict::Contradicted);
+        assert!(Verdict::Confirmed.degrades_to(Verdict::NotRefuted));
+        assert!(!Verdict::NotRefuted.is_decisive());
     }
 
     #[test]

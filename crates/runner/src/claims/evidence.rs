@@ -1,0 +1,379 @@
+//! The evidence a claim is judged on: the naming studies' checks (judged
+//! again under the claim's kind), the `runner errata` rows and the committed
+//! privacy audit, one [`Part`] each.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+
+use crate::analyze::{SlopeResult, StudyAnalysis};
+use crate::format::sig;
+use crate::validate::{Experiment, Study};
+use crate::verdict::{judge_fit, Judgement, Rule, Verdict};
+
+use super::spec::{toml_files, ClaimKind, ClaimSpec, Evidence};
+
+/// An experiment with its analyses re-derived from its committed summary.
+pub struct Judged {
+    /// Spec path.
+    pub path: PathBuf,
+    /// The resolved experiment (default profile).
+    pub experiment: Experiment,
+    /// Its analyses (`None` without a committed summary).
+    pub analyses: Option<Vec<StudyAnalysis>>,
+}
+
+/// Every experiment file of `dir` (default profile), with its analyses
+/// re-derived from the committed summary in `results_dir`.
+pub fn judge_experiments(dir: &Path, results_dir: &Path) -> Result<Vec<Judged>> {
+    toml_files(dir)?
+        .into_iter()
+        .map(|path| {
+            let loaded = crate::spec::load(&path)?;
+            let experiment = crate::validate::resolve(&loaded, None)?;
+            let summary = crate::summary::summary_path(results_dir, &experiment);
+            let analyses = summary
+                .exists()
+                .then(|| crate::summary::analyses_from_summary(&experiment, &summary))
+                .transpose()?;
+            Ok(Judged {
+                path,
+                experiment,
+                analyses,
+            })
+        })
+        .collect()
+}
+
+/// Which expectation of a study a part judges (what pre-registration is
+/// read for).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Check {
+    /// The slope in `param` fitted on `window`.
+    Slope {
+        /// Swept parameter.
+        param: String,
+        /// Fit window.
+        window: (f64, f64),
+    },
+    /// `below_bound`.
+    Bound,
+    /// `match_theory`.
+    TheoryMatch,
+    /// `above_reference`.
+    Reference,
+}
+
+/// A study's expectation, located: the experiment file, the study and the
+/// check.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CheckRef {
+    /// The experiment file.
+    pub spec: PathBuf,
+    /// The study.
+    pub study: String,
+    /// The expectation.
+    pub check: Check,
+}
+
+/// One piece of evidence for a claim.
+pub struct Part<'a> {
+    /// Where it comes from, as printed in the reason.
+    pub where_: String,
+    /// Its verdict on the claim.
+    pub judgement: Judgement,
+    /// The slope fit behind it, if any.
+    pub slope: Option<&'a SlopeResult>,
+    /// The study's largest mean/bound ratio (bound evidence).
+    pub max_bound_ratio: f64,
+    /// The study expectation it judges (for pre-registration).
+    pub check: Option<CheckRef>,
+}
+
+impl Part<'_> {
+    fn plain(where_: String, judgement: Judgement) -> Part<'static> {
+        Part {
+            where_,
+            judgement,
+            slope: None,
+            max_bound_ratio: f64::NAN,
+            check: None,
+        }
+    }
+}
+
+/// A printed statement's polarity on reference evidence: the study expects
+/// its data *above* the printed curve (showing it false), so a confirmed
+/// reference check contradicts the printed statement, and data clearly below
+/// the printed curve are consistent with it.
+fn printed_polarity(j: &Judgement) -> Judgement {
+    let (verdict, what) = match j.verdict {
+        Verdict::Confirmed => (
+            Verdict::Contradicted,
+            "the printed statement is false: the data exceed the printed curve",
+        ),
+        Verdict::Contradicted => (
+            Verdict::Confirmed,
+            "the data lie below the printed curve, as the printed statement says",
+        ),
+        v => return Judgement::new(v, j.reason.clone()),
+    };
+    Judgement::new(verdict, format!("{what} ({})", j.reason)).by(Rule::PrintedPolarity)
+}
+
+/// The parts of one naming study, judged under the claim's kind.
+pub fn study_parts<'a>(
+    c: &ClaimSpec,
+    spec: &Path,
+    exp: &str,
+    study: &Study,
+    a: &'a StudyAnalysis,
+) -> Vec<Part<'a>> {
+    let where_ = |label: &str| format!("{exp}:{} ({label})", study.name);
+    let located = |check: Check| {
+        Some(CheckRef {
+            spec: spec.to_path_buf(),
+            study: study.name.clone(),
+            check,
+        })
+    };
+    let part = |label: &str, j: &Judgement, check: Check| Part {
+        where_: where_(label),
+        judgement: if c.kind == ClaimKind::Printed && check == Check::Reference {
+            printed_polarity(j)
+        } else {
+            j.clone()
+        },
+        slope: None,
+        max_bound_ratio: a.max_bound_ratio,
+        check: located(check),
+    };
+    let missing = |what: &str| {
+        Part::plain(
+            where_(what),
+            Judgement::new(
+                Verdict::NotMeasured,
+                format!("the study has no {what} expectation"),
+            ),
+        )
+    };
+    let slope_part = |s: &'a SlopeResult| {
+        let at = if s.at.is_empty() {
+            String::new()
+        } else {
+            format!(" at {}", crate::format::describe_values(&s.at))
+        };
+        let window = format!(" on [{}, {}]", sig(s.window.0), sig(s.window.1));
+        let (rule, slope) = c.slope_rule(s.side, s.theory_slope);
+        let mut judgement = if slope == s.theory_slope {
+            judge_fit(&s.fit, rule, slope, s.tolerance)
+        } else {
+            // A printed exponent: the study's theorem curve is the corrected
+            // one, which says nothing about the printed statement's window.
+            let fit = crate::verdict::SlopeFit {
+                theory_curve_slope: f64::NAN,
+                ..s.fit.clone()
+            };
+            judge_fit(&fit, rule, slope, s.tolerance)
+        };
+        if c.kind == ClaimKind::Printed {
+            judgement = judgement.by(Rule::PrintedPolarity);
+        }
+        if judgement.verdict != s.judgement.verdict && judgement.rules.is_empty() {
+            judgement = judgement.by(Rule::Kind);
+        }
+        Part {
+            where_: where_(&format!("slope in {}{at}{window}", s.param)),
+            judgement,
+            slope: Some(s),
+            max_bound_ratio: f64::NAN,
+            check: located(Check::Slope {
+                param: s.param.clone(),
+                window: s.window,
+            }),
+        }
+    };
+    let param = c.parameter.as_deref().unwrap_or_default();
+    match c.evidence {
+        Evidence::Slope => {
+            let slopes: Vec<Part> = a
+                .slopes
+                .iter()
+                .filter(|s| s.param == param)
+                .filter(|s| c.slope.is_none_or(|x| (s.theory_slope - x).abs() < 1e-9))
+                .map(slope_part)
+                .collect();
+            if slopes.is_empty() {
+                vec![missing(&format!("slope-in-{param}"))]
+            } else {
+                slopes
+            }
+        }
+        Evidence::Bound => match &a.bound_judgement {
+            Some(j) => vec![part("bound", j, Check::Bound)],
+            None => vec![missing("bound")],
+        },
+        Evidence::TheoryMatch => match &a.theory_judgement {
+            Some(j) => vec![part("theory match", j, Check::TheoryMatch)],
+            None => vec![missing("theory-match")],
+        },
+        Evidence::Reference => match &a.reference_judgement {
+            Some(j) => vec![part("reference", j, Check::Reference)],
+            None => vec![missing("reference")],
+        },
+        Evidence::Study => {
+            let mut all: Vec<Part> = a.slopes.iter().map(slope_part).collect();
+            for (label, j, check) in [
+                ("bound", &a.bound_judgement, Check::Bound),
+                ("theory match", &a.theory_judgement, Check::TheoryMatch),
+                ("reference", &a.reference_judgement, Check::Reference),
+            ] {
+                if let Some(j) = j {
+                    all.push(part(label, j, check));
+                }
+            }
+            if all.is_empty() {
+                vec![missing("")]
+            } else {
+                all
+            }
+        }
+        Evidence::Errata | Evidence::Audit => Vec::new(),
+    }
+}
+
+/// The `runner errata` rows of a claim, judged: the printed calibration is
+/// the statement; exactly not private contradicts it, not certifiable by the
+/// best bound leaves it inconclusive, certified private confirms it.
+pub fn errata_parts(c: &ClaimSpec, rows: &[crate::errata::Erratum]) -> Vec<Part<'static>> {
+    use crate::errata::Verdict as E;
+    let id = c.errata_id.as_deref().unwrap_or(&c.id);
+    rows.iter()
+        .filter(|r| r.id == id)
+        .map(|r| {
+            let verdict = match r.verdict {
+                E::NotPrivate => Verdict::Contradicted,
+                E::NotCertified => Verdict::Inconclusive,
+                E::PrivateBySlack | E::PrivateButLoose => Verdict::Confirmed,
+            };
+            Part::plain(
+                format!("runner errata {} ({})", r.id, r.setting),
+                Judgement::new(
+                    verdict,
+                    format!(
+                        "printed calibration realises {} against the claimed {} ({}): {}",
+                        r.realised,
+                        r.target,
+                        r.accounting.label(),
+                        r.verdict.label()
+                    ),
+                ),
+            )
+        })
+        .collect()
+}
+
+/// One row of the committed audit (results/audit.csv), as the ledger reads it.
+#[derive(Debug, Clone)]
+pub struct AuditRow {
+    /// Audit name.
+    pub audit: String,
+    /// `consistent`, `violation` or `not measured`.
+    pub verdict: String,
+    /// The bound on eps.
+    pub eps_lower: String,
+    /// The claimed eps (at `claimed_delta`).
+    pub claimed_eps: String,
+    /// The claimed delta.
+    pub claimed_delta: String,
+    /// Runs a side.
+    pub runs: String,
+    /// The smallest eps an audit of this size flags with probability at
+    /// least 0.95 (`detectable_eps_95`; older files: the typical
+    /// `smallest_detectable_eps`, flagged about half the time).
+    pub detectable: String,
+    /// Whether `detectable` is the 0.95-power figure.
+    pub detectable_is_95: bool,
+}
+
+/// Reads `path` (results/audit.csv); no rows when it does not exist.
+pub fn read_audit_rows(path: &Path) -> Result<Vec<AuditRow>> {
+    if !path.exists() {
+        return Ok(Vec::new());
+    }
+    let table =
+        crate::csv::read_csv(path).with_context(|| format!("reading {}", path.display()))?;
+    let col = |name: &str| {
+        table
+            .column(name)
+            .with_context(|| path.display().to_string())
+    };
+    let power95 = table.index("detectable_eps_95");
+    let idx = [
+        col("audit")?,
+        col("verdict")?,
+        col("eps_lower")?,
+        col("claimed_eps")?,
+        col("claimed_delta")?,
+        col("runs_per_side")?,
+        match power95 {
+            Some(i) => i,
+            None => col("smallest_detectable_eps")?,
+        },
+    ];
+    Ok((0..table.rows.len())
+        .map(|r| {
+            let get = |i: usize| table.get(r, idx[i]).unwrap_or_default().to_string();
+            AuditRow {
+                audit: get(0),
+                verdict: get(1),
+                eps_lower: get(2),
+                claimed_eps: get(3),
+                claimed_delta: get(4),
+                runs: get(5),
+                detectable: get(6),
+                detectable_is_95: power95.is_some(),
+            }
+        })
+        .collect())
+}
+
+/// The audit rows a claim names, judged. A violation contradicts the
+/// calibration audited (for a printed claim, the printed one); no violation
+/// is "not refuted": an audit can only fail to refute, so it never confirms
+/// privacy, and its power says how large a violation it would have caught.
+pub fn audit_parts(c: &ClaimSpec, rows: &[AuditRow]) -> Vec<Part<'static>> {
+    c.audits
+        .iter()
+        .map(|name| {
+            let judgement = match rows.iter().find(|r| &r.audit == name) {
+                None => Judgement::new(
+                    Verdict::NotMeasured,
+                    "no row in the committed results/audit.csv".to_string(),
+                ),
+                Some(r) => {
+                    let power = match (r.detectable.trim(), r.detectable_is_95) {
+                        ("" | "none", _) => "no eps is flagged by an audit of this size".into(),
+                        (d, true) => format!("it flags eps >= {d} with probability >= 0.95"),
+                        (d, false) => format!("a typical audit of this size flags eps >= {d}"),
+                    };
+                    let what = format!(
+                        "eps_lb {} against the claimed {} at delta {} ({} runs a side; {power})",
+                        r.eps_lower, r.claimed_eps, r.claimed_delta, r.runs
+                    );
+                    match r.verdict.as_str() {
+                        "violation" => {
+                            Judgement::new(Verdict::Contradicted, format!("violation: {what}"))
+                        }
+                        "consistent" => {
+                            Judgement::new(Verdict::NotRefuted, format!("consistent: {what}"))
+                                .by(Rule::AuditNotRefuted)
+                        }
+                        other => Judgement::new(Verdict::NotMeasured, format!("{other}: {what}")),
+                    }
+                }
+            };
+            Part::plain(format!("runner audit {name}"), judgement)
+        })
+        .collect()
+}

@@ -1,0 +1,350 @@
+//! The claim files (`experiments/claims/<paper>.toml`): what each claim is,
+//! which kind of statement, and which evidence decides it; loading and
+//! cross-checking them against the studies that name them.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use serde::Deserialize;
+
+use crate::diagnostics::{SpecError, SpecLocator};
+use crate::spec::SlopeSide;
+use crate::verdict::SlopeRule;
+
+use super::evidence::Judged;
+
+/// One claim file.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClaimFile {
+    /// The paper, as printed in reports.
+    pub paper: String,
+    /// The experiment file (name) whose studies name these claims.
+    pub experiment: String,
+    /// The claims.
+    pub claims: Vec<ClaimSpec>,
+}
+
+/// What kind of statement a claim is: it decides what data could show it
+/// false (experiments/claims/README.md, "Claim kinds").
+#[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum ClaimKind {
+    /// An O(·) guarantee or an explicit bound: only worse data contradict.
+    UpperBound,
+    /// A rate proved tight (or attained by the paper's instance): two-sided.
+    SharpRate,
+    /// A printed statement, constant or calibration the digest questions:
+    /// contradicted when shown false, confirmed when certified.
+    Printed,
+    /// A privacy guarantee: confirmed only by an accountant; an audit alone
+    /// gives "not refuted".
+    Privacy,
+    /// "A beats B".
+    Comparison,
+    /// The harness's own prediction, not a claim of the paper.
+    Hypothesis,
+}
+
+impl ClaimKind {
+    /// The kind as written in the files and the ledger.
+    pub fn name(self) -> &'static str {
+        match self {
+            ClaimKind::UpperBound => "upper_bound",
+            ClaimKind::SharpRate => "sharp_rate",
+            ClaimKind::Printed => "printed",
+            ClaimKind::Privacy => "privacy",
+            ClaimKind::Comparison => "comparison",
+            ClaimKind::Hypothesis => "hypothesis",
+        }
+    }
+}
+
+/// The limit an upper bound's O(·) speaks to in its swept parameter.
+#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Limit {
+    /// The parameter growing (n, d, T): a larger exponent is worse.
+    #[default]
+    Large,
+    /// The parameter shrinking (eps <= 1, rho, a margin): a smaller
+    /// exponent is worse.
+    Small,
+}
+
+/// Which checks of the naming studies decide a claim.
+#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Evidence {
+    /// Every fitted slope in `parameter`.
+    #[default]
+    Slope,
+    /// The bound expectation.
+    Bound,
+    /// The exact-expectation match.
+    TheoryMatch,
+    /// The reference expectation.
+    Reference,
+    /// Every check of the naming studies.
+    Study,
+    /// The `runner errata` rows of the claim (by `errata_id`, default `id`).
+    Errata,
+    /// Only the privacy audits it names (`audits`, rows of results/audit.csv).
+    Audit,
+}
+
+impl Evidence {
+    /// The evidence as written in the files.
+    pub fn name(self) -> &'static str {
+        match self {
+            Evidence::Slope => "slope",
+            Evidence::Bound => "bound",
+            Evidence::TheoryMatch => "theory_match",
+            Evidence::Reference => "reference",
+            Evidence::Study => "study",
+            Evidence::Errata => "errata",
+            Evidence::Audit => "audit",
+        }
+    }
+}
+
+/// One claim.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClaimSpec {
+    /// Stable unique id, e.g. `MN-T1-n`.
+    pub id: String,
+    /// Theorem, corollary or section.
+    pub theorem: String,
+    /// The claim as printed.
+    pub statement: String,
+    /// What kind of statement it is.
+    pub kind: ClaimKind,
+    /// The swept variable whose slope is the evidence.
+    #[serde(default)]
+    pub parameter: Option<String>,
+    /// Which checks decide it.
+    #[serde(default)]
+    pub evidence: Evidence,
+    /// The expected exponent or relation, in words.
+    pub expected: String,
+    /// Why no study tests it (then none may name it).
+    #[serde(default)]
+    pub not_measured: Option<String>,
+    /// Why no experiment can decide it (a lower bound over all algorithms,
+    /// a proof step, a typo, a definition): its own status, apart from "not
+    /// measured"; no study may name it.
+    #[serde(default)]
+    pub undecidable: Option<String>,
+    /// With slope evidence, only the naming studies' slope expectations with
+    /// this theory exponent (a study fitting two regimes on one parameter).
+    #[serde(default)]
+    pub slope: Option<f64>,
+    /// An upper bound's limit in its parameter (which exponent is worse).
+    #[serde(default)]
+    pub limit: Limit,
+    /// An upper bound whose naming studies' instance attains the rate, and
+    /// why: a significantly worse exponent then contradicts it.
+    #[serde(default)]
+    pub attained: Option<String>,
+    /// A printed statement with slope evidence: the exponent it predicts
+    /// (the naming study's expectation is the corrected one).
+    #[serde(default)]
+    pub printed_slope: Option<f64>,
+    /// The errata row id, when it differs from `id`.
+    #[serde(default)]
+    pub errata_id: Option<String>,
+    /// Anything a reader needs.
+    #[serde(default)]
+    pub notes: Option<String>,
+    /// Rows of the committed privacy audit (results/audit.csv) that are
+    /// empirical evidence for it: a violation contradicts the calibration it
+    /// audits; no violation leaves it "not refuted", with the audit's power.
+    #[serde(default)]
+    pub audits: Vec<String>,
+}
+
+impl ClaimSpec {
+    /// The rule a slope of this claim is judged by, and the exponent it is
+    /// judged against, given the naming study's declared `side` and `slope`.
+    pub fn slope_rule(&self, side: SlopeSide, slope: f64) -> (SlopeRule, f64) {
+        if side == SlopeSide::Reported {
+            return (SlopeRule::Declared(side), slope);
+        }
+        match self.kind {
+            ClaimKind::UpperBound => (
+                SlopeRule::UpperBound {
+                    worse_is_larger: self.limit == Limit::Large,
+                    attained: self.attained.is_some(),
+                },
+                slope,
+            ),
+            ClaimKind::SharpRate => (SlopeRule::Declared(SlopeSide::Both), slope),
+            ClaimKind::Printed => (
+                SlopeRule::Declared(SlopeSide::Both),
+                self.printed_slope.unwrap_or(slope),
+            ),
+            ClaimKind::Privacy | ClaimKind::Comparison | ClaimKind::Hypothesis => {
+                (SlopeRule::Declared(side), slope)
+            }
+        }
+    }
+}
+
+/// The `.toml` files directly in `dir`, sorted by name (a stable ledger
+/// order), without the audit spec.
+pub fn toml_files(dir: &Path) -> Result<Vec<PathBuf>> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+        .with_context(|| format!("reading {}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .filter(|p| {
+            !std::fs::read_to_string(p).is_ok_and(|t| crate::audit::spec::is_audit_spec(&t))
+        })
+        .collect();
+    paths.sort();
+    Ok(paths)
+}
+
+/// Loads every claim file of `dir`, sorted by file name.
+pub fn load_claims(dir: &Path) -> Result<Vec<(PathBuf, ClaimFile)>> {
+    toml_files(dir)?
+        .into_iter()
+        .map(|p| {
+            let text =
+                std::fs::read_to_string(&p).with_context(|| format!("reading {}", p.display()))?;
+            let file: ClaimFile = toml::from_str(&text).map_err(|e| SpecError {
+                location: match e.span() {
+                    Some(span) => SpecLocator::new(&p, &text).at_offset(span.start),
+                    None => p.display().to_string(),
+                },
+                message: e.message().trim().to_string(),
+                hint: "see experiments/claims/README.md for the fields of a claim".into(),
+            })?;
+            Ok((p, file))
+        })
+        .collect()
+}
+
+fn bad(location: String, message: String, hint: &str) -> anyhow::Error {
+    SpecError {
+        location,
+        message,
+        hint: hint.into(),
+    }
+    .into()
+}
+
+/// The fields a claim of one kind may not carry.
+fn check_kind_fields(path: &Path, c: &ClaimSpec) -> Result<()> {
+    let at = || path.display().to_string();
+    if c.kind != ClaimKind::UpperBound && (c.limit != Limit::Large || c.attained.is_some()) {
+        return Err(bad(
+            at(),
+            format!(
+                "claim `{}` is {} but sets `limit` or `attained`",
+                c.id,
+                c.kind.name()
+            ),
+            "`limit` and `attained` qualify an upper bound's slope only",
+        ));
+    }
+    let printed_slope_evidence = c.kind == ClaimKind::Printed && c.evidence == Evidence::Slope;
+    let measured = c.not_measured.is_none() && c.undecidable.is_none();
+    if c.printed_slope.is_some() != (printed_slope_evidence && measured) {
+        return Err(bad(
+            at(),
+            format!(
+                "claim `{}`: `printed_slope` is required for a measured printed claim with slope evidence, and allowed nowhere else",
+                c.id
+            ),
+            "give the exponent the printed statement predicts (the study's expectation is the corrected one)",
+        ));
+    }
+    Ok(())
+}
+
+/// Checks that every id is unique, every kind carries only its own fields,
+/// every study names known claims, no study names a claim marked not
+/// measured, and every other claim is named.
+pub fn validate(claims: &[(PathBuf, ClaimFile)], judged: &[Judged]) -> Result<()> {
+    let mut ids: BTreeMap<&str, (&Path, &ClaimSpec)> = BTreeMap::new();
+    for (path, file) in claims {
+        for c in &file.claims {
+            if let Some((other, _)) = ids.insert(&c.id, (path, c)) {
+                return Err(bad(
+                    path.display().to_string(),
+                    format!(
+                        "claim id `{}` is declared twice (also in {})",
+                        c.id,
+                        other.display()
+                    ),
+                    "give every claim one stable, unique id",
+                ));
+            }
+            if c.evidence == Evidence::Slope
+                && c.not_measured.is_none()
+                && c.undecidable.is_none()
+                && c.parameter.is_none()
+            {
+                return Err(bad(
+                    path.display().to_string(),
+                    format!("claim `{}` has slope evidence but no `parameter`", c.id),
+                    "name the swept variable whose slope decides it",
+                ));
+            }
+            check_kind_fields(path, c)?;
+            if c.undecidable.is_some() && c.not_measured.is_some() {
+                return Err(bad(
+                    path.display().to_string(),
+                    format!(
+                        "claim `{}` sets both `undecidable` and `not_measured`",
+                        c.id
+                    ),
+                    "undecidable: no experiment could decide it; not_measured: none does yet",
+                ));
+            }
+        }
+    }
+    let mut named: BTreeSet<&str> = BTreeSet::new();
+    for j in judged {
+        for s in &j.experiment.studies {
+            for id in &s.claims {
+                let Some((_, c)) = ids.get(id.as_str()) else {
+                    return Err(bad(
+                        format!("{} (study `{}`)", j.path.display(), s.name),
+                        format!("study names claim `{id}`, which no claim file declares"),
+                        "declare it in experiments/claims/<paper>.toml or fix the id",
+                    ));
+                };
+                if c.not_measured.is_some() || c.undecidable.is_some() {
+                    return Err(bad(
+                        format!("{} (study `{}`)", j.path.display(), s.name),
+                        format!(
+                            "study names claim `{id}`, which its claim file marks not measured or undecidable"
+                        ),
+                        "remove `not_measured` / `undecidable` from the claim, or the id from the study",
+                    ));
+                }
+                named.insert(id);
+            }
+        }
+    }
+    for (path, file) in claims {
+        for c in &file.claims {
+            let needs_study = c.not_measured.is_none()
+                && c.undecidable.is_none()
+                && c.evidence != Evidence::Errata
+                && c.evidence != Evidence::Audit;
+            if needs_study && !named.contains(c.id.as_str()) {
+                return Err(bad(
+                    path.display().to_string(),
+                    format!("claim `{}` is neither named by a study nor marked not measured", c.id),
+                    "add `claims = [\"ID\"]` to the study that tests it, or `not_measured = \"why\"`",
+                ));
+            }
+        }
+    }
+    Ok(())
+}
