@@ -8,7 +8,8 @@
 //! committed one, or when an expectation was set after its data without a
 //! `revised` reason.
 //!
-//! - [`spec`]: the claim files, kinds and their validation;
+//! - [`spec`]: the claim files and kinds;
+//! - [`validate`]: the claim files cross-checked against the studies;
 //! - [`evidence`]: each piece of evidence judged under the claim's kind;
 //! - [`prereg`]: pre-registration read from git history;
 //! - [`ledger`]: one row per claim, and the comparison with a committed one;
@@ -27,12 +28,14 @@ pub mod ledger;
 pub mod prereg;
 pub mod render;
 pub mod spec;
+pub mod validate;
 
 pub use evidence::{judge_experiments, read_audit_rows, AuditRow, Judged};
 pub use ledger::{degradations, ledger, ledger_with, read_verdicts, LedgerRow};
 pub use prereg::Prereg;
 pub use render::{counts, counts_markdown, markdown, write_csv};
-pub use spec::{load_claims, validate, ClaimFile, ClaimKind, ClaimSpec, Evidence};
+pub use spec::{load_claims, ClaimFile, ClaimKind, ClaimSpec, Evidence};
+pub use validate::validate;
 
 /// `runner claims`.
 #[derive(Debug, Args, Clone)]

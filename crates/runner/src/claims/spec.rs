@@ -2,7 +2,6 @@
 //! which kind of statement, and which evidence decides it; loading and
 //! cross-checking them against the studies that name them.
 
-use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
@@ -11,8 +10,6 @@ use serde::Deserialize;
 use crate::diagnostics::{SpecError, SpecLocator};
 use crate::spec::SlopeSide;
 use crate::verdict::SlopeRule;
-
-use super::evidence::Judged;
 
 /// One claim file.
 #[derive(Debug, Clone, Deserialize)]
@@ -225,126 +222,4 @@ pub fn load_claims(dir: &Path) -> Result<Vec<(PathBuf, ClaimFile)>> {
             Ok((p, file))
         })
         .collect()
-}
-
-fn bad(location: String, message: String, hint: &str) -> anyhow::Error {
-    SpecError {
-        location,
-        message,
-        hint: hint.into(),
-    }
-    .into()
-}
-
-/// The fields a claim of one kind may not carry.
-fn check_kind_fields(path: &Path, c: &ClaimSpec) -> Result<()> {
-    let at = || path.display().to_string();
-    if c.kind != ClaimKind::UpperBound && (c.limit != Limit::Large || c.attained.is_some()) {
-        return Err(bad(
-            at(),
-            format!(
-                "claim `{}` is {} but sets `limit` or `attained`",
-                c.id,
-                c.kind.name()
-            ),
-            "`limit` and `attained` qualify an upper bound's slope only",
-        ));
-    }
-    let printed_slope_evidence = c.kind == ClaimKind::Printed && c.evidence == Evidence::Slope;
-    let measured = c.not_measured.is_none() && c.undecidable.is_none();
-    if c.printed_slope.is_some() != (printed_slope_evidence && measured) {
-        return Err(bad(
-            at(),
-            format!(
-                "claim `{}`: `printed_slope` is required for a measured printed claim with slope evidence, and allowed nowhere else",
-                c.id
-            ),
-            "give the exponent the printed statement predicts (the study's expectation is the corrected one)",
-        ));
-    }
-    Ok(())
-}
-
-/// Checks that every id is unique, every kind carries only its own fields,
-/// every study names known claims, no study names a claim marked not
-/// measured, and every other claim is named.
-pub fn validate(claims: &[(PathBuf, ClaimFile)], judged: &[Judged]) -> Result<()> {
-    let mut ids: BTreeMap<&str, (&Path, &ClaimSpec)> = BTreeMap::new();
-    for (path, file) in claims {
-        for c in &file.claims {
-            if let Some((other, _)) = ids.insert(&c.id, (path, c)) {
-                return Err(bad(
-                    path.display().to_string(),
-                    format!(
-                        "claim id `{}` is declared twice (also in {})",
-                        c.id,
-                        other.display()
-                    ),
-                    "give every claim one stable, unique id",
-                ));
-            }
-            if c.evidence == Evidence::Slope
-                && c.not_measured.is_none()
-                && c.undecidable.is_none()
-                && c.parameter.is_none()
-            {
-                return Err(bad(
-                    path.display().to_string(),
-                    format!("claim `{}` has slope evidence but no `parameter`", c.id),
-                    "name the swept variable whose slope decides it",
-                ));
-            }
-            check_kind_fields(path, c)?;
-            if c.undecidable.is_some() && c.not_measured.is_some() {
-                return Err(bad(
-                    path.display().to_string(),
-                    format!(
-                        "claim `{}` sets both `undecidable` and `not_measured`",
-                        c.id
-                    ),
-                    "undecidable: no experiment could decide it; not_measured: none does yet",
-                ));
-            }
-        }
-    }
-    let mut named: BTreeSet<&str> = BTreeSet::new();
-    for j in judged {
-        for s in &j.experiment.studies {
-            for id in &s.claims {
-                let Some((_, c)) = ids.get(id.as_str()) else {
-                    return Err(bad(
-                        format!("{} (study `{}`)", j.path.display(), s.name),
-                        format!("study names claim `{id}`, which no claim file declares"),
-                        "declare it in experiments/claims/<paper>.toml or fix the id",
-                    ));
-                };
-                if c.not_measured.is_some() || c.undecidable.is_some() {
-                    return Err(bad(
-                        format!("{} (study `{}`)", j.path.display(), s.name),
-                        format!(
-                            "study names claim `{id}`, which its claim file marks not measured or undecidable"
-                        ),
-                        "remove `not_measured` / `undecidable` from the claim, or the id from the study",
-                    ));
-                }
-                named.insert(id);
-            }
-        }
-    }
-    for (path, file) in claims {
-        for c in &file.claims {
-            let needs_study = c.not_measured.is_none()
-                && c.undecidable.is_none()
-                && c.evidence != Evidence::Errata
-                && c.evidence != Evidence::Audit;
-            if needs_study && !named.contains(c.id.as_str()) {
-                return Err(bad(
-                    path.display().to_string(),
-                    format!("claim `{}` is neither named by a study nor marked not measured", c.id),
-                    "add `claims = [\"ID\"]` to the study that tests it, or `not_measured = \"why\"`",
-                ));
-            }
-        }
-    }
-    Ok(())
 }
