@@ -39,6 +39,20 @@ pub fn verdict_cell(v: Verdict) -> String {
     }
 }
 
+/// The second estimator and the fit's diagnostics of a slope: the OLS slope
+/// with its CI half-width, chi²/df of the weighted fit and the curvature
+/// test's p-value ("–" where not defined).
+fn fit_diagnostics(s: &crate::analyze::SlopeResult) -> String {
+    let num = |x: f64| if x.is_finite() { sig(x) } else { "–".into() };
+    let ols = &s.fit.ols;
+    let ols = if ols.fitted.is_finite() {
+        format!("{:+.3} ± {:.3}", ols.fitted, ols.ci_half_width)
+    } else {
+        "–".into()
+    };
+    format!("{ols} · {} · {}", num(s.chi2_df), num(s.curvature_p))
+}
+
 /// The regression column: how many of a study's grid points got worse than
 /// the committed baseline beyond their noise (`None`: nothing compared).
 pub fn regression_cell(worse: Option<usize>) -> String {
@@ -59,8 +73,8 @@ pub fn verdict_table(
     regressions: &[Option<usize>],
 ) -> String {
     let mut out = String::new();
-    out.push_str("| study | check | theory | theory-curve slope | measured | fit window | points | verdict | why | regression |\n");
-    out.push_str("|---|---|---|---|---|---|---|---|---|---|\n");
+    out.push_str("| study | check | theory | theory-curve slope | measured | OLS · χ²/df · curvature p | fit window | points | verdict | why | regression |\n");
+    out.push_str("|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (i, (study, a)) in experiment.studies.iter().zip(analyses).enumerate() {
         let regression = regression_cell(regressions.get(i).copied().flatten());
         for s in &a.slopes {
@@ -71,13 +85,14 @@ pub fn verdict_table(
             };
             let _ = writeln!(
                 out,
-                "| {} | slope in {}{at} | {} | {} | {:+.3} ± {:.3} | [{}, {}] | {} | {} | {} | {regression} |",
+                "| {} | slope in {}{at} | {} | {} | {:+.3} ± {:.3} | {} | [{}, {}] | {} | {} | {} | {regression} |",
                 study.name,
                 s.param,
                 s.side.describe(s.theory_slope, s.tolerance),
                 if s.theory_curve_slope.is_finite() { format!("{:+.3}", s.theory_curve_slope) } else { "–".into() },
                 s.fitted,
                 s.ci_half_width,
+                fit_diagnostics(s),
                 sig(s.window.0),
                 sig(s.window.1),
                 s.points,
@@ -109,7 +124,7 @@ pub fn verdict_table(
             let Some(j) = judgement else { continue };
             let _ = writeln!(
                 out,
-                "| {} | {check} | {theory} | – | {} | – | {} | {} | {} | {regression} |",
+                "| {} | {check} | {theory} | – | {} | – | – | {} | {} | {} | {regression} |",
                 study.name,
                 if measured.is_empty() {
                     "–".to_string()
@@ -124,7 +139,7 @@ pub fn verdict_table(
         if a.judgements().is_empty() {
             let _ = writeln!(
                 out,
-                "| {} | – | – | – | – | – | {} | {} | the study declares no expectation | {regression} |",
+                "| {} | – | – | – | – | – | – | {} | {} | the study declares no expectation | {regression} |",
                 study.name,
                 a.points.len(),
                 verdict_cell(Verdict::NotMeasured),
