@@ -248,9 +248,9 @@ pub struct ExpectSpec {
     pub trivial_max: Option<f64>,
     /// Why the study's points do not reach the theorem's regime although no
     /// mean sits near `trivial_max` (e.g. every worst-case mean equals the
-    /// excess of a data-ignoring release at that point): every confirmed
-    /// verdict of the study becomes inconclusive with this reason. It can
-    /// only weaken evidence, never strengthen it.
+    /// excess of a data-ignoring release at that point): every decisive
+    /// verdict of the study (confirmed or contradicted) becomes inconclusive
+    /// with this reason. It can only weaken evidence, never strengthen it.
     #[serde(default)]
     pub regime_not_reached: Option<String>,
     /// Why the bound, theory or reference expectations were changed after
@@ -301,7 +301,7 @@ pub struct SlopeExpectation {
     #[serde(default)]
     pub revised: Option<String>,
     /// Why this window's points do not reach the theorem's regime (see
-    /// [`ExpectSpec::regime_not_reached`]): a confirmed fit becomes inconclusive.
+    /// [`ExpectSpec::regime_not_reached`]): a decisive fit becomes inconclusive.
     #[serde(default)]
     pub regime_not_reached: Option<String>,
 }
