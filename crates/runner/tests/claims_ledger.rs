@@ -54,6 +54,8 @@ fn claims_check(s: &Scratch) -> i32 {
             s.path("experiments").to_str().unwrap(),
             "--results-dir",
             s.path("results").to_str().unwrap(),
+            "--repo-dir",
+            repo("").to_str().unwrap(),
         ]
         .map(Into::into),
     )

@@ -238,8 +238,70 @@ pub fn study_parts<'a>(
                 all
             }
         }
-        Evidence::Errata | Evidence::Audit => Vec::new(),
+        Evidence::Errata | Evidence::Audit | Evidence::Test => Vec::new(),
     }
+}
+
+/// The unit tests a claim names (`evidence = "test"`), each found in the
+/// source under `repo`: a `#[test]` function that asserts something is
+/// evidence that could have failed, and `cargo test --workspace` (which CI
+/// runs before `runner claims --check`) fails if it does, so a test found
+/// confirms; one not found, or one that asserts nothing, is not evidence.
+pub fn test_parts(c: &ClaimSpec, repo: &Path) -> Vec<Part<'static>> {
+    c.tests
+        .iter()
+        .map(|t| {
+            let judgement = match find_test(repo, t) {
+                Ok(()) => Judgement::new(
+                    Verdict::Confirmed,
+                    format!(
+                        "asserted by the unit test `{t}`, which `cargo test --workspace` runs (CI fails before this ledger is checked if it fails)"
+                    ),
+                ),
+                Err(why) => Judgement::new(Verdict::NotMeasured, why),
+            };
+            Part::plain(format!("test {t}"), judgement)
+        })
+        .collect()
+}
+
+/// Checks that `spec` (`path.rs::name`) is a `#[test]` function under
+/// `repo` whose body asserts something.
+fn find_test(repo: &Path, spec: &str) -> std::result::Result<(), String> {
+    let (path, name) = spec
+        .rsplit_once("::")
+        .ok_or_else(|| format!("`{spec}` is not `path.rs::test_function`"))?;
+    let text = std::fs::read_to_string(repo.join(path))
+        .map_err(|e| format!("no test file {path} under {}: {e}", repo.display()))?;
+    let head = format!("fn {name}(");
+    let at = text
+        .find(&head)
+        .ok_or_else(|| format!("no function `{name}` in {path}"))?;
+    let before = &text[..at];
+    let attribute = before
+        .rfind("#[test]")
+        .is_some_and(|i| before[i..].lines().count() <= 4 && !before[i..].contains("fn "));
+    if !attribute {
+        return Err(format!("`{name}` in {path} is not a #[test] function"));
+    }
+    // The body: up to the next top-level item (a line starting with `fn`,
+    // `#[` or `}` at column 0 after the opening line).
+    let body_end = text[at..]
+        .lines()
+        .skip(1)
+        .position(|l| l.starts_with('}') || l.starts_with("#[") || l.starts_with("fn "))
+        .map_or(text.len(), |k| {
+            at + text[at..]
+                .lines()
+                .take(k + 1)
+                .map(|l| l.len() + 1)
+                .sum::<usize>()
+        });
+    let body = &text[at..body_end.min(text.len())];
+    if !(body.contains("assert") || body.contains("panic!")) {
+        return Err(format!("`{name}` in {path} asserts nothing"));
+    }
+    Ok(())
 }
 
 /// The `runner errata` rows of a claim, judged: the printed calibration is
@@ -376,4 +438,30 @@ pub fn audit_parts(c: &ClaimSpec, rows: &[AuditRow]) -> Vec<Part<'static>> {
             Part::plain(format!("runner audit {name}"), judgement)
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_test_is_evidence_only_if_it_is_a_test_that_asserts() {
+        let dir = std::env::temp_dir().join(format!("claims-find-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("t.rs"),
+            "#[test]\nfn checks() {\n    assert!(1 + 1 == 2);\n}\n\n#[test]\nfn says_nothing() {\n    let _ = 1;\n}\n\nfn helper() {\n    assert!(true);\n}\n",
+        )
+        .unwrap();
+        assert_eq!(find_test(&dir, "t.rs::checks"), Ok(()));
+        assert!(find_test(&dir, "t.rs::says_nothing")
+            .unwrap_err()
+            .contains("asserts nothing"));
+        assert!(find_test(&dir, "t.rs::helper")
+            .unwrap_err()
+            .contains("not a #[test]"));
+        assert!(find_test(&dir, "t.rs::missing").is_err());
+        assert!(find_test(&dir, "u.rs::checks").is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

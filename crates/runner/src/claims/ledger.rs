@@ -10,7 +10,7 @@ use crate::csv::read_csv;
 use crate::format::sig;
 use crate::verdict::{combine, Judgement, Rule, Verdict};
 
-use super::evidence::{audit_parts, errata_parts, study_parts, AuditRow, Judged, Part};
+use super::evidence::{audit_parts, errata_parts, study_parts, test_parts, AuditRow, Judged, Part};
 use super::prereg::{Prereg, PreregStatus};
 use super::spec::{ClaimFile, ClaimKind, ClaimSpec, Evidence};
 
@@ -80,7 +80,7 @@ impl LedgerRow {
 /// Builds the ledger: one row per claim, in claim-file order, without audit
 /// evidence or pre-registration ([`ledger_with`]).
 pub fn ledger(claims: &[(PathBuf, ClaimFile)], judged: &[Judged]) -> Vec<LedgerRow> {
-    ledger_with(claims, judged, &[], &Prereg::default())
+    ledger_with(claims, judged, &[], &Prereg::default(), Path::new("."))
 }
 
 /// Builds the ledger with the committed audit's rows as evidence and the
@@ -90,6 +90,7 @@ pub fn ledger_with(
     judged: &[Judged],
     audits: &[AuditRow],
     prereg: &Prereg,
+    repo: &Path,
 ) -> Vec<LedgerRow> {
     let errata = crate::errata::errata();
     let mut rows = Vec::new();
@@ -134,6 +135,7 @@ pub fn ledger_with(
                 parts.extend(errata_parts(c, &errata));
             }
             parts.extend(audit_parts(c, audits));
+            parts.extend(test_parts(c, repo));
             rows.push(row(file, c, &parts, studies, specs, revised, prereg));
         }
     }

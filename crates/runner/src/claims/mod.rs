@@ -49,6 +49,9 @@ pub struct ClaimsArgs {
     /// Directory of the committed summaries, and of the ledger.
     #[arg(long, default_value = "results")]
     pub results_dir: PathBuf,
+    /// The repository root, against which `evidence = "test"` paths are read.
+    #[arg(long, default_value = ".")]
+    pub repo_dir: PathBuf,
     /// Compare with the committed ledger (results/claims.csv) instead of
     /// writing it: exit 1 when a claim's verdict lost evidence (confirmed to
     /// anything else, anything to contradicted), or when a study expectation
@@ -79,7 +82,7 @@ pub fn run(args: &ClaimsArgs) -> Result<i32> {
     }
     let audits = read_audit_rows(&args.results_dir.join("audit.csv"))?;
     let prereg = Prereg::from_history(&judged, &args.results_dir);
-    let rows = ledger_with(&claims, &judged, &audits, &prereg);
+    let rows = ledger_with(&claims, &judged, &audits, &prereg, &args.repo_dir);
     let csv = args.results_dir.join("claims.csv");
     print!("{}", counts_markdown(&rows));
     let post_hoc: Vec<String> = rows

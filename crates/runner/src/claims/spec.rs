@@ -89,6 +89,9 @@ pub enum Evidence {
     Errata,
     /// Only the privacy audits it names (`audits`, rows of results/audit.csv).
     Audit,
+    /// Unit tests that assert the claim (`tests`), run by `cargo test
+    /// --workspace` in CI before the ledger is checked.
+    Test,
 }
 
 impl Evidence {
@@ -102,6 +105,7 @@ impl Evidence {
             Evidence::Study => "study",
             Evidence::Errata => "errata",
             Evidence::Audit => "audit",
+            Evidence::Test => "test",
         }
     }
 }
@@ -160,6 +164,10 @@ pub struct ClaimSpec {
     /// audits; no violation leaves it "not refuted", with the audit's power.
     #[serde(default)]
     pub audits: Vec<String>,
+    /// With `evidence = "test"`: the unit tests that assert the claim, as
+    /// `path/from/repo/root.rs::test_function`.
+    #[serde(default)]
+    pub tests: Vec<String>,
 }
 
 impl ClaimSpec {

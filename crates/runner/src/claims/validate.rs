@@ -78,6 +78,13 @@ pub fn validate(claims: &[(PathBuf, ClaimFile)], judged: &[Judged]) -> Result<()
                 ));
             }
             check_kind_fields(path, c)?;
+            if (c.evidence == Evidence::Test) != !c.tests.is_empty() {
+                return Err(bad(
+                    path.display().to_string(),
+                    format!("claim `{}`: `tests` goes with `evidence = \"test\"`, and that evidence needs at least one test", c.id),
+                    "name each test as `path/from/repo/root.rs::test_function`",
+                ));
+            }
             if c.undecidable.is_some() && c.not_measured.is_some() {
                 return Err(bad(
                     path.display().to_string(),
@@ -119,7 +126,8 @@ pub fn validate(claims: &[(PathBuf, ClaimFile)], judged: &[Judged]) -> Result<()
             let needs_study = c.not_measured.is_none()
                 && c.undecidable.is_none()
                 && c.evidence != Evidence::Errata
-                && c.evidence != Evidence::Audit;
+                && c.evidence != Evidence::Audit
+                && c.evidence != Evidence::Test;
             if needs_study && !named.contains(c.id.as_str()) {
                 return Err(bad(
                     path.display().to_string(),
