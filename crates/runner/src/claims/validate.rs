@@ -78,7 +78,7 @@ pub fn validate(claims: &[(PathBuf, ClaimFile)], judged: &[Judged]) -> Result<()
                 ));
             }
             check_kind_fields(path, c)?;
-            if (c.evidence == Evidence::Test) != !c.tests.is_empty() {
+            if (c.evidence == Evidence::Test) == c.tests.is_empty() {
                 return Err(bad(
                     path.display().to_string(),
                     format!("claim `{}`: `tests` goes with `evidence = \"test\"`, and that evidence needs at least one test", c.id),
