@@ -9,10 +9,10 @@
 //! `revised` reason.
 //!
 //! - [`spec`]: the claim files and kinds;
-//! - [`validate`]: the claim files cross-checked against the studies;
+//! - [`validate`](mod@validate): the claim files cross-checked against the studies;
 //! - [`evidence`]: each piece of evidence judged under the claim's kind;
 //! - [`prereg`]: pre-registration read from git history;
-//! - [`ledger`]: one row per claim, and the comparison with a committed one;
+//! - [`ledger`](mod@ledger): one row per claim, and the comparison with a committed one;
 //! - [`render`]: Markdown, CSV and the list of changed verdicts;
 //! - [`calibrate`]: false alarms and power of the slope rules on synthetic
 //!   power laws with the real studies' grids and noise.
