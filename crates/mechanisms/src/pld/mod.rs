@@ -275,7 +275,7 @@ impl Pld {
         std::iter::once(&self.remove).chain(self.add.as_ref())
     }
 
-    /// The smallest `delta` at `eps` over both orderings (an upper bound on
+    /// `delta` at `eps`: the larger of the two orderings' (an upper bound on
     /// the exact one; see the [module documentation](crate::pld)).
     pub fn delta(&self, eps: f64) -> Result<f64> {
         if !(eps.is_finite() && eps >= 0.0) {
@@ -287,8 +287,8 @@ impl Pld {
             .fold(0.0, f64::max))
     }
 
-    /// The smallest `eps >= 0` at `delta` over both orderings (an upper bound
-    /// on the exact one; `+inf` if none).
+    /// The smallest `eps >= 0` at which both orderings meet `delta` (the
+    /// larger of their `eps`; an upper bound on the exact one; `+inf` if none).
     pub fn epsilon(&self, delta: f64) -> Result<f64> {
         if !(delta > 0.0 && delta < 1.0) {
             return Err(PldError::InvalidDelta(delta));
