@@ -1,5 +1,11 @@
 //! Local privacy formulas (see the module documentation of [`crate::errata`]
-//! for sources), and the bisection used to invert them.
+//! for sources), the harness's PLD accountant as the rows call it, the choice
+//! of the tightest bound, and the root finders used to invert them.
+
+use mechanisms::pld::PldAccountant;
+use mechanisms::relation::Neighbouring;
+
+use super::privacy::Accounting;
 
 /// Largest integer Rényi order searched by the (test-only) integer-order accountant.
 /// The optimal order at the settings below is about 10 to 40.
@@ -81,6 +87,77 @@ pub(crate) fn subsampled_gaussian_eps(steps: f64, q: f64, z: f64, delta: f64) ->
         .fold(f64::INFINITY, f64::min)
 }
 
+/// eps at `delta` of `steps` Poisson-subsampled Gaussian steps (rate `q`,
+/// noise multiplier `z` relative to the sensitivity under `relation`) by the
+/// harness's PLD accountant ([`PldAccountant`], connect-the-dots on the grid
+/// `h = 1e-4`, pessimistic: an upper bound within about 1e-4 of the exact
+/// eps); `+inf` where it cannot be computed (e.g. too little noise for the
+/// grid), which no row then takes as its tightest figure.
+pub(crate) fn pld_poisson_gaussian_eps(
+    q: f64,
+    z: f64,
+    steps: u64,
+    delta: f64,
+    relation: Neighbouring,
+) -> f64 {
+    PldAccountant::new(relation)
+        .compose_poisson_gaussian(q, z, steps)
+        .and_then(|acc| acc.epsilon(delta))
+        .unwrap_or(f64::INFINITY)
+}
+
+/// The tightest of several upper bounds on the same privacy parameter, with
+/// the accounting that gives it (the first one on ties).
+pub(crate) fn tightest(bounds: impl IntoIterator<Item = (f64, Accounting)>) -> (f64, Accounting) {
+    bounds
+        .into_iter()
+        .reduce(|best, next| if next.0 < best.0 { next } else { best })
+        .expect("at least one bound")
+}
+
+/// The smallest `x` in `[lo, hi]` with `f(x) <= target`, for a continuous
+/// decreasing `f` with `f(lo) > target >= f(hi)`, by the Illinois variant of
+/// regula falsi (a handful of evaluations where bisection needs ~40, which
+/// matters when one evaluation composes a PLD) until the bracket is
+/// `1e-10` relative wide; returns its upper end, where `f <= target` holds.
+pub(crate) fn smallest_meeting(lo: f64, hi: f64, target: f64, f: impl Fn(f64) -> f64) -> f64 {
+    let (mut a, mut fa) = (lo, f(lo) - target);
+    let (mut b, mut fb) = (hi, f(hi) - target);
+    assert!(
+        fa > 0.0 && fb <= 0.0,
+        "bracket [{lo}, {hi}] does not straddle the target {target}"
+    );
+    // Which end was moved last (-1: a, 1: b); an end kept twice has its
+    // value halved (Illinois), so the secant does not stall on one side.
+    let mut moved = 0;
+    for _ in 0..200 {
+        if b - a <= 1e-10 * b {
+            break;
+        }
+        let secant = b - fb * (b - a) / (fb - fa);
+        let c = if secant > a && secant < b {
+            secant
+        } else {
+            0.5 * (a + b)
+        };
+        let fc = f(c) - target;
+        if fc > 0.0 {
+            (a, fa) = (c, fc);
+            if moved == -1 {
+                fb *= 0.5;
+            }
+            moved = -1;
+        } else {
+            (b, fb) = (c, fc);
+            if moved == 1 {
+                fa *= 0.5;
+            }
+            moved = 1;
+        }
+    }
+    b
+}
+
 /// The smallest `x` in `[lo, hi]` (to ~1e-12 relative) at which the monotone
 /// predicate `ok` (false below, true above) holds; `ok(hi)` must hold.
 pub(crate) fn smallest_passing(mut lo: f64, mut hi: f64, ok: impl Fn(f64) -> bool) -> f64 {
@@ -105,6 +182,31 @@ pub(crate) fn smallest_passing(mut lo: f64, mut hi: f64, ok: impl Fn(f64) -> boo
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn smallest_meeting_finds_the_crossing_from_above() {
+        // f(x) = 1/x crosses 0.3 at x = 10/3.
+        let x = smallest_meeting(0.5, 50.0, 0.3, |x| 1.0 / x);
+        assert!(1.0 / x <= 0.3 && (x - 10.0 / 3.0).abs() < 1e-9, "{x}");
+        // A kink does not stop it.
+        let x = smallest_meeting(
+            0.0,
+            4.0,
+            1.0,
+            |x| if x < 1.0 { 3.0 - x } else { 2.0 - 0.5 * x },
+        );
+        assert!((x - 2.0).abs() < 1e-9, "{x}");
+    }
+
+    #[test]
+    fn tightest_takes_the_smallest_bound() {
+        let got = tightest([
+            (0.9, Accounting::RdpGroupPrivacy),
+            (0.8, Accounting::Pld),
+            (0.8, Accounting::RdpDoubledSensitivity),
+        ]);
+        assert_eq!(got, (0.8, Accounting::Pld));
+    }
 
     #[test]
     fn zcdp_conversion_round_trips() {
