@@ -53,7 +53,10 @@ fn algorithm_code_hash(root: &Path) -> String {
         files.push(dir.join("Cargo.toml"));
         files_under(&dir.join("src"), &mut files);
         println!("cargo:rerun-if-changed={}", dir.join("src").display());
-        println!("cargo:rerun-if-changed={}", dir.join("Cargo.toml").display());
+        println!(
+            "cargo:rerun-if-changed={}",
+            dir.join("Cargo.toml").display()
+        );
     }
     let execute = root.join("crates/runner/src/audit/execute.rs");
     println!("cargo:rerun-if-changed={}", execute.display());
@@ -61,7 +64,11 @@ fn algorithm_code_hash(root: &Path) -> String {
     files.push(root.join("Cargo.lock"));
     let (mut a, mut b) = (0xcbf2_9ce4_8422_2325u64, 0x8422_2325_cbf2_9ce4u64);
     for f in files {
-        let rel = f.strip_prefix(root).unwrap_or(&f).to_string_lossy().replace('\\', "/");
+        let rel = f
+            .strip_prefix(root)
+            .unwrap_or(&f)
+            .to_string_lossy()
+            .replace('\\', "/");
         let content = std::fs::read(&f).unwrap_or_default();
         for part in [rel.as_bytes(), &[0u8], &content, &[0u8]] {
             a = fnv1a(a, part);

@@ -112,12 +112,7 @@ pub fn assess(
             } else {
                 (
                     smallest_detectable_gaussian_eps(claimed_eps, estimation_runs, delta, alpha),
-                    smallest_detectable_gaussian_eps_95(
-                        claimed_eps,
-                        estimation_runs,
-                        delta,
-                        alpha,
-                    ),
+                    smallest_detectable_gaussian_eps_95(claimed_eps, estimation_runs, delta, alpha),
                 )
             };
             (bound.eps_lower, None, power, power_95)
@@ -166,13 +161,7 @@ pub struct Bound {
 ///
 /// # Panics
 /// As [`assess`].
-pub fn estimate(
-    on_d: &[f64],
-    on_d_prime: &[f64],
-    method: Method,
-    delta: f64,
-    alpha: f64,
-) -> Bound {
+pub fn estimate(on_d: &[f64], on_d_prime: &[f64], method: Method, delta: f64, alpha: f64) -> Bound {
     let runs = on_d.len().min(on_d_prime.len());
     assert!(
         runs >= 4,

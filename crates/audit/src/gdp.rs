@@ -319,7 +319,8 @@ pub fn gdp_typical_mu_lower(mu: f64, runs: usize, alpha: f64) -> f64 {
 pub fn gdp_mu_lower_at(mu: f64, runs: usize, alpha: f64, spread: f64) -> f64 {
     let z = one_sided_z(alpha / 2.0);
     let n = runs as f64;
-    let adverse = |p: f64, sign: f64| (p + sign * spread * (p * (1.0 - p) / n).sqrt()).clamp(0.0, 1.0);
+    let adverse =
+        |p: f64, sign: f64| (p + sign * spread * (p * (1.0 - p) / n).sqrt()).clamp(0.0, 1.0);
     let wilson = |p: f64, sign: f64| {
         let z2 = z * z;
         let centre = p + z2 / (2.0 * n);

@@ -118,8 +118,7 @@ pub fn gaussian_detectable_at(
     if ceiling(runs, delta, alpha) <= claimed_eps {
         return None;
     }
-    let flagged =
-        |mu: f64| gaussian_eps_lower_at(mu, runs, delta, alpha, spread) > claimed_eps;
+    let flagged = |mu: f64| gaussian_eps_lower_at(mu, runs, delta, alpha, spread) > claimed_eps;
     let lo = gdp_mu(claimed_eps, delta).ok()?;
     // The typical bound is a step function of mu (rounded counts): 25
     // halvings resolve mu to 3e-8 of the bracket, far below any step.

@@ -35,9 +35,7 @@
 //! are the estimators' power at these run counts, quoted in docs/audit.md).
 
 use audit::gdp::{gaussian_fit_refusal, gdp_audit};
-use audit::power::{
-    smallest_detectable_gaussian_eps_95, smallest_detectable_laplace_eps_95, Z_95,
-};
+use audit::power::{smallest_detectable_gaussian_eps_95, smallest_detectable_laplace_eps_95, Z_95};
 use audit::{estimate, Method};
 use mechanisms::calibration::analytic_gaussian_sigma;
 use mechanisms::gdp::{gaussian_mu, gdp_epsilon, gdp_mu};
@@ -299,8 +297,12 @@ fn the_old_gaussian_fit_on_a_clipped_release_is_refused() {
             let mut rng = Pcg64::seed_from_u64(rng_seed);
             let n = 200_000;
             (
-                (0..n).map(|_| m.release(true, &mut rng)).collect::<Vec<_>>(),
-                (0..n).map(|_| m.release(false, &mut rng)).collect::<Vec<_>>(),
+                (0..n)
+                    .map(|_| m.release(true, &mut rng))
+                    .collect::<Vec<_>>(),
+                (0..n)
+                    .map(|_| m.release(false, &mut rng))
+                    .collect::<Vec<_>>(),
             )
         };
         let half = d.len() / 2;
@@ -423,7 +425,12 @@ fn the_95_percent_power_is_reached_at_1e4_runs() {
         DELTA,
     );
     let e3 = smallest_detectable_laplace_eps_95(1.0, est, ALPHA).unwrap();
-    let m3 = miss(Mechanism::Laplace { scale: 1.0 / e3 }, Method::Threshold, 1.0, 0.0);
+    let m3 = miss(
+        Mechanism::Laplace { scale: 1.0 / e3 },
+        Method::Threshold,
+        1.0,
+        0.0,
+    );
     println!(
         "95% power at {est} estimation runs: threshold/Gaussian eps {e1:.3} missed {m1}; \
          Gaussian-DP fit eps {e2:.3} missed {m2}; threshold/Laplace eps {e3:.3} missed {m3} (of {audits})"

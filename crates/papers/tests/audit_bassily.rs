@@ -188,7 +188,9 @@ fn add_remove_nsgd_runs_the_same_schedule_on_both_neighbours() {
     };
     let shared = vec![vec![0.0; d]; n - 1];
     let rows = [
-        std::iter::once(canary).chain(shared.clone()).collect::<Vec<_>>(),
+        std::iter::once(canary)
+            .chain(shared.clone())
+            .collect::<Vec<_>>(),
         shared,
     ];
     differ_in_one_record(Relation::AddRemove, &rows[0], &rows[1]).unwrap();
