@@ -44,10 +44,38 @@ pub(crate) fn adverse_counts(runs: usize, p_a: f64, p_b: f64, spread: f64) -> (u
             ((n * p_b).round() as usize).min(runs),
         );
     }
-    let sd = |p: f64| (n * p * (1.0 - p)).sqrt();
-    let k_a = (n * p_a - spread * sd(p_a)).floor().max(0.0) as usize;
-    let k_b = (n * p_b + spread * sd(p_b)).ceil().max(0.0) as usize;
-    (k_a.min(runs), k_b.min(runs))
+    let level = normal_cdf(spread);
+    // The favoured count's lower quantile is runs minus the upper quantile
+    // of its complement.
+    let k_a = runs - upper_quantile(runs, 1.0 - p_a, level, spread);
+    let k_b = upper_quantile(runs, p_b, level, spread);
+    (k_a, k_b)
+}
+
+/// An upper `level` quantile of `Bin(runs, p)` (the smallest `k` with
+/// `P[X <= k] >= level`), exactly from the probability function when the
+/// mean is below 50 (where the normal approximation misplaces the tail: at
+/// a mean of 0.001 the quantile is 0, not 1), else `spread` standard
+/// deviations above the mean, rounded up.
+fn upper_quantile(runs: usize, p: f64, level: f64, spread: f64) -> usize {
+    let n = runs as f64;
+    let p = p.clamp(0.0, 1.0);
+    if n * p >= 50.0 {
+        let k = (n * p + spread * (n * p * (1.0 - p)).sqrt()).ceil();
+        return (k.max(0.0) as usize).min(runs);
+    }
+    if p == 0.0 {
+        return 0;
+    }
+    // pmf(0) = (1 - p)^n, pmf(k + 1) = pmf(k) (n - k)/(k + 1) p/(1 - p).
+    let mut pmf = (n * (-p).ln_1p()).exp();
+    let (mut cdf, mut k) = (pmf, 0usize);
+    while cdf < level && k < runs {
+        pmf *= (n - k as f64) / (k as f64 + 1.0) * p / (1.0 - p);
+        k += 1;
+        cdf += pmf;
+    }
+    k
 }
 
 /// As [`gaussian_typical_eps_lower`] with the counts `spread` standard
