@@ -209,7 +209,7 @@ pub fn gdp_mu_of(eps: f64, delta: f64) -> Option<f64> {
 
 /// The smallest `eps` (at `delta`) of a Gaussian mechanism that a typical
 /// Gaussian-DP audit with `runs` estimation runs flags against
-/// `claimed_eps` ([`gdp_typical_mu_lower`] above the claim's `mu`); `None`
+/// `claimed_eps` ([`crate::gdp::gdp_typical_mu_lower`] above the claim's `mu`); `None`
 /// when none below `mu = 50` is.
 pub fn smallest_detectable_gdp_eps(
     claimed_eps: f64,

@@ -79,7 +79,7 @@ fn upper_quantile(runs: usize, p: f64, level: f64, spread: f64) -> usize {
 }
 
 /// As [`gaussian_typical_eps_lower`] with the counts `spread` standard
-/// deviations to their adverse sides ([`adverse_counts`]): at
+/// deviations to their adverse sides (each count at its exact or normal-approximation quantile): at
 /// `spread = `[`Z_95`], the bound an audit that knows the best event beats
 /// with probability at least 0.95.
 pub fn gaussian_eps_lower_at(mu: f64, runs: usize, delta: f64, alpha: f64, spread: f64) -> f64 {
@@ -163,7 +163,7 @@ pub fn laplace_typical_eps_lower(eps: f64, runs: usize, alpha: f64) -> f64 {
 }
 
 /// As [`laplace_typical_eps_lower`] with the counts `spread` standard
-/// deviations to their adverse sides ([`adverse_counts`]).
+/// deviations to their adverse sides (each count at its exact or normal-approximation quantile).
 pub fn laplace_eps_lower_at(eps: f64, runs: usize, alpha: f64, spread: f64) -> f64 {
     let cp = ClopperPearson::new(runs);
     let n = runs as f64;

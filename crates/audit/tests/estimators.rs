@@ -40,7 +40,7 @@ use audit::{estimate, Method};
 use mechanisms::calibration::analytic_gaussian_sigma;
 use mechanisms::gdp::{gaussian_mu, gdp_epsilon, gdp_mu};
 use mechanisms::normal::normal_cdf;
-use rand::{Rng, RngExt, SeedableRng};
+use rand::{RngExt, SeedableRng};
 use rand_distr::{Distribution, StandardNormal};
 use rand_pcg::Pcg64;
 
