@@ -4,9 +4,10 @@
 
 use mechanisms::gdp::gdp_epsilon;
 
-use crate::gdp::{gdp_audit, gdp_typical_mu_lower};
+use crate::gdp::{gaussian_fit_refusal, gdp_audit, gdp_mu_lower_at};
 use crate::power::{
-    smallest_detectable_gaussian_eps, smallest_detectable_laplace_eps, smallest_flagged,
+    smallest_detectable_gaussian_eps, smallest_detectable_gaussian_eps_95,
+    smallest_detectable_laplace_eps, smallest_detectable_laplace_eps_95, smallest_flagged, Z_95,
 };
 use crate::threshold::audit;
 
@@ -40,7 +41,7 @@ impl Verdict {
 }
 
 /// What one audit shows.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Assessment {
     /// Lower confidence bound on `eps` at the claimed `delta` (level
     /// `1 - alpha`); `-inf` when the runs certify nothing.
@@ -53,13 +54,32 @@ pub struct Assessment {
     pub verdict: Verdict,
     /// The smallest `eps` (at the claimed `delta`) of a Gaussian mechanism
     /// that an audit of this size and method typically flags against the
-    /// claim; `None` when no violation is within reach of these runs.
+    /// claim (with probability about one half); `None` when no violation is
+    /// within reach of these runs.
     pub smallest_detectable_eps: Option<f64>,
+    /// The smallest `eps` of the reference release for the estimator used
+    /// (a Gaussian mechanism at the claimed `delta > 0`, a Laplace
+    /// mechanism at `delta = 0`) that an audit of this size flags against
+    /// the claim with probability at least 0.95; `None` when none is within
+    /// reach. A consistent verdict rules out, at that confidence, a
+    /// mechanism of that kind at or above this `eps` on the audited pair.
+    pub detectable_eps_95: Option<f64>,
+    /// The estimator actually used (the Gaussian-DP fit falls back to the
+    /// threshold audit when the runs refuse it).
+    pub method: Method,
+    /// Why the declared Gaussian-DP fit was refused
+    /// ([`crate::gdp::gaussian_fit_refusal`]), when it was.
+    pub fit_refused: Option<String>,
 }
 
 /// Assesses the statistics `on_d`, `on_d_prime` (run order, the first half
 /// of each selects the event, the second half estimates) against the claim
 /// `claimed_eps` at `delta` with false-alarm rate `alpha`.
+///
+/// `Method::GaussianDp` is applied only where the runs show nothing against
+/// a Gaussian trade-off ([`crate::gdp::gaussian_fit_refusal`]: no atoms in
+/// the statistic); otherwise the threshold audit is used and
+/// [`Assessment::fit_refused`] says why.
 ///
 /// # Panics
 /// If either side has fewer than 4 runs, a statistic is not finite, or
@@ -77,26 +97,31 @@ pub fn assess(
         runs >= 4,
         "an audit needs at least 4 runs a side, not {runs}"
     );
-    let half = runs / 2;
-    let selection = (&on_d[..half], &on_d_prime[..half]);
-    let estimation = (&on_d[half..runs], &on_d_prime[half..runs]);
-    let estimation_runs = runs - half;
-    let (eps_lower, mu_lower, detectable) = match method {
+    let estimation_runs = runs - runs / 2;
+    let bound = estimate(on_d, on_d_prime, method, delta, alpha);
+    let (method, fit_refused) = (bound.method, bound.fit_refused);
+    let (eps_lower, mu_lower, detectable, detectable_95) = match method {
         Method::Threshold => {
-            let a = audit(selection, estimation, delta, alpha);
-            // A pure-DP claim's typical worst case is a Laplace release, an
+            // A pure-DP claim's worst case is a Laplace release, an
             // approximate one's a Gaussian release.
-            let power = if delta == 0.0 {
-                smallest_detectable_laplace_eps(claimed_eps, estimation_runs, alpha)
+            let (power, power_95) = if delta == 0.0 {
+                (
+                    smallest_detectable_laplace_eps(claimed_eps, estimation_runs, alpha),
+                    smallest_detectable_laplace_eps_95(claimed_eps, estimation_runs, alpha),
+                )
             } else {
-                smallest_detectable_gaussian_eps(claimed_eps, estimation_runs, delta, alpha)
+                (
+                    smallest_detectable_gaussian_eps(claimed_eps, estimation_runs, delta, alpha),
+                    smallest_detectable_gaussian_eps_95(claimed_eps, estimation_runs, delta, alpha),
+                )
             };
-            (a.eps_lower, None, power)
+            (bound.eps_lower, None, power, power_95)
         }
         Method::GaussianDp => {
-            let a = gdp_audit(selection, estimation, delta, alpha);
             let power = smallest_detectable_gdp_eps(claimed_eps, estimation_runs, delta, alpha);
-            (a.eps_lower, Some(a.mu_lower), power)
+            let power_95 =
+                smallest_detectable_gdp_eps_95(claimed_eps, estimation_runs, delta, alpha);
+            (bound.eps_lower, bound.mu_lower, power, power_95)
         }
     };
     Assessment {
@@ -109,6 +134,62 @@ pub fn assess(
             Verdict::Consistent
         },
         smallest_detectable_eps: detectable,
+        detectable_eps_95: detectable_95,
+        method,
+        fit_refused,
+    }
+}
+
+/// The bound of one audit, without its power (what [`assess`] computes
+/// before the power, and what the estimator tests repeat many times).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Bound {
+    /// Lower confidence bound on `eps` at `delta` (level `1 - alpha`).
+    pub eps_lower: f64,
+    /// The Gaussian-DP fit's bound on `mu`, when the fit was used.
+    pub mu_lower: Option<f64>,
+    /// The estimator used.
+    pub method: Method,
+    /// Why the Gaussian-DP fit was refused, when it was asked and refused.
+    pub fit_refused: Option<String>,
+}
+
+/// The bound of `method` on the runs, as [`assess`] computes it: the first
+/// half of each side selects the event, the second half estimates, and the
+/// Gaussian-DP fit falls back to the threshold audit when
+/// [`crate::gdp::gaussian_fit_refusal`] refuses the runs.
+///
+/// # Panics
+/// As [`assess`].
+pub fn estimate(on_d: &[f64], on_d_prime: &[f64], method: Method, delta: f64, alpha: f64) -> Bound {
+    let runs = on_d.len().min(on_d_prime.len());
+    assert!(
+        runs >= 4,
+        "an audit needs at least 4 runs a side, not {runs}"
+    );
+    let half = runs / 2;
+    let selection = (&on_d[..half], &on_d_prime[..half]);
+    let estimation = (&on_d[half..runs], &on_d_prime[half..runs]);
+    let fit_refused = match method {
+        Method::GaussianDp => gaussian_fit_refusal(&on_d[..runs], &on_d_prime[..runs]),
+        Method::Threshold => None,
+    };
+    match (method, &fit_refused) {
+        (Method::GaussianDp, None) => {
+            let a = gdp_audit(selection, estimation, delta, alpha);
+            Bound {
+                eps_lower: a.eps_lower,
+                mu_lower: Some(a.mu_lower),
+                method,
+                fit_refused,
+            }
+        }
+        _ => Bound {
+            eps_lower: audit(selection, estimation, delta, alpha).eps_lower,
+            mu_lower: None,
+            method: Method::Threshold,
+            fit_refused,
+        },
     }
 }
 
@@ -128,7 +209,7 @@ pub fn gdp_mu_of(eps: f64, delta: f64) -> Option<f64> {
 
 /// The smallest `eps` (at `delta`) of a Gaussian mechanism that a typical
 /// Gaussian-DP audit with `runs` estimation runs flags against
-/// `claimed_eps` ([`gdp_typical_mu_lower`] above the claim's `mu`); `None`
+/// `claimed_eps` ([`crate::gdp::gdp_typical_mu_lower`] above the claim's `mu`); `None`
 /// when none below `mu = 50` is.
 pub fn smallest_detectable_gdp_eps(
     claimed_eps: f64,
@@ -136,8 +217,34 @@ pub fn smallest_detectable_gdp_eps(
     delta: f64,
     alpha: f64,
 ) -> Option<f64> {
+    gdp_detectable_at(claimed_eps, runs, delta, alpha, 0.0)
+}
+
+/// The smallest `eps` (at `delta`) of a Gaussian mechanism that a
+/// Gaussian-DP audit with `runs` estimation runs flags against
+/// `claimed_eps` with probability at least 0.95 (its `mu` bound at the
+/// adverse rates, [`gdp_mu_lower_at`] at [`Z_95`], above the claim's `mu`);
+/// `None` when none below `mu = 50` is.
+pub fn smallest_detectable_gdp_eps_95(
+    claimed_eps: f64,
+    runs: usize,
+    delta: f64,
+    alpha: f64,
+) -> Option<f64> {
+    gdp_detectable_at(claimed_eps, runs, delta, alpha, Z_95)
+}
+
+/// [`smallest_detectable_gdp_eps`] with the rates `spread` standard errors
+/// to their adverse sides (0: the typical audit).
+pub fn gdp_detectable_at(
+    claimed_eps: f64,
+    runs: usize,
+    delta: f64,
+    alpha: f64,
+    spread: f64,
+) -> Option<f64> {
     let claim = mechanisms::gdp::gdp_mu(claimed_eps, delta).ok()?;
-    let flagged = |mu: f64| gdp_typical_mu_lower(mu, runs, alpha) > claim;
+    let flagged = |mu: f64| gdp_mu_lower_at(mu, runs, alpha, spread) > claim;
     // 40 halvings resolve mu far below the grid step of the typical bound.
     let mu = smallest_flagged(claim, 2.0 * claim.max(0.01), 50.0, 40, flagged)?;
     gdp_epsilon(mu, delta).ok()

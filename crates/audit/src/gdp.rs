@@ -28,10 +28,97 @@ use mechanisms::gdp::gdp_epsilon;
 use mechanisms::normal::normal_cdf;
 
 use crate::clopper_pearson::ClopperPearson;
-use crate::threshold::{best_event, prepared, two_sided_z, Event};
+use crate::threshold::{best_event, prepared, two_sided_z, Event, SELECTION_Z_FACTOR};
 
 /// Candidate thresholds of the event search (pooled selection quantiles).
 const SELECTION_THRESHOLDS: usize = 2000;
+
+/// Runs that may repeat another run's statistic by chance before the
+/// statistic is taken to have atoms. A continuous statistic repeats a value
+/// only when two of its `f64`s coincide, about `N^2 / (2 K)` times for `N`
+/// runs spread over `K` representable values (`K` is above 1e15 for any
+/// statistic of order 1e-3 or more, so far below one repeat at the
+/// harness's 4e6 runs); a clip or projection boundary, a discrete release or
+/// an underflow to an exact value repeats one value in a fixed fraction of
+/// the runs.
+pub const MAX_CHANCE_REPEATS: usize = 2;
+
+/// The atoms of a statistic: values taken by more than one run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Atoms {
+    /// Runs examined (both data sets, both halves).
+    pub runs: usize,
+    /// Runs whose value another run also takes (every run at an atom).
+    pub runs_on_atoms: usize,
+    /// Runs beyond the first at each atom (what a chance coincidence adds one of).
+    pub repeats: usize,
+    /// The atom holding the most runs: `(value, runs)`.
+    pub largest: Option<(f64, usize)>,
+}
+
+impl Atoms {
+    /// Fraction of the runs lying on an atom.
+    pub fn fraction(&self) -> f64 {
+        self.runs_on_atoms as f64 / self.runs.max(1) as f64
+    }
+}
+
+/// The atoms of the pooled statistic of `on_d` and `on_d_prime`.
+pub fn atoms(on_d: &[f64], on_d_prime: &[f64]) -> Atoms {
+    let mut v: Vec<f64> = on_d.iter().chain(on_d_prime).copied().collect();
+    v.sort_by(f64::total_cmp);
+    let mut out = Atoms {
+        runs: v.len(),
+        runs_on_atoms: 0,
+        repeats: 0,
+        largest: None,
+    };
+    let mut i = 0;
+    while i < v.len() {
+        let j = i + v[i..].partition_point(|x| x.to_bits() == v[i].to_bits());
+        let count = j - i;
+        if count > 1 {
+            out.runs_on_atoms += count;
+            out.repeats += count - 1;
+            if out.largest.is_none_or(|(_, c)| count > c) {
+                out.largest = Some((v[i], count));
+            }
+        }
+        i = j;
+    }
+    out
+}
+
+/// Why the Gaussian-DP fit may not be applied to these runs, or `None` when
+/// the runs show nothing against it.
+///
+/// The fit converts a bound on `mu` into one on `eps` through the Gaussian
+/// trade-off curve, which holds only if the statistic's whole trade-off is
+/// Gaussian: a strictly monotone transform of a Gaussian mean shift. A
+/// transform that is constant on a region (a clip or a projection that
+/// binds, a rounding, an underflow) turns that region into an atom, where
+/// the privacy loss is capped, and the mechanism's `eps` at `delta` can lie
+/// far below the `eps` of the `mu` its central events show (a release
+/// clipped to `[0, 1]` in half of its runs is pure DP). On the runs an atom
+/// is a value that several runs take; more than [`MAX_CHANCE_REPEATS`]
+/// repeats refuse the fit. The check sees what the statistic shows: that
+/// the unclipped release is a Gaussian mean shift at all is the entry's
+/// declaration (`contract::audit::Estimator::GaussianDp`).
+pub fn gaussian_fit_refusal(on_d: &[f64], on_d_prime: &[f64]) -> Option<String> {
+    let a = atoms(on_d, on_d_prime);
+    if a.repeats <= MAX_CHANCE_REPEATS {
+        return None;
+    }
+    let (value, count) = a.largest.expect("repeats imply an atom");
+    Some(format!(
+        "Gaussian-DP fit refused: {:.3}% of the {} runs lie on atoms of the statistic (tied \
+         values; the largest: {value} in {:.3}% of the runs: a clip or projection boundary or a \
+         discrete release) so its trade-off is not Gaussian; threshold audit",
+        100.0 * a.fraction(),
+        a.runs,
+        100.0 * count as f64 / a.runs as f64
+    ))
+}
 
 /// One Gaussian-DP audit's result.
 #[derive(Debug, Clone, PartialEq)]
@@ -53,22 +140,70 @@ pub struct GdpAudit {
     pub alpha: f64,
 }
 
-/// `Phi^-1(p)` for `p` in `(0, 1)`, by bisection on the CDF (as accurate as
-/// the CDF, about 1e-11 relative: far below any Clopper–Pearson width).
+/// `Phi^-1(p)` for `p` in `(0, 1)`: Acklam's rational approximation
+/// (relative error about 1e-9) refined by two Halley steps on the CDF, so
+/// as accurate as the CDF (about 1e-11 relative: far below any
+/// Clopper–Pearson width) at the cost of two CDF evaluations (a bisection
+/// took 64, and the Gaussian-DP event search evaluates two quantiles per
+/// candidate event).
 pub fn normal_quantile(p: f64) -> f64 {
     assert!(p > 0.0 && p < 1.0, "quantile of p = {p} outside (0, 1)");
-    // 64 halvings of [-40, 40] reach 4e-18, below f64 resolution near any
-    // quantile that matters.
-    let (mut lo, mut hi) = (-40.0f64, 40.0f64);
-    for _ in 0..64 {
-        let mid = 0.5 * (lo + hi);
-        if normal_cdf(mid) < p {
-            lo = mid;
+    const A: [f64; 6] = [
+        -3.969_683_028_665_376e1,
+        2.209_460_984_245_205e2,
+        -2.759_285_104_469_687e2,
+        1.383_577_518_672_69e2,
+        -3.066_479_806_614_716e1,
+        2.506_628_277_459_239,
+    ];
+    const B: [f64; 5] = [
+        -5.447_609_879_822_406e1,
+        1.615_858_368_580_409e2,
+        -1.556_989_798_598_866e2,
+        6.680_131_188_771_972e1,
+        -1.328_068_155_288_572e1,
+    ];
+    const C: [f64; 6] = [
+        -7.784_894_002_430_293e-3,
+        -3.223_964_580_411_365e-1,
+        -2.400_758_277_161_838,
+        -2.549_732_539_343_734,
+        4.374_664_141_464_968,
+        2.938_163_982_698_783,
+    ];
+    const D: [f64; 4] = [
+        7.784_695_709_041_462e-3,
+        3.224_671_290_700_398e-1,
+        2.445_134_137_142_996,
+        3.754_408_661_907_416,
+    ];
+    let tail = |q: f64| {
+        (((((C[0] * q + C[1]) * q + C[2]) * q + C[3]) * q + C[4]) * q + C[5])
+            / ((((D[0] * q + D[1]) * q + D[2]) * q + D[3]) * q + 1.0)
+    };
+    let mut x = if p < 0.024_25 {
+        tail((-2.0 * p.ln()).sqrt())
+    } else if p > 1.0 - 0.024_25 {
+        -tail((-2.0 * (-p).ln_1p()).sqrt())
+    } else {
+        let q = p - 0.5;
+        let r = q * q;
+        (((((A[0] * r + A[1]) * r + A[2]) * r + A[3]) * r + A[4]) * r + A[5]) * q
+            / (((((B[0] * r + B[1]) * r + B[2]) * r + B[3]) * r + B[4]) * r + 1.0)
+    };
+    for _ in 0..2 {
+        // Halley's step on Phi(x) - p (Acklam's refinement).
+        let (e, upper) = if p > 0.5 {
+            // Work with the upper tail where it is the accurate one.
+            (normal_cdf(-x) - (1.0 - p), true)
         } else {
-            hi = mid;
-        }
+            (normal_cdf(x) - p, false)
+        };
+        let u = e * (2.0 * std::f64::consts::PI).sqrt() * (0.5 * x * x).exp();
+        let u = if upper { -u } else { u };
+        x -= u / (1.0 + 0.5 * x * u);
     }
-    0.5 * (lo + hi)
+    x
 }
 
 /// `Phi^-1(tpr) - Phi^-1(fpr)`, `-inf` when either end is degenerate.
@@ -124,7 +259,7 @@ pub fn gdp_audit(
     let mut pooled: Vec<f64> = sel_d.iter().chain(&sel_dp).copied().collect();
     pooled.sort_by(f64::total_cmp);
     pooled.dedup();
-    let z = two_sided_z(alpha);
+    let z = SELECTION_Z_FACTOR * two_sided_z(alpha);
     let initial = pooled[pooled.len() / 2];
     // Unlike the threshold audit, the best Gaussian-fit event is not in the
     // extreme tail (it needs both rates estimated well), so a grid of about
@@ -173,8 +308,19 @@ pub fn gdp_audit(
 /// that matter, about `runs/2`, the two agree to a fraction of their width).
 /// A planning number, not a bound.
 pub fn gdp_typical_mu_lower(mu: f64, runs: usize, alpha: f64) -> f64 {
+    gdp_mu_lower_at(mu, runs, alpha, 0.0)
+}
+
+/// As [`gdp_typical_mu_lower`], with each rate moved `spread` standard
+/// errors to its adverse side (`TPR` down, `FPR` up) before the Wilson
+/// bounds: at `spread = `[`crate::power::Z_95`] a fixed event's bound
+/// exceeds this value with probability at least 0.95 (each rate beyond its
+/// quantile with probability 0.025, by the normal approximation).
+pub fn gdp_mu_lower_at(mu: f64, runs: usize, alpha: f64, spread: f64) -> f64 {
     let z = one_sided_z(alpha / 2.0);
     let n = runs as f64;
+    let adverse =
+        |p: f64, sign: f64| (p + sign * spread * (p * (1.0 - p) / n).sqrt()).clamp(0.0, 1.0);
     let wilson = |p: f64, sign: f64| {
         let z2 = z * z;
         let centre = p + z2 / (2.0 * n);
@@ -186,8 +332,8 @@ pub fn gdp_typical_mu_lower(mu: f64, runs: usize, alpha: f64) -> f64 {
         .map(|i| -8.0 + 0.02 * i as f64)
         .map(|t| {
             mu_of(
-                wilson(normal_cdf(mu - t), -1.0),
-                wilson(normal_cdf(-t), 1.0),
+                wilson(adverse(normal_cdf(mu - t), -1.0), -1.0),
+                wilson(adverse(normal_cdf(-t), 1.0), 1.0),
             )
         })
         .fold(f64::NEG_INFINITY, f64::max)

@@ -29,7 +29,7 @@ pub mod gdp;
 pub mod power;
 pub mod threshold;
 
-pub use assess::{assess, Assessment, Method, Verdict};
+pub use assess::{assess, estimate, Assessment, Bound, Method, Verdict};
 pub use clopper_pearson::ClopperPearson;
 pub use gdp::{gdp_audit, GdpAudit};
 pub use threshold::{audit, Audit, Event};

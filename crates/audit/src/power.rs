@@ -22,8 +22,68 @@ pub fn ceiling(runs: usize, delta: f64, alpha: f64) -> f64 {
 /// (a `mu`-GDP mechanism at its worst-case pair, Dong, Roth & Su 2019): the
 /// typical audit's `eps` lower bound for that mechanism.
 pub fn gaussian_typical_eps_lower(mu: f64, runs: usize, delta: f64, alpha: f64) -> f64 {
-    let cp = ClopperPearson::new(runs);
+    gaussian_eps_lower_at(mu, runs, delta, alpha, 0.0)
+}
+
+/// `z` of the one-sided 0.975 normal quantile: a count taken `Z_95`
+/// standard deviations to its adverse side is passed with probability at
+/// least 0.975, so a fixed event whose bound still exceeds the claim at both
+/// adverse counts flags it with probability at least 0.95 (union bound over
+/// the two counts; normal approximation of each binomial quantile).
+pub const Z_95: f64 = 1.959_963_984_540_054;
+
+/// The counts of a fixed event with probabilities `p_a` (favoured side) and
+/// `p_b` in `runs` runs: their expectations rounded at `spread = 0` (the
+/// typical audit), else each `spread` standard deviations to its adverse
+/// side (favoured count down, rounded down; the other up, rounded up).
+pub(crate) fn adverse_counts(runs: usize, p_a: f64, p_b: f64, spread: f64) -> (usize, usize) {
     let n = runs as f64;
+    if spread == 0.0 {
+        return (
+            ((n * p_a).round() as usize).min(runs),
+            ((n * p_b).round() as usize).min(runs),
+        );
+    }
+    let level = normal_cdf(spread);
+    // The favoured count's lower quantile is runs minus the upper quantile
+    // of its complement.
+    let k_a = runs - upper_quantile(runs, 1.0 - p_a, level, spread);
+    let k_b = upper_quantile(runs, p_b, level, spread);
+    (k_a, k_b)
+}
+
+/// An upper `level` quantile of `Bin(runs, p)` (the smallest `k` with
+/// `P[X <= k] >= level`), exactly from the probability function when the
+/// mean is below 50 (where the normal approximation misplaces the tail: at
+/// a mean of 0.001 the quantile is 0, not 1), else `spread` standard
+/// deviations above the mean, rounded up.
+fn upper_quantile(runs: usize, p: f64, level: f64, spread: f64) -> usize {
+    let n = runs as f64;
+    let p = p.clamp(0.0, 1.0);
+    if n * p >= 50.0 {
+        let k = (n * p + spread * (n * p * (1.0 - p)).sqrt()).ceil();
+        return (k.max(0.0) as usize).min(runs);
+    }
+    if p == 0.0 {
+        return 0;
+    }
+    // pmf(0) = (1 - p)^n, pmf(k + 1) = pmf(k) (n - k)/(k + 1) p/(1 - p).
+    let mut pmf = (n * (-p).ln_1p()).exp();
+    let (mut cdf, mut k) = (pmf, 0usize);
+    while cdf < level && k < runs {
+        pmf *= (n - k as f64) / (k as f64 + 1.0) * p / (1.0 - p);
+        k += 1;
+        cdf += pmf;
+    }
+    k
+}
+
+/// As [`gaussian_typical_eps_lower`] with the counts `spread` standard
+/// deviations to their adverse sides (each count at its exact or normal-approximation quantile): at
+/// `spread = `[`Z_95`], the bound an audit that knows the best event beats
+/// with probability at least 0.95.
+pub fn gaussian_eps_lower_at(mu: f64, runs: usize, delta: f64, alpha: f64, spread: f64) -> f64 {
+    let cp = ClopperPearson::new(runs);
     let mut best = f64::NEG_INFINITY;
     // Thresholds every 0.02 from the D' mean to 8 above the D mean (past
     // that the D' tail holds no expected run for runs <= 1e15). Below the D'
@@ -34,8 +94,7 @@ pub fn gaussian_typical_eps_lower(mu: f64, runs: usize, delta: f64, alpha: f64) 
     let mut seen = std::collections::HashSet::new();
     for i in 0..=steps {
         let t = 0.02 * i as f64;
-        let k_a = ((n * normal_cdf(mu - t)).round() as usize).min(runs);
-        let k_b = ((n * normal_cdf(-t)).round() as usize).min(runs);
+        let (k_a, k_b) = adverse_counts(runs, normal_cdf(mu - t), normal_cdf(-t), spread);
         if !seen.insert((k_a, k_b)) {
             continue;
         }
@@ -58,10 +117,36 @@ pub fn smallest_detectable_gaussian_eps(
     delta: f64,
     alpha: f64,
 ) -> Option<f64> {
+    gaussian_detectable_at(claimed_eps, runs, delta, alpha, 0.0)
+}
+
+/// The smallest `eps` (at `delta`) of a Gaussian mechanism that a threshold
+/// audit with `runs` estimation runs flags against `claimed_eps` with
+/// probability at least 0.95 (its bound at the adverse counts,
+/// [`gaussian_eps_lower_at`] at [`Z_95`], exceeds the claim); `None` when
+/// none is within reach of these runs.
+pub fn smallest_detectable_gaussian_eps_95(
+    claimed_eps: f64,
+    runs: usize,
+    delta: f64,
+    alpha: f64,
+) -> Option<f64> {
+    gaussian_detectable_at(claimed_eps, runs, delta, alpha, Z_95)
+}
+
+/// [`smallest_detectable_gaussian_eps`] with the counts `spread` standard
+/// deviations to their adverse sides (0: the typical audit).
+pub fn gaussian_detectable_at(
+    claimed_eps: f64,
+    runs: usize,
+    delta: f64,
+    alpha: f64,
+    spread: f64,
+) -> Option<f64> {
     if ceiling(runs, delta, alpha) <= claimed_eps {
         return None;
     }
-    let flagged = |mu: f64| gaussian_typical_eps_lower(mu, runs, delta, alpha) > claimed_eps;
+    let flagged = |mu: f64| gaussian_eps_lower_at(mu, runs, delta, alpha, spread) > claimed_eps;
     let lo = gdp_mu(claimed_eps, delta).ok()?;
     // The typical bound is a step function of mu (rounded counts): 25
     // halvings resolve mu to 3e-8 of the bracket, far below any step.
@@ -74,6 +159,12 @@ pub fn smallest_detectable_gaussian_eps(
 /// (an `eps`-DP mechanism at its worst-case pair: every tail event
 /// `{s >= t}`, `t >= eps`, has likelihood ratio exactly `e^eps`).
 pub fn laplace_typical_eps_lower(eps: f64, runs: usize, alpha: f64) -> f64 {
+    laplace_eps_lower_at(eps, runs, alpha, 0.0)
+}
+
+/// As [`laplace_typical_eps_lower`] with the counts `spread` standard
+/// deviations to their adverse sides (each count at its exact or normal-approximation quantile).
+pub fn laplace_eps_lower_at(eps: f64, runs: usize, alpha: f64, spread: f64) -> f64 {
     let cp = ClopperPearson::new(runs);
     let n = runs as f64;
     let mut best = f64::NEG_INFINITY;
@@ -81,8 +172,7 @@ pub fn laplace_typical_eps_lower(eps: f64, runs: usize, alpha: f64) -> f64 {
     // from the D mean until the D' tail holds no expected run.
     let mut t = eps;
     while 0.5 * (-t).exp() * n >= 0.5 || t <= eps + 1.0 {
-        let k_a = ((n * 0.5 * (-(t - eps)).exp()).round() as usize).min(runs);
-        let k_b = ((n * 0.5 * (-t).exp()).round() as usize).min(runs);
+        let (k_a, k_b) = adverse_counts(runs, 0.5 * (-(t - eps)).exp(), 0.5 * (-t).exp(), spread);
         let p_lo = cp.lower(k_a, alpha / 2.0);
         if p_lo > 0.0 {
             best = best.max((p_lo / cp.upper(k_b, alpha / 2.0)).ln());
@@ -97,6 +187,30 @@ pub fn laplace_typical_eps_lower(eps: f64, runs: usize, alpha: f64) -> f64 {
 /// audit's power at `delta = 0`. `None` when none below `eps = 50` is.
 pub fn smallest_detectable_laplace_eps(claimed_eps: f64, runs: usize, alpha: f64) -> Option<f64> {
     let flagged = |eps: f64| laplace_typical_eps_lower(eps, runs, alpha) > claimed_eps;
+    smallest_flagged(claimed_eps, 2.0 * claimed_eps, 50.0, 30, flagged)
+}
+
+/// The smallest `eps` of a Laplace mechanism that a threshold audit with
+/// `runs` estimation runs flags against the pure-DP claim `claimed_eps`
+/// with probability at least 0.95 ([`laplace_eps_lower_at`] at [`Z_95`]);
+/// `None` when none below `eps = 50` is.
+pub fn smallest_detectable_laplace_eps_95(
+    claimed_eps: f64,
+    runs: usize,
+    alpha: f64,
+) -> Option<f64> {
+    laplace_detectable_at(claimed_eps, runs, alpha, Z_95)
+}
+
+/// [`smallest_detectable_laplace_eps`] with the counts `spread` standard
+/// deviations to their adverse sides (0: the typical audit).
+pub fn laplace_detectable_at(
+    claimed_eps: f64,
+    runs: usize,
+    alpha: f64,
+    spread: f64,
+) -> Option<f64> {
+    let flagged = |eps: f64| laplace_eps_lower_at(eps, runs, alpha, spread) > claimed_eps;
     smallest_flagged(claimed_eps, 2.0 * claimed_eps, 50.0, 30, flagged)
 }
 

@@ -142,8 +142,19 @@ fn unsound_or_impossible_settings_are_refused() {
     let nsgd = options("nsgd", &[]);
     // eps = 1, n = 30: T = 2 steps on Poisson batches of m = 11.
     assert!(refusal("nsgd", &nsgd, 30, 1.0, 1e-5).contains("Poisson"));
+    // Under add/remove the schedule is the declared n's on both sides, so at
+    // full batch the pair is a pure mean shift and builds (issue 37).
     let add_remove = options("nsgd", &[("neighbouring", "add_remove")]);
-    assert!(refusal("nsgd", &add_remove, 15, 4.0, 1e-5).contains("add/remove"));
+    let pair = (papers::algorithm("nsgd").unwrap().audit.unwrap().pair)(&setting(
+        &add_remove,
+        15,
+        1,
+        4.0,
+        1e-5,
+    ))
+    .unwrap();
+    assert_eq!(pair.relation, Relation::AddRemove);
+    assert_eq!((pair.records[0].len(), pair.records[1].len()), (15, 14));
     // n = 20: T = 2 steps, the envelope gradients are not constant off w_0.
     let moreau = options("nsgd_moreau", &[]);
     assert!(refusal("nsgd_moreau", &moreau, 20, 8.0, 1e-5).contains("T = 2"));
@@ -153,4 +164,90 @@ fn unsound_or_impossible_settings_are_refused() {
     assert!(refusal("objp", &Values::new(), 20, 1.0, 1e-6).contains("binds"));
     let app = options("objp_app", &[]);
     assert!(refusal("objp_app", &app, 1000, 1.0, 1e-3).contains("1/n^2"));
+}
+
+/// NSGD under add/remove at n = 119, d = 16, eps = 1, delta = 1e-12 (issue
+/// 37): eps^2 n^2/(32 d ln(1/delta)) is 1.001 at n = 119 and 0.984 at 118,
+/// so a schedule read off the data set's own size runs D (119 records) for
+/// one noisy step and releases w_0 = 0 exactly on D' (118): eps = infinity.
+/// With the schedule computed from the declared n (the family's, the same
+/// for both neighbours) both sides run the same T, m, eta, q, sigma and
+/// noise multiplier, and neither is trivial.
+#[test]
+fn add_remove_nsgd_runs_the_same_schedule_on_both_neighbours() {
+    use datagen::bassily::{LinBall, LinBallParams};
+    use dpcore::{Neighbouring, Objective};
+    use solvers::bassily::sgd::Nsgd;
+
+    let (n, d, eps, delta) = (119usize, 16usize, 1.0, 1e-12);
+    let privacy = PrivacyParams::approx(eps, delta);
+    let canary = {
+        let mut z = vec![0.0; d];
+        z[0] = 1.0;
+        z
+    };
+    let shared = vec![vec![0.0; d]; n - 1];
+    let rows = [
+        std::iter::once(canary)
+            .chain(shared.clone())
+            .collect::<Vec<_>>(),
+        shared,
+    ];
+    differ_in_one_record(Relation::AddRemove, &rows[0], &rows[1]).unwrap();
+    let instance = |r: &Vec<Vec<f64>>| {
+        LinBall::from_records(LinBallParams::new(r.len(), d, 0.5), r.concat()).unwrap()
+    };
+    let (big, small) = (instance(&rows[0]), instance(&rows[1]));
+    assert_eq!((big.num_records(), small.num_records()), (119, 118));
+
+    // The leak the fix closes: the data set's own size as the schedule's n.
+    let own = Nsgd {
+        relation: Neighbouring::ReplaceOne,
+        ..Nsgd::default()
+    };
+    assert!(!own.plan(&big, privacy).unwrap().schedule.trivial);
+    assert!(own.plan(&small, privacy).unwrap().schedule.trivial);
+    // Add/remove without a declared n is refused rather than read off the data.
+    let undeclared = Nsgd {
+        relation: Neighbouring::AddRemove,
+        ..Nsgd::default()
+    };
+    assert!(undeclared.plan(&small, privacy).is_err());
+
+    // The registry entry, as a sweep or the audit runs it: the family's
+    // declared n = 119 for both sides.
+    let def = papers::algorithm("nsgd").unwrap();
+    let opts = options("nsgd", &[("neighbouring", "add_remove")]);
+    let problem: Values = [
+        ("n", n as f64),
+        ("d", d as f64),
+        ("r_factor", 1.0),
+        ("lipschitz", 1.0),
+        ("radius", 1.0),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), Value::Num(v)))
+    .collect();
+    let ctx = RunContext {
+        options: &opts,
+        problem: &problem,
+        privacy: Privacy::Approx(privacy),
+        metric: def.metrics[0],
+    };
+    let schedule = |instance: LinBall| {
+        let out = def
+            .run
+            .run(
+                &ctx,
+                &contract::Instance::Objective(Box::new(instance)),
+                &mut rng_from_seed(1),
+            )
+            .unwrap();
+        // steps, batch, step size, sigma, noise multiplier, realised eps.
+        out.diagnostics[..6].to_vec()
+    };
+    let (on_d, on_d_prime) = (schedule(big), schedule(small));
+    assert_eq!(on_d, on_d_prime);
+    assert_eq!(on_d[0], 1.0, "T = 1 on both sides: {on_d:?}");
+    assert!(on_d[3] > 0.0, "noisy on both sides: {on_d:?}");
 }

@@ -178,3 +178,67 @@ fn the_committed_spec_audits_every_private_algorithm_on_neighbouring_pairs() {
         );
     }
 }
+
+/// The exit code is the expectation check (issue 37): 0 when every verdict
+/// is the one the spec expects, 1 as soon as one differs (here the same
+/// stored runs with the expectation flipped), 0 again with `--no-check`.
+#[test]
+fn a_flipped_expectation_fails_the_command() {
+    let dir = scratch("flip");
+    let spec = dir.join("s.toml");
+    std::fs::write(&spec, one_audit(1500)).unwrap();
+    assert_eq!(audit(&spec, &dir, &[]), EXIT_OK);
+    std::fs::write(
+        &spec,
+        one_audit(1500).replace("expect = \"consistent\"", "expect = \"violation\""),
+    )
+    .unwrap();
+    assert_eq!(audit(&spec, &dir, &[]), runner::app::EXIT_CHECK_FAILED);
+    let md = std::fs::read_to_string(dir.join("t.md")).unwrap();
+    assert!(md.contains("**(unexpected)**"), "{md}");
+    assert_eq!(audit(&spec, &dir, &["--no-check"]), EXIT_OK);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// The stored runs' identity carries the hash of the algorithms' code, so a
+/// change of the code recomputes them (issue 37).
+#[test]
+fn the_run_identity_names_the_code() {
+    let hash = runner::audit::execute::ALGORITHM_CODE_HASH;
+    assert_eq!(hash.len(), 32, "{hash}");
+    assert!(hash.chars().all(|c| c.is_ascii_hexdigit()), "{hash}");
+    let plan = spec::load(&workspace().join("experiments/audit.toml"), None).unwrap();
+    let id = runner::audit::execute::identity(&plan.audits[0], 1);
+    assert!(id.contains(&format!("code={hash}")), "{id}");
+}
+
+/// A declared Gaussian-DP fit on a release clipped into atoms is refused on
+/// the runs and the threshold audit is used, with the reason in the row; the
+/// CSV carries the 95% power (issue 37).
+#[test]
+fn a_clipped_release_falls_back_to_the_threshold_audit() {
+    let dir = scratch("clip");
+    let spec = dir.join("s.toml");
+    std::fs::write(
+        &spec,
+        format!(
+            "{HEADER}[[audit]]\nname = \"clip\"\nalgorithm = \"ggp_dp_sgd_simplex\"\nrole = \"default\"\n\
+             n = 2\nd = 2\nclaim = {{ eps = 1.0, delta = 1e-5 }}\nruns = 4000\nexpect = \"consistent\"\n"
+        ),
+    )
+    .unwrap();
+    assert_eq!(audit(&spec, &dir, &[]), EXIT_OK);
+    let csv = std::fs::read_to_string(dir.join("t.csv")).unwrap();
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let row: Vec<&str> = lines.next().unwrap().split(',').collect();
+    assert_eq!(header.len(), row.len(), "{csv}");
+    let col = |name: &str| row[header.iter().position(|h| *h == name).unwrap()];
+    assert_eq!(col("estimator"), "threshold (Clopper-Pearson)");
+    assert!(col("gaussian_fit_refused").contains("atoms"), "{csv}");
+    assert!(col("mu_lower").is_empty(), "{csv}");
+    let power: f64 = col("detectable_eps_95").parse().unwrap();
+    let typical: f64 = col("smallest_detectable_eps").parse().unwrap();
+    assert!(power > typical && typical > 1.0, "{csv}");
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -66,24 +66,34 @@ fn the_committed_ledger_passes_and_a_changed_verdict_fails() {
     let s = scratch_repo();
     assert_eq!(claims_check(&s), 0, "the committed ledger must pass");
 
-    // Claim more than the data give: the first inconclusive claim is
-    // committed as confirmed, so the rebuilt ledger loses evidence.
+    // Claim more than the data give: an inconclusive claim is committed as
+    // confirmed, so the rebuilt ledger loses evidence. (The first of the
+    // committed inconclusive claims that the rebuild keeps inconclusive: a
+    // committed ledger may lag a change of its inputs, e.g. an erratum
+    // certified since, whose rebuilt verdict gains evidence.)
     let csv = s.path("results/claims.csv");
     let committed = read_verdicts(&csv).unwrap();
-    let (id, _) = committed
-        .iter()
-        .find(|(_, v)| **v == Verdict::Inconclusive)
-        .expect("the ledger has an inconclusive claim");
     let text = std::fs::read_to_string(&csv).unwrap();
-    let line = text
-        .lines()
-        .find(|l| l.contains(&format!(",{id},")))
-        .unwrap()
-        .to_string();
-    let changed = line.replacen(",inconclusive,", ",confirmed,", 1);
-    assert_ne!(changed, line, "{line}");
-    std::fs::write(&csv, text.replacen(&line, &changed, 1)).unwrap();
-    assert_eq!(claims_check(&s), 1, "a lost verdict must fail the check");
+    let mut failed = false;
+    for (id, _) in committed
+        .iter()
+        .filter(|(_, v)| **v == Verdict::Inconclusive)
+        .take(5)
+    {
+        let line = text
+            .lines()
+            .find(|l| l.contains(&format!(",{id},")))
+            .unwrap()
+            .to_string();
+        let changed = line.replacen(",inconclusive,", ",confirmed,", 1);
+        assert_ne!(changed, line, "{line}");
+        std::fs::write(&csv, text.replacen(&line, &changed, 1)).unwrap();
+        if claims_check(&s) == 1 {
+            failed = true;
+            break;
+        }
+    }
+    assert!(failed, "a lost verdict must fail the check");
 }
 
 #[test]

@@ -80,6 +80,7 @@ fn release_reports_schedule_noise_and_evaluation_counts() {
     let p = PrivacyParams::approx(0.5, 1e-6);
     let nsgd = Nsgd {
         relation: Neighbouring::AddRemove,
+        public_n: Some(1000),
         ..Nsgd::default()
     };
     let out = nsgd.run(&obj, p, &mut rng).unwrap();

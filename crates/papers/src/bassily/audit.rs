@@ -27,9 +27,7 @@
 //! sides and a mean shift, and the Gaussian-DP fit applies. The NSGD pairs
 //! therefore refuse the settings where that fails: Poisson batches with `q =
 //! m/n < 1` (a mixture over batches; `m = n` needs `eps > 4 T (1 - 1/n)^2`,
-//! so `eps` of about 3 or more), the add/remove relation (the schedule is
-//! computed from `n`, so `D'` with `n - 1` records divides by `m = n - 1`:
-//! the two releases differ in scale, not only in mean), `T > 1` for the
+//! so `eps` of about 3 or more), `T > 1` for the
 //! Moreau variant (its envelope gradients are affine in `w` off `w_0`), and
 //! a projection that binds with probability above `delta/100` (a union bound
 //! over the iterates; the projected release then differs from the Gaussian
@@ -248,14 +246,6 @@ fn projection_binds(plan: &NsgdPlan, drift: f64) -> f64 {
 /// mean shift (module doc).
 fn nsgd_family_pair(setting: &AuditSetting, variant: NsgdVariant) -> Result<AuditPair, RunFailure> {
     let relation = relation(setting.options);
-    if relation == Relation::AddRemove {
-        return Err(invalid(
-            "the NSGD audit uses the Gaussian-DP fit, which needs a pure mean shift; under \
-             add/remove D' has n - 1 records, so the schedule divides the batch sum by m = n - 1 \
-             instead of n and the two releases differ in scale (a threshold audit would be needed)"
-                .into(),
-        ));
-    }
     let pair = match variant {
         NsgdVariant::MoreauEnvelope => abs_deviation_pair(setting, relation)?,
         _ => lin_ball_pair(setting, relation)?,
@@ -267,7 +257,13 @@ fn nsgd_family_pair(setting: &AuditSetting, variant: NsgdVariant) -> Result<Audi
             "paper" => NoiseCalibration::Paper,
             _ => NoiseCalibration::Accountant,
         },
-        relation: Neighbouring::ReplaceOne,
+        relation: match relation {
+            Relation::AddRemove => Neighbouring::AddRemove,
+            Relation::ReplaceOne => Neighbouring::ReplaceOne,
+        },
+        // The entry's public n under add/remove is the family's declared n,
+        // which the pair sets to the larger neighbour's size for both sides.
+        public_n: (relation == Relation::AddRemove).then_some(setting.n),
     };
     let plan = algorithm.plan(objective(&pair), privacy)?;
     let s = &plan.schedule;

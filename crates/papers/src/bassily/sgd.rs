@@ -67,6 +67,28 @@ fn nsgd_bounds(
     }
 }
 
+/// The public `n` an NSGD schedule is computed from: under add/remove the
+/// family's declared `n` (the size the experiment or the audit pair names,
+/// the same for both neighbours; never the data set's own size, which is
+/// what differs between them), under replace-one the data set's size
+/// (`None`).
+pub(crate) fn public_n(
+    ctx: &RunContext,
+    relation: Neighbouring,
+) -> Result<Option<usize>, RunFailure> {
+    if relation == Neighbouring::ReplaceOne {
+        return Ok(None);
+    }
+    match ctx.problem.get("n") {
+        Some(contract::Value::Num(n)) if *n >= 1.0 && n.fract() == 0.0 => Ok(Some(*n as usize)),
+        _ => Err(RunFailure::InvalidParameters(
+            "add/remove NSGD computes its schedule from the family's declared n, which this \
+             problem does not give"
+                .into(),
+        )),
+    }
+}
+
 fn run_variant(
     ctx: &RunContext,
     problem: &dyn Objective,
@@ -83,6 +105,11 @@ fn run_variant(
             "add_remove" => Neighbouring::AddRemove,
             _ => Neighbouring::ReplaceOne,
         },
+        public_n: None,
+    };
+    let algorithm = Nsgd {
+        public_n: public_n(ctx, algorithm.relation)?,
+        ..algorithm
     };
     let r = algorithm.run(problem, ctx.privacy.approx(), rng)?;
     let p = curve_point(ctx, problem);

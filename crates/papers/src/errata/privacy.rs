@@ -141,6 +141,10 @@ pub enum Accounting {
     /// The smallest privacy the paper's cited theorem certifies for the printed
     /// constant (no exact profile is known): an upper bound.
     CitedTheorem,
+    /// An exponential mechanism of range `eps` (`2 * weight * (score
+    /// sensitivity)`) as `eps`-bounded-range, hence `eps^2/8`-zCDP (Cesar &
+    /// Rogers 2021): an upper bound.
+    BoundedRange,
 }
 
 impl Accounting {
@@ -170,6 +174,7 @@ impl Accounting {
             Accounting::FullyAdaptiveComposition => "adaptive composition (bound)",
             Accounting::ZcdpCks => "zCDP of pure DP, CKS conversion (bound)",
             Accounting::CitedTheorem => "cited theorem (bound)",
+            Accounting::BoundedRange => "bounded-range exponential mechanism, ε²/8-zCDP (bound)",
         }
     }
 }

@@ -20,8 +20,17 @@ use contract::seeds::{rng_from_seed, SeedBuilder};
 /// flushes, small enough that an interruption loses at most one block.
 const BLOCK: usize = 512;
 
-/// What the runs of an audit depend on: anything else (the claim, the
-/// expectation, the note) can change without recomputing them.
+/// The hash of the algorithms' source code this binary was built from
+/// (`build.rs`: the `src/` trees of dpcore, mechanisms, datagen, solvers,
+/// contract and papers, the lock file and this run loop). It is part of every
+/// audit's [`identity`], so stored runs are never reused across a change of
+/// the code that produced them.
+pub const ALGORITHM_CODE_HASH: &str = env!("HARNESS_ALGORITHM_CODE_HASH");
+
+/// What the runs of an audit depend on: the code that ran them
+/// ([`ALGORITHM_CODE_HASH`]), the algorithm, its options, the setting, the
+/// run-at privacy and the seed. Anything else (the claim, the expectation,
+/// the note, the estimator) can change without recomputing them.
 pub fn identity(audit: &Audit, seed: u64) -> String {
     let options: Vec<String> = audit
         .options
@@ -29,7 +38,7 @@ pub fn identity(audit: &Audit, seed: u64) -> String {
         .map(|(k, v)| format!("{k}={v:?}"))
         .collect();
     format!(
-        "v1|{}|{}|n={}|d={}|run_at={:?}|seed={seed}",
+        "v2|code={ALGORITHM_CODE_HASH}|{}|{}|n={}|d={}|run_at={:?}|seed={seed}",
         audit.algorithm.name,
         options.join(","),
         audit.row.n,

@@ -84,7 +84,7 @@ pub fn outcome(
         Method::GaussianDp => Estimator::GaussianDp,
         Method::Threshold => Estimator::Threshold,
     };
-    let (assessment, failure) = if failed > 0 {
+    let (assessment, failure): (Option<Assessment>, _) = if failed > 0 {
         (None, Some((failed, runs.first_error.clone())))
     } else if runs.d.len() < audit.runs {
         (
@@ -115,6 +115,11 @@ pub fn outcome(
         let mu = mechanisms_mu(eps, claimed.1)?;
         audit::gdp::gdp_runs_to_flag(mu, claimed.0, claimed.1, plan.file.alpha)
     });
+    // The estimator actually used: a refused Gaussian-DP fit is a threshold audit.
+    let estimator = match &assessment {
+        Some(a) if a.method == Method::Threshold => Estimator::Threshold,
+        _ => estimator,
+    };
     Outcome {
         audit: audit.clone(),
         relation,
@@ -152,11 +157,13 @@ fn privacy_text(p: Privacy) -> String {
 /// The CSV (deterministic: the same runs give the same bytes).
 pub fn csv(outcomes: &[Outcome], alpha: f64) -> String {
     let mut out = String::from(
-        "audit,algorithm,variant,role,erratum,relation,claim,claimed_eps,claimed_delta,run_at,runs_per_side,estimation_runs,estimator,eps_lower,mu_lower,confidence,verdict,expected,smallest_detectable_eps,runs_to_flag_realised\n",
+        "audit,algorithm,variant,role,erratum,relation,claim,claimed_eps,claimed_delta,run_at,runs_per_side,estimation_runs,estimator,eps_lower,mu_lower,confidence,verdict,expected,smallest_detectable_eps,runs_to_flag_realised,detectable_eps_95,gaussian_fit_refused,revised\n",
     );
+    // Free text goes into a CSV that readers split on commas.
+    let text = |t: &str| t.replace([',', '\n'], ";");
     for o in outcomes {
         let a = &o.audit;
-        let (eps_lb, mu_lb, est_runs, power) = match &o.assessment {
+        let (eps_lb, mu_lb, est_runs, power, power_95, refused) = match &o.assessment {
             Some(s) => (
                 num(s.eps_lower),
                 s.mu_lower.map(num).unwrap_or_default(),
@@ -164,12 +171,14 @@ pub fn csv(outcomes: &[Outcome], alpha: f64) -> String {
                 s.smallest_detectable_eps
                     .map(num)
                     .unwrap_or_else(|| "none".into()),
+                s.detectable_eps_95.map(num).unwrap_or_default(),
+                s.fit_refused.as_deref().map(text).unwrap_or_default(),
             ),
             None => Default::default(),
         };
         let _ = writeln!(
             out,
-            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
             a.row.name,
             a.algorithm.name,
             variant(a).replace(',', ";"),
@@ -190,6 +199,9 @@ pub fn csv(outcomes: &[Outcome], alpha: f64) -> String {
             a.row.expect,
             power,
             o.runs_to_flag.map(|r| r.to_string()).unwrap_or_default(),
+            power_95,
+            refused,
+            a.row.revised.as_deref().map(text).unwrap_or_default(),
         );
     }
     out
@@ -209,8 +221,8 @@ pub fn markdown(
     let _ = writeln!(
         md,
         "Report written {date} at commit {commit} from the runs stored in `{}.h5` ({} audits of \
-         spec `{}`; a run reuses the stored runs of every audit whose algorithm, options, setting, \
-         run-at privacy and seed are unchanged, so runs may predate the commit). {}\n",
+         spec `{}`; a run reuses the stored runs of every audit whose algorithm code, options, \
+         setting, run-at privacy and seed are unchanged, so runs may predate the commit). {}\n",
         plan.output,
         outcomes.len(),
         plan.file.name,
@@ -222,10 +234,18 @@ pub fn markdown(
          reduces each release to a scalar statistic, chooses an event on the first half of the runs and bounds eps \
          from the second half: eps_lb holds with confidence {} (a claim that holds is flagged with probability at \
          most alpha = {alpha}). zCDP claims are converted to eps at delta = {} (Canonne–Kamath–Steinke). \
-         `violation`: eps_lb > the claimed eps. `detectable`: the smallest eps of a Gaussian mechanism an audit of \
-         this size typically flags (its power).\n",
+         `violation`: eps_lb > the claimed eps. The Gaussian-DP fit is used only where the entry declares a Gaussian \
+         release and the runs show no atom (tied statistic values from a clip, a projection or a discrete release); \
+         otherwise the threshold audit, with the reason in the notes. `detectable 95%`: the smallest eps of the \
+         estimator's reference release (a Gaussian mechanism at delta > 0, a Laplace mechanism at delta = 0) that an \
+         audit of this size flags with probability at least 0.95: a consistent row rules out, at that confidence, such \
+         a release on this pair at or above that eps, and nothing below it (it is not evidence that the claim holds). \
+         `typical`: the eps such a release is flagged at about half the time. The spec's {} rows at alpha = {alpha} \
+         each have a family-wise false-alarm rate of at most {:.3} (rows x alpha).\n",
         1.0 - alpha,
-        plan.file.zcdp_delta
+        plan.file.zcdp_delta,
+        outcomes.len(),
+        (outcomes.len() as f64 * alpha).min(1.0)
     );
     let violations = outcomes
         .iter()
@@ -238,8 +258,8 @@ pub fn markdown(
         outcomes.len() - unexpected.len(),
         outcomes.len()
     );
-    let _ = writeln!(md, "| audit | algorithm | variant | role | claim (eps at delta) | runs/side | estimator | eps_lb | verdict | expected | detectable | wall s |");
-    let _ = writeln!(md, "|---|---|---|---|---|---|---|---|---|---|---|---|");
+    let _ = writeln!(md, "| audit | algorithm | variant | role | claim (eps at delta) | runs/side | estimator | eps_lb | verdict | expected | detectable 95% | typical | wall s |");
+    let _ = writeln!(md, "|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     for o in outcomes {
         let a = &o.audit;
         let claim = match a.claim {
@@ -251,7 +271,7 @@ pub fn markdown(
         } else {
             String::new()
         };
-        let (eps_lb, power) = match &o.assessment {
+        let (eps_lb, power, power_95) = match &o.assessment {
             Some(s) => (
                 match s.mu_lower {
                     Some(mu) => format!("{} (mu {})", num(s.eps_lower), num(mu)),
@@ -260,12 +280,16 @@ pub fn markdown(
                 s.smallest_detectable_eps
                     .map(num)
                     .unwrap_or_else(|| "none".into()),
+                s.detectable_eps_95
+                    .map(num)
+                    .unwrap_or_else(|| "none".into()),
             ),
             None => (
                 format!(
                     "not measured: {}",
                     o.failure.as_ref().map(|f| f.1.clone()).unwrap_or_default()
                 ),
+                String::new(),
                 String::new(),
             ),
         };
@@ -280,7 +304,7 @@ pub fn markdown(
         };
         let _ = writeln!(
             md,
-            "| {} | {} | {} | {role} | {claim}{run_at} | {} | {} | {eps_lb} | {}{mark} | {} | {power} | {:.0} |",
+            "| {} | {} | {} | {role} | {claim}{run_at} | {} | {} | {eps_lb} | {}{mark} | {} | {power_95} | {power} | {:.0} |",
             a.row.name,
             a.algorithm.name,
             variant(a),
@@ -306,6 +330,12 @@ pub fn markdown(
         );
         if !a.row.note.is_empty() {
             let _ = write!(md, ". {}", a.row.note.trim_end_matches('.'));
+        }
+        if let Some(why) = o.assessment.as_ref().and_then(|s| s.fit_refused.as_ref()) {
+            let _ = write!(md, ". **{}**", why.trim_end_matches('.'));
+        }
+        if let Some(r) = &a.row.revised {
+            let _ = write!(md, ". **Expectation revised:** {}", r.trim_end_matches('.'));
         }
         if let Some(r) = o.runs_to_flag {
             let _ = write!(

@@ -74,6 +74,12 @@ pub struct AuditRow {
     /// Why the row is there / what it shows.
     #[serde(default)]
     pub note: String,
+    /// When the expectation, label or setting was changed after the row was
+    /// first run: what changed and the analysis that fixes it (not the
+    /// data), e.g. a corrected digest's argument. Absent for rows as written
+    /// before their first run.
+    #[serde(default)]
+    pub revised: Option<String>,
 }
 
 /// A guarantee in a spec: `{ eps, delta }` or `{ rho }`.

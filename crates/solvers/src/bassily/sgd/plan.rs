@@ -139,8 +139,9 @@ pub struct NsgdPlan {
 /// floating-point updates).
 pub const MAX_PROX_WORK: f64 = 1e10;
 
-/// The `A_NSGD` family: which gradients, how the noise is calibrated, and the
-/// neighbouring relation the privacy guarantee is stated for.
+/// The `A_NSGD` family: which gradients, how the noise is calibrated, the
+/// neighbouring relation the privacy guarantee is stated for, and the public
+/// record count the schedule is computed from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Nsgd {
     /// Gradients used.
@@ -149,6 +150,17 @@ pub struct Nsgd {
     pub calibration: NoiseCalibration,
     /// Declared neighbouring relation (the paper's is replace-one).
     pub relation: Neighbouring,
+    /// The public `n` every data-independent quantity is computed from:
+    /// `T`, `m`, `eta`, `q = m/n`, `sigma`, the trivial-regime flag and the
+    /// envelope and prox parameters ([`Nsgd::schedule_n`]). Under replace-one
+    /// the data set's size is public (both neighbours have it), so `None`
+    /// means that size, and a declared value must equal it. Under add/remove
+    /// the size is what differs between neighbours, so a declared bound is
+    /// required: a schedule read off the data set's own size would run `D`
+    /// and `D'` with different `T`, `m` or `sigma` (or release `w_0` on one
+    /// side only at the trivial-regime boundary), which the add/remove
+    /// accountant does not cover.
+    pub public_n: Option<usize>,
 }
 
 impl Default for Nsgd {
@@ -157,6 +169,7 @@ impl Default for Nsgd {
             variant: NsgdVariant::Smooth,
             calibration: NoiseCalibration::Accountant,
             relation: Neighbouring::ReplaceOne,
+            public_n: None,
         }
     }
 }
@@ -166,9 +179,37 @@ fn invalid(msg: String) -> RunFailure {
 }
 
 impl Nsgd {
-    /// The plan for `problem` at `privacy`.
+    /// The public `n` the schedule of a run on `records` records is computed
+    /// from ([`Nsgd::public_n`]).
     ///
-    /// Errors (`InvalidParameters`): invalid privacy or constants (see
+    /// Errors (`InvalidParameters`): under replace-one, a declared `n` other
+    /// than `records`; under add/remove, no declared `n`, or `records` above
+    /// it (the declared `n` bounds the larger neighbour).
+    pub fn schedule_n(&self, records: usize) -> Result<usize, RunFailure> {
+        match (self.relation, self.public_n) {
+            (Neighbouring::ReplaceOne, None) => Ok(records),
+            (Neighbouring::ReplaceOne, Some(n)) if n == records => Ok(n),
+            (Neighbouring::ReplaceOne, Some(n)) => Err(invalid(format!(
+                "replace-one NSGD declared n = {n} for a data set of {records} records"
+            ))),
+            (Neighbouring::AddRemove, None) => Err(invalid(
+                "add/remove NSGD needs a declared public n: its schedule (T, m, eta, q, sigma, \
+                 the trivial regime) may not depend on the data set's own size"
+                    .into(),
+            )),
+            (Neighbouring::AddRemove, Some(n)) if records <= n => Ok(n),
+            (Neighbouring::AddRemove, Some(n)) => Err(invalid(format!(
+                "add/remove NSGD declared n = {n} for a data set of {records} records: the \
+                 declared n must bound the data set's size"
+            ))),
+        }
+    }
+
+    /// The plan for `problem` at `privacy`, with the schedule computed from
+    /// the public `n` ([`Nsgd::schedule_n`]).
+    ///
+    /// Errors (`InvalidParameters`): no public `n` ([`Nsgd::schedule_n`]);
+    /// invalid privacy or constants (see
     /// [`NsgdSchedule::theorem_3_2`]); no `finite_sum` (Smooth, ProxGd) or no
     /// `envelope` (MoreauEnvelope); for ProxGd, `beta_env < L/M` (Fact 4.6
     /// needs `n >= 16` and `eps n >= 8 sqrt(d Lambda)`) or a cost above
@@ -179,7 +220,8 @@ impl Nsgd {
         privacy: PrivacyParams,
     ) -> Result<NsgdPlan, RunFailure> {
         let c = problem.constants();
-        let (n, d) = (problem.num_records(), problem.dim());
+        let n = self.schedule_n(problem.num_records())?;
+        let d = problem.dim();
         let (lip, radius) = (c.lipschitz, c.radius);
         let schedule = NsgdSchedule::theorem_3_2(n, d, privacy, lip, radius)?;
         let beta_env = envelope_smoothness(n, d, privacy, lip, radius);

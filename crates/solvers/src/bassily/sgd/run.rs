@@ -1,5 +1,5 @@
 //! The `A_NSGD` loop (Algorithm 1 with digest P5, P8, P9): Poisson batches at
-//! `q = m/n`, per-record gradients clipped to `C`, the sum divided by the
+//! `q = m/n` (`n` the plan's public count, [`Nsgd::schedule_n`]), per-record gradients clipped to `C`, the sum divided by the
 //! **fixed** `m`, Gaussian noise `N(0, sigma^2 I)` on that mean, projection
 //! onto `B(0, M)` every step, output the average of `w_1..w_T`.
 //!
@@ -79,7 +79,8 @@ impl Nsgd {
     /// with the plan's noise because the plan's clip is enforced.
     ///
     /// Errors: `InvalidParameters` if the plan does not match `problem`
-    /// (`n`, `d`, `L`, `M`) or lacks what the variant needs (`beta_env`,
+    /// (`n` under replace-one, `n` at most the plan's public `n` under
+    /// add/remove, `d`, `L`, `M`) or lacks what the variant needs (`beta_env`,
     /// inner iterations), or the oracle is missing; `NonFinite` for a
     /// non-finite output.
     pub fn run_planned<R: Rng + ?Sized>(
@@ -91,10 +92,17 @@ impl Nsgd {
         let s = &plan.schedule;
         let c = problem.constants();
         let (n, d) = (problem.num_records(), problem.dim());
-        if (s.n, s.d, s.lipschitz, s.radius) != (n, d, c.lipschitz, c.radius) {
+        // Under add/remove the plan's n is the declared public bound, which
+        // the data set's own size may fall below (D' has one record fewer):
+        // the same plan runs on both neighbours.
+        let n_matches = match plan.noise.relation {
+            dpcore::Neighbouring::ReplaceOne => s.n == n,
+            dpcore::Neighbouring::AddRemove => n <= s.n,
+        };
+        if !n_matches || (s.d, s.lipschitz, s.radius) != (d, c.lipschitz, c.radius) {
             return Err(invalid(format!(
-                "plan for (n, d, L, M) = ({}, {}, {}, {}) used on ({n}, {d}, {}, {})",
-                s.n, s.d, s.lipschitz, s.radius, c.lipschitz, c.radius
+                "plan for (n, d, L, M) = ({}, {}, {}, {}) ({:?}) used on ({n}, {d}, {}, {})",
+                s.n, s.d, s.lipschitz, s.radius, plan.noise.relation, c.lipschitz, c.radius
             )));
         }
         let missing = |what: &str| invalid(format!("{:?} needs {what}", self.variant));
