@@ -210,6 +210,13 @@ fn the_run_identity_names_the_code() {
     let plan = spec::load(&workspace().join("experiments/audit.toml"), None).unwrap();
     let id = runner::audit::execute::identity(&plan.audits[0], 1);
     assert!(id.contains(&format!("code={hash}")), "{id}");
+    // The random streams do not depend on it: an edit elsewhere in the
+    // code (a comment, another algorithm) reproduces every run bit for bit.
+    let seeds = runner::audit::execute::seed_identity(&plan.audits[0], 1);
+    assert!(
+        !seeds.contains(hash) && id.ends_with(&seeds),
+        "{seeds} / {id}"
+    );
 }
 
 /// A declared Gaussian-DP fit on a release clipped into atoms is refused on

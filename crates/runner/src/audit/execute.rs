@@ -27,23 +27,39 @@ const BLOCK: usize = 512;
 /// the code that produced them.
 pub const ALGORITHM_CODE_HASH: &str = env!("HARNESS_ALGORITHM_CODE_HASH");
 
-/// What the runs of an audit depend on: the code that ran them
-/// ([`ALGORITHM_CODE_HASH`]), the algorithm, its options, the setting, the
-/// run-at privacy and the seed. Anything else (the claim, the expectation,
-/// the note, the estimator) can change without recomputing them.
-pub fn identity(audit: &Audit, seed: u64) -> String {
+/// What the runs of an audit are drawn from: the algorithm, its options, the
+/// setting, the run-at privacy and the seed. Each run's random stream is
+/// derived from it (with the side and run index), so the same audit gives the
+/// same bits whatever else changed in the repository (`v1`: the streams of
+/// the audits committed before the code hash existed). Anything else (the
+/// claim, the expectation, the note, the estimator) can change without
+/// recomputing them.
+pub fn seed_identity(audit: &Audit, seed: u64) -> String {
     let options: Vec<String> = audit
         .options
         .iter()
         .map(|(k, v)| format!("{k}={v:?}"))
         .collect();
     format!(
-        "v2|code={ALGORITHM_CODE_HASH}|{}|{}|n={}|d={}|run_at={:?}|seed={seed}",
+        "v1|{}|{}|n={}|d={}|run_at={:?}|seed={seed}",
         audit.algorithm.name,
         options.join(","),
         audit.row.n,
         audit.row.d,
         audit.run_at.values()
+    )
+}
+
+/// The identity of an audit's stored runs: the code that ran them
+/// ([`ALGORITHM_CODE_HASH`]) and [`seed_identity`]. Stored runs are reused
+/// only when both match, so a change of the algorithms' code recomputes
+/// them (with the same random streams: the code hash never enters a seed,
+/// so an edit that leaves the algorithm's arithmetic alone reproduces its
+/// runs bit for bit).
+pub fn identity(audit: &Audit, seed: u64) -> String {
+    format!(
+        "v2|code={ALGORITHM_CODE_HASH}|{}",
+        seed_identity(audit, seed)
     )
 }
 
@@ -158,7 +174,7 @@ pub fn execute(
     let mut last_flush = Instant::now();
     let mut flush_cost = Duration::ZERO;
     for a in audits {
-        let id = identity(a, seed);
+        let id = seed_identity(a, seed);
         if store.audits[&a.row.name].d.len() >= a.runs {
             continue;
         }
