@@ -43,11 +43,10 @@ import argparse
 import datetime
 import itertools
 import os
-import subprocess
 import sys
-import venv
 
-DP_ACCOUNTING_VERSION = "0.6.0"
+from dp_accounting_env import DP_ACCOUNTING_VERSION, ensure_dp_accounting
+
 REEXEC_GUARD = "PLD_REFERENCE_REEXEC"
 GRID = 1e-4
 
@@ -80,35 +79,6 @@ SETTINGS = (
 )
 
 
-def ensure_dp_accounting(venv_dir):
-    """Returns if the pinned dp_accounting is importable; otherwise re-executes in a venv."""
-    try:
-        from importlib import metadata
-
-        if metadata.version("dp-accounting") == DP_ACCOUNTING_VERSION:
-            return
-    except Exception:  # noqa: BLE001 -- not installed, or metadata unavailable
-        pass
-    if os.environ.get(REEXEC_GUARD):
-        sys.exit(f"dp-accounting=={DP_ACCOUNTING_VERSION} is still not importable in {sys.executable}")
-    python = os.path.join(venv_dir, "bin", "python")
-    if not os.path.exists(python):
-        print(f"creating virtual environment {venv_dir}", file=sys.stderr)
-        venv.EnvBuilder(with_pip=True, clear=False).create(venv_dir)
-    probe = subprocess.run(
-        [python, "-c", "from importlib import metadata; print(metadata.version('dp-accounting'))"],
-        capture_output=True,
-        text=True,
-    )
-    if probe.returncode != 0 or probe.stdout.strip() != DP_ACCOUNTING_VERSION:
-        print(f"installing dp-accounting=={DP_ACCOUNTING_VERSION} into {venv_dir}", file=sys.stderr)
-        subprocess.check_call(
-            [python, "-m", "pip", "install", "--quiet", f"dp-accounting=={DP_ACCOUNTING_VERSION}"]
-        )
-    env = dict(os.environ, **{REEXEC_GUARD: "1"})
-    os.execve(python, [python, os.path.abspath(__file__), *sys.argv[1:]], env)
-
-
 def single_pld(mechanism, relation, q, noise, pessimistic):
     """The dp_accounting PLD of one release (see the module docstring for the conventions)."""
     from dp_accounting import NeighboringRelation
@@ -139,7 +109,7 @@ def main():
     parser.add_argument("--out", default=DEFAULT_OUT, help="fixture path to write")
     parser.add_argument("--venv", default=DEFAULT_VENV, help="virtual environment to create/use")
     args = parser.parse_args()
-    ensure_dp_accounting(args.venv)
+    ensure_dp_accounting(args.venv, __file__, REEXEC_GUARD)
 
     from importlib import metadata
 

@@ -284,20 +284,11 @@ fn find_test(repo: &Path, spec: &str) -> std::result::Result<(), String> {
     if !attribute {
         return Err(format!("`{name}` in {path} is not a #[test] function"));
     }
-    // The body: up to the next top-level item (a line starting with `fn`,
-    // `#[` or `}` at column 0 after the opening line).
-    let body_end = text[at..]
-        .lines()
-        .skip(1)
-        .position(|l| l.starts_with('}') || l.starts_with("#[") || l.starts_with("fn "))
-        .map_or(text.len(), |k| {
-            at + text[at..]
-                .lines()
-                .take(k + 1)
-                .map(|l| l.len() + 1)
-                .sum::<usize>()
-        });
-    let body = &text[at..body_end.min(text.len())];
+    // The body: from the signature to the first line closing at column 0
+    // (rustfmt's layout of a top-level function).
+    let rest = &text[at..];
+    let end = rest.find("\n}").map_or(rest.len(), |k| k + 2);
+    let body = &rest[..end];
     if !(body.contains("assert") || body.contains("panic!")) {
         return Err(format!("`{name}` in {path} asserts nothing"));
     }

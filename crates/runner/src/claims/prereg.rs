@@ -64,6 +64,7 @@ impl Prereg {
     /// reports in `results_dir`.
     pub fn from_history(judged: &[Judged], results_dir: &Path) -> Prereg {
         let mut statuses = BTreeMap::new();
+        let order = commit_order(results_dir);
         for j in judged {
             let report = results_dir.join(format!("{}.md", j.experiment.output_name()));
             let Ok(text) = std::fs::read_to_string(&report) else {
@@ -75,11 +76,12 @@ impl Prereg {
             let Some(now) = studies_of(&now_text) else {
                 continue;
             };
-            let versions: Vec<BTreeMap<String, toml::Value>> = run_commits(&report, &text)
-                .iter()
-                .filter_map(|c| git_show(&j.path, c))
-                .filter_map(|t| studies_of(&t))
-                .collect();
+            let versions: Vec<BTreeMap<String, toml::Value>> =
+                run_commits(&report, &text, order.as_ref())
+                    .iter()
+                    .filter_map(|c| git_show(&j.path, c))
+                    .filter_map(|t| studies_of(&t))
+                    .collect();
             for study in &j.experiment.studies {
                 let Some(current) = now.get(&study.name) else {
                     continue;
@@ -166,63 +168,75 @@ pub fn computed_at(report: &str) -> Vec<String> {
 }
 
 /// Every commit the rows of `report` were ever computed at, over the
-/// committed history of the report and its current text, earliest first
-/// (by their order in `git rev-list --topo-order HEAD`; commits outside it
-/// are dropped). Without git, the current report's commits alone.
-fn run_commits(report: &Path, current: &str) -> Vec<String> {
+/// committed history of the report and its current text, earliest first by
+/// `order` (each commit's position in `git rev-list --topo-order HEAD`,
+/// newest first; commits outside it are dropped). Without git, the current
+/// report's commits alone.
+fn run_commits(
+    report: &Path,
+    current: &str,
+    order: Option<&BTreeMap<String, usize>>,
+) -> Vec<String> {
     let mut found: Vec<String> = computed_at(current);
-    let dir = report
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let Some(name) = report.file_name().and_then(|n| n.to_str()) else {
+    let Some(position) = order else {
         return found;
     };
-    let git = |args: &[&str]| -> Option<String> {
-        let out = Command::new("git")
-            .arg("-C")
-            .arg(dir)
-            .args(args)
-            .output()
-            .ok()?;
-        out.status
-            .success()
-            .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
-    };
-    let Some(order) = git(&["rev-list", "--topo-order", "HEAD"]) else {
-        return found;
-    };
-    let position: BTreeMap<&str, usize> = order.lines().enumerate().map(|(i, h)| (h, i)).collect();
-    if let Some(log) = git(&["log", "--format=%H", "--", name]) {
+    if let Some(log) = git_for(report, &["log", "--format=%H", "--"]) {
         for version in log.lines() {
-            if let Some(text) = git(&["show", &format!("{version}:./{name}")]) {
+            if let Some(text) = git_show(report, version) {
                 found.extend(computed_at(&text));
             }
         }
     }
-    found.retain(|h| position.contains_key(h.as_str()));
-    found.sort_by_key(|h| std::cmp::Reverse(position[h.as_str()]));
+    found.retain(|h| position.contains_key(h));
+    found.sort_by_key(|h| std::cmp::Reverse(position[h]));
     found.dedup();
     found
 }
 
-/// The experiment file `spec` as committed at `commit`, or `None` (no git,
-/// no such commit, or the file did not exist there).
-fn git_show(spec: &Path, commit: &str) -> Option<String> {
-    let dir = spec
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = spec.file_name()?.to_str()?;
+/// Each commit's position in `git rev-list --topo-order HEAD` (newest
+/// first) of the repository holding `dir`; `None` without git.
+fn commit_order(dir: &Path) -> Option<BTreeMap<String, usize>> {
+    let out = git_in(dir, &["rev-list", "--topo-order", "HEAD"])?;
+    Some(
+        out.lines()
+            .enumerate()
+            .map(|(i, h)| (h.to_string(), i))
+            .collect(),
+    )
+}
+
+/// `git -C dir args`: its standard output when it succeeds.
+fn git_in(dir: &Path, args: &[&str]) -> Option<String> {
     let out = Command::new("git")
         .arg("-C")
         .arg(dir)
-        .args(["show", &format!("{commit}:./{name}")])
+        .args(args)
         .output()
         .ok()?;
     out.status
         .success()
         .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// `git args ./name` run in the directory of `file` (named `name`).
+fn git_for(file: &Path, args: &[&str]) -> Option<String> {
+    let name = format!("./{}", file.file_name()?.to_str()?);
+    let args: Vec<&str> = args.iter().copied().chain([name.as_str()]).collect();
+    git_in(dir_of(file), &args)
+}
+
+fn dir_of(file: &Path) -> &Path {
+    file.parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."))
+}
+
+/// The file as committed at `commit`, or `None` (no git, no such commit, or
+/// the file did not exist there).
+fn git_show(file: &Path, commit: &str) -> Option<String> {
+    let name = file.file_name()?.to_str()?;
+    git_in(dir_of(file), &["show", &format!("{commit}:./{name}")])
 }
 
 /// The raw study tables of an experiment file, by name.
