@@ -338,17 +338,14 @@ pub fn judge_slope_rule(
     slope: f64,
     tolerance: f64,
 ) -> Judgement {
+    let mut j = judge_banded(e, rule, slope, tolerance);
     let SlopeRule::UpperBound {
         worse_is_larger,
         attained,
     } = rule
     else {
-        let SlopeRule::Declared(side) = rule else {
-            unreachable!()
-        };
-        return judge_slope(e, side, slope, tolerance);
+        return j;
     };
-    let mut j = judge_banded(e, rule, slope, tolerance);
     let (f, h) = (e.fitted, e.ci_half_width);
     if j.verdict == Verdict::Confirmed {
         let better = if worse_is_larger {

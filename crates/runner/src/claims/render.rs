@@ -50,20 +50,18 @@ pub fn counts_markdown(rows: &[LedgerRow]) -> String {
         }
         let _ = writeln!(out, " {} |", c.iter().sum::<usize>());
     };
-    let mut total = [0usize; 6];
-    for (paper, c) in counts(rows.iter().filter(|r| r.is_paper_claim())) {
-        for (t, x) in total.iter_mut().zip(c) {
-            *t += x;
-        }
-        line(&mut out, &paper, &c);
+    let sum = |counts: Vec<(String, [usize; 6])>| {
+        counts.iter().fold([0usize; 6], |mut t, (_, c)| {
+            t.iter_mut().zip(c).for_each(|(t, x)| *t += x);
+            t
+        })
+    };
+    let papers = counts(rows.iter().filter(|r| r.is_paper_claim()));
+    for (paper, c) in &papers {
+        line(&mut out, paper, c);
     }
-    line(&mut out, "all paper claims", &total);
-    let mut hyp = [0usize; 6];
-    for (_, c) in counts(rows.iter().filter(|r| !r.is_paper_claim())) {
-        for (t, x) in hyp.iter_mut().zip(c) {
-            *t += x;
-        }
-    }
+    line(&mut out, "all paper claims", &sum(papers));
+    let hyp = sum(counts(rows.iter().filter(|r| !r.is_paper_claim())));
     line(&mut out, "harness hypotheses (not counted above)", &hyp);
     out
 }
