@@ -150,7 +150,7 @@ fn rate(plan: &AuditPlan, outcome: &Outcome, name: &str, runs: &AuditRuns) -> f6
     audit::reflag(
         &runs.d,
         &runs.d_prime,
-        declared_method(outcome.audit.algorithm, outcome.claimed),
+        declared_method(&outcome.audit, outcome.claimed),
         outcome.claimed.0,
         outcome.claimed.1,
         plan.file.alpha,
@@ -222,7 +222,7 @@ pub fn measure(
                         &outcomes[i].audit,
                         k,
                         probe_eps(*reference, k),
-                        plan.file.zcdp_delta,
+                        outcomes[i].audit.zcdp_delta,
                     ),
                 )),
                 _ => None,

@@ -7,9 +7,9 @@ use std::fmt::Write as _;
 use audit::{assess, Assessment, Method, Verdict};
 
 use super::power::Power;
-use super::spec::{variant, Audit, AuditPlan};
+use super::spec::{variant, Audit, AuditPlan, Observe};
 use super::store::AuditRuns;
-use crate::registry::{AlgorithmDef, Estimator, Privacy};
+use crate::registry::{Estimator, Privacy};
 
 /// One audit's outcome.
 #[derive(Debug, Clone)]
@@ -71,14 +71,14 @@ pub fn outcome(
     relation: &'static str,
     pair: String,
 ) -> Outcome {
-    let claimed = claimed_eps_delta(audit.claim, plan.file.zcdp_delta);
+    let claimed = claimed_eps_delta(audit.claim, audit.zcdp_delta);
     let failed = runs
         .d
         .iter()
         .chain(&runs.d_prime)
         .filter(|x| !x.is_finite())
         .count();
-    let method = declared_method(audit.algorithm, claimed);
+    let method = declared_method(audit, claimed);
     let estimator = match method {
         Method::GaussianDp => Estimator::GaussianDp,
         Method::Threshold => Estimator::Threshold,
@@ -133,12 +133,15 @@ pub fn outcome(
     }
 }
 
-/// The estimator an algorithm's entry declares for a claim `(eps, delta)`:
-/// its Gaussian-DP fit only at `delta > 0` (a pure-DP claim has no Gaussian
-/// trade-off to fit); the runs may still refuse the fit.
-pub fn declared_method(algorithm: &AlgorithmDef, claimed: (f64, f64)) -> Method {
-    match algorithm.audit.expect("validated").estimator {
-        Estimator::GaussianDp if claimed.1 > 0.0 => Method::GaussianDp,
+/// The estimator an audit's entry declares for a claim `(eps, delta)`: its
+/// Gaussian-DP fit only for the final release at `delta > 0` (a pure-DP
+/// claim has no Gaussian trade-off to fit, and a transcript's privacy loss
+/// under an adaptive noise schedule is a mixture); the runs may still
+/// refuse the fit.
+pub fn declared_method(audit: &Audit, claimed: (f64, f64)) -> Method {
+    let declared = audit.algorithm.audit.expect("validated").estimator;
+    match (declared, audit.row.observe) {
+        (Estimator::GaussianDp, Observe::Release) if claimed.1 > 0.0 => Method::GaussianDp,
         _ => Method::Threshold,
     }
 }
@@ -167,7 +170,7 @@ fn privacy_text(p: Privacy) -> String {
 /// The CSV (deterministic: the same runs give the same bytes).
 pub fn csv(outcomes: &[Outcome], alpha: f64) -> String {
     let mut out = String::from(
-        "audit,algorithm,variant,role,erratum,relation,claim,claimed_eps,claimed_delta,run_at,runs_per_side,estimation_runs,estimator,eps_lower,mu_lower,confidence,verdict,expected,smallest_detectable_eps,runs_to_flag_realised,detectable_eps_95,gaussian_fit_refused,revised,reference_eps_95,reflag_rate,power_probes,power_note\n",
+        "audit,algorithm,variant,role,erratum,relation,claim,claimed_eps,claimed_delta,run_at,runs_per_side,estimation_runs,estimator,eps_lower,mu_lower,confidence,verdict,expected,smallest_detectable_eps,runs_to_flag_realised,detectable_eps_95,gaussian_fit_refused,revised,reference_eps_95,reflag_rate,power_probes,power_note,observes\n",
     );
     // Free text goes into a CSV that readers split on commas.
     let text = |t: &str| t.replace([',', '\n'], ";");
@@ -197,7 +200,7 @@ pub fn csv(outcomes: &[Outcome], alpha: f64) -> String {
         };
         let _ = writeln!(
             out,
-            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
             a.row.name,
             a.algorithm.name,
             variant(a).replace(',', ";"),
@@ -225,6 +228,7 @@ pub fn csv(outcomes: &[Outcome], alpha: f64) -> String {
             reflag,
             probes,
             power_note,
+            a.row.observe.name(),
         );
     }
     out
@@ -353,8 +357,12 @@ pub fn markdown(
         };
         let _ = writeln!(
             md,
-            "| {} | {} | {} | {role} | {claim}{run_at} | {} | {} | {eps_lb} | {}{mark} | {} | {statistic_95} | {power_95} | {power} | {:.0} |",
+            "| {}{} | {} | {} | {role} | {claim}{run_at} | {} | {} | {eps_lb} | {}{mark} | {} | {statistic_95} | {power_95} | {power} | {:.0} |",
             a.row.name,
+            match a.row.observe {
+                Observe::Release => "",
+                Observe::Transcript => " (transcript)",
+            },
             a.algorithm.name,
             variant(a),
             a.runs,
