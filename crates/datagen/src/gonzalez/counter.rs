@@ -147,6 +147,22 @@ impl SignWords {
         s
     }
 
+    /// [`Self::signed_dot`] of four sign vectors at once: four independent
+    /// sums, each in the point's order (so each bit for bit as alone), which
+    /// the processor overlaps instead of waiting on one chain of dependent
+    /// additions (a Maurey point of `K = 1150` draws has up to 256 support
+    /// coordinates at `d = 256`).
+    #[inline]
+    pub fn signed_dot4(words: [&SignWords; 4], p: SimplexPoint<'_>) -> [f64; 4] {
+        let mut s = [0.0; 4];
+        p.for_each(|j, v| {
+            for (sk, w) in s.iter_mut().zip(words) {
+                *sk += v * w.sign(j);
+            }
+        });
+        s
+    }
+
     /// `out[j] += scale s_j` for every `j` (as [`add_rademacher`], bit for
     /// bit: `scale * (+-1.0)` is `+-scale` exactly). A byte of a word
     /// selects eight signs from a table, so the update is a plain
@@ -216,6 +232,8 @@ mod tests {
                     .for_each(|(j, &v)| direct += v * rademacher(seed, a, j));
                 let fast = w.signed_dot(SimplexPoint::Dense(&p));
                 assert_eq!(fast.to_bits(), direct.to_bits());
+                let four = SignWords::signed_dot4([&w, &w, &w, &w], SimplexPoint::Dense(&p));
+                assert!(four.iter().all(|f| f.to_bits() == direct.to_bits()));
                 let (mut a1, mut a2) = (p.clone(), p.clone());
                 add_rademacher(seed, a, 0.3, &mut a1);
                 w.add_scaled(0.3, &mut a2);
