@@ -54,15 +54,41 @@ impl LogWeights {
         }
     }
 
-    /// Writes `softmax(theta)` into `out`.
-    pub fn probabilities_into(&self, out: &mut [f64]) {
-        let m = self.theta.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    /// Writes `softmax(theta)` into `out` and returns `sum_j out_j` summed
+    /// in index order (`out.iter().sum()`, bit for bit), which
+    /// [`sample_sorted_with_total`] takes instead of summing again.
+    ///
+    /// The max shift is taken over four lanes: the maximum of the same
+    /// values whatever the order, except that `f64::max` may return either
+    /// zero of `+-0`, which `exp(t - m)` cannot tell apart (`t - 0 = t - (-0)`
+    /// but for `t = -0`, and `exp(+-0) = 1`). One sequential `max` chain was
+    /// latency-bound (4 cycles an entry, as long as the `exp`s at
+    /// `d = 2^14`); so was the sampler's separate sum of `p`, now carried by
+    /// the division pass.
+    pub fn probabilities_into(&self, out: &mut [f64]) -> f64 {
+        let mut lanes = [f64::NEG_INFINITY; 4];
+        let chunks = self.theta.chunks_exact(4);
+        let tail = chunks.remainder();
+        for c in chunks {
+            for (l, &t) in lanes.iter_mut().zip(c) {
+                *l = l.max(t);
+            }
+        }
+        let m = tail
+            .iter()
+            .copied()
+            .fold(lanes[0].max(lanes[1]).max(lanes[2].max(lanes[3])), f64::max);
         let mut total = 0.0;
         for (o, t) in out.iter_mut().zip(&self.theta) {
             *o = (t - m).exp();
             total += *o;
         }
-        out.iter_mut().for_each(|o| *o /= total);
+        let mut sum = -0.0;
+        for o in out.iter_mut() {
+            *o /= total;
+            sum += *o;
+        }
+        sum
     }
 }
 
@@ -89,6 +115,18 @@ pub fn sample_sorted<R: Rng + ?Sized>(
     rng: &mut R,
     scratch: &mut SamplerScratch,
 ) {
+    sample_sorted_with_total(p, p.iter().sum(), count, rng, scratch);
+}
+
+/// [`sample_sorted`] given `total = p.iter().sum()` (as returned by
+/// [`LogWeights::probabilities_into`]): the same draws, one pass less.
+pub fn sample_sorted_with_total<R: Rng + ?Sized>(
+    p: &[f64],
+    total: f64,
+    count: usize,
+    rng: &mut R,
+    scratch: &mut SamplerScratch,
+) {
     scratch.targets.clear();
     scratch.draws.clear();
     let mut s = 0.0;
@@ -97,7 +135,6 @@ pub fn sample_sorted<R: Rng + ?Sized>(
         scratch.targets.push(s);
     }
     let last = exp1(rng);
-    let total: f64 = p.iter().sum();
     let scale = total / (s + last);
     scratch.targets.iter_mut().for_each(|t| *t *= scale);
     let mut cum = 0.0;
