@@ -20,8 +20,8 @@ use dpcore::saddle::{SaddleProblem, SimplexConstants, SimplexPoint};
 use rand::{Rng, RngExt};
 
 use super::matrix::MeanMatrix;
-use super::noise::{add_matrix_noise_with, NoiseScratch};
 pub use super::noise::GameNoise;
+use super::noise::{add_matrix_noise_with, NoiseScratch};
 use super::separable::{max_linear_minus_penalty, SeparablePenalty};
 
 /// A sampled stochastic game (module docs).
