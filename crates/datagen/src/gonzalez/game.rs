@@ -151,6 +151,22 @@ impl SimplexGame {
             gy,
             scratch,
         );
+        self.add_record_penalties(i, x, y, weight, gx, gy, tables);
+    }
+
+    /// Adds record `i`'s penalty gradients at `(x, y)` (see
+    /// [`Self::add_record_fluctuation`]).
+    #[allow(clippy::too_many_arguments)]
+    fn add_record_penalties(
+        &self,
+        i: usize,
+        x: SimplexPoint<'_>,
+        y: SimplexPoint<'_>,
+        weight: f64,
+        gx: &mut [f64],
+        gy: &mut [f64],
+        tables: (&[f64], &[f64]),
+    ) {
         let derivative = |pen: &SeparablePenalty, table: &[f64], p: SimplexPoint<'_>, k: usize| {
             if table.is_empty() {
                 pen.potential.derivative(p.coordinate(k))
@@ -252,6 +268,46 @@ impl SaddleProblem for SimplexGame {
         let mut scratch = NoiseScratch::default();
         for i in records {
             self.add_record_fluctuation(i, x, y, w, gx, gy, (&tx, &ty), &mut scratch);
+        }
+    }
+    /// With rank-one noise, one pass over the records: each record's sign
+    /// words are hashed once and its penalty coordinates read once for all
+    /// the points, and each output gets the operations of
+    /// [`SaddleProblem::batch_gradient`] in the same order (so the same
+    /// bits). Alg. 3 evaluates three points a batch: this pass took its
+    /// `ggp_alg3_n` from three hashes of each record to one.
+    fn batch_gradients(
+        &self,
+        records: Range<usize>,
+        points: &[(SimplexPoint<'_>, SimplexPoint<'_>)],
+        out: &mut [(&mut [f64], &mut [f64])],
+    ) {
+        let GameNoise::RankOne { sigma } = self.noise else {
+            for (&(x, y), (gx, gy)) in points.iter().zip(out.iter_mut()) {
+                self.batch_gradient(records.clone(), x, y, gx, gy);
+            }
+            return;
+        };
+        let mut tables = Vec::with_capacity(points.len());
+        for (&(x, y), (gx, gy)) in points.iter().zip(out.iter_mut()) {
+            gx.fill(0.0);
+            gy.fill(0.0);
+            self.matrix.add_mul(1.0, y, gx);
+            self.matrix.add_tmul(1.0, x, gy);
+            let (mut tx, mut ty) = (Vec::new(), Vec::new());
+            Self::penalty_table(self.x_penalty.as_ref(), x, records.len(), &mut tx);
+            Self::penalty_table(self.y_penalty.as_ref(), y, records.len(), &mut ty);
+            tables.push((tx, ty));
+        }
+        let w = 1.0 / records.len() as f64;
+        let (dx, dy) = self.matrix.dims();
+        let mut scratch = NoiseScratch::default();
+        for i in records {
+            scratch.fill_rank_one(self.seed, i, dx, dy);
+            for ((&(x, y), (gx, gy)), (tx, ty)) in points.iter().zip(out.iter_mut()).zip(&tables) {
+                scratch.add_rank_one(sigma, x, y, w, gx, gy);
+                self.add_record_penalties(i, x, y, w, gx, gy, (tx, ty));
+            }
         }
     }
     fn population_gradient(

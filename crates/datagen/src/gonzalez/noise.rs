@@ -30,6 +30,35 @@ pub struct NoiseScratch {
     zeta: SignWords,
 }
 
+impl NoiseScratch {
+    /// Hashes record `i`'s rank-one sign vectors `xi` (length `d_x`) and
+    /// `zeta` (length `d_y`).
+    #[inline]
+    pub fn fill_rank_one(&mut self, seed: u64, i: usize, dx: usize, dy: usize) {
+        let (kx, ky) = (2 * i as u64, 2 * i as u64 + 1);
+        self.xi.fill(seed, kx, dx);
+        self.zeta.fill(seed, ky, dy);
+    }
+
+    /// Adds the rank-one noise `weight sigma (xi zeta^T y, zeta xi^T x)` of
+    /// the record last given to [`Self::fill_rank_one`].
+    #[inline]
+    pub fn add_rank_one(
+        &self,
+        sigma: f64,
+        x: SimplexPoint<'_>,
+        y: SimplexPoint<'_>,
+        weight: f64,
+        gx: &mut [f64],
+        gy: &mut [f64],
+    ) {
+        let zeta_y = self.zeta.signed_dot(y);
+        let xi_x = self.xi.signed_dot(x);
+        self.xi.add_scaled(weight * sigma * zeta_y, gx);
+        self.zeta.add_scaled(weight * sigma * xi_x, gy);
+    }
+}
+
 /// Adds `weight * (A(z_i) - A_bar) y` to `gx` and `weight * (A(z_i) - A_bar)^T x`
 /// to `gy`. Cost: `O(d_x + d_y)` (rank one) or `O(d_x |supp y| + d_y |supp x|)`
 /// (sign-Bernoulli).
@@ -70,13 +99,8 @@ pub fn add_matrix_noise_with(
     match noise {
         GameNoise::None => {}
         GameNoise::RankOne { sigma } => {
-            let (kx, ky) = (2 * i as u64, 2 * i as u64 + 1);
-            scratch.xi.fill(seed, kx, dx);
-            scratch.zeta.fill(seed, ky, dy);
-            let zeta_y = scratch.zeta.signed_dot(y);
-            let xi_x = scratch.xi.signed_dot(x);
-            scratch.xi.add_scaled(weight * sigma * zeta_y, gx);
-            scratch.zeta.add_scaled(weight * sigma * xi_x, gy);
+            scratch.fill_rank_one(seed, i, dx, dy);
+            scratch.add_rank_one(sigma, x, y, weight, gx, gy);
         }
         GameNoise::SignBernoulli => {
             let sign = |r: usize, c: usize| {
