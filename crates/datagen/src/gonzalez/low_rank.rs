@@ -64,15 +64,29 @@ pub(super) fn add_mul(
             }
         }
         if let Some((c, yc, cross_row)) = fixed {
-            let lic = &mut lic[..ob.len()];
-            lic.fill(-0.0);
-            for (t, vc) in terms.iter().zip(&vcol) {
-                for (l, u) in lic.iter_mut().zip(&t.u[i0..]) {
-                    *l += t.coefficient * u * vc;
+            if yc == 0.0 {
+                // `(margin - lic) * 0` is a zero, which leaves every nonzero
+                // `v` unchanged: only zeros (whose sign it may flip) need it.
+                // A Maurey point off the cross column (K = 1: all but one
+                // draw in d) skips this second sweep over the factors.
+                for (r, vi) in v.iter_mut().enumerate().filter(|(_, vi)| **vi == 0.0) {
+                    let l = terms
+                        .iter()
+                        .zip(&vcol)
+                        .fold(-0.0, |l, (t, vc)| l + t.coefficient * t.u[i0 + r] * vc);
+                    *vi += (c.margin - l) * yc;
                 }
-            }
-            for (vi, l) in v.iter_mut().zip(lic.iter()) {
-                *vi += (c.margin - l) * yc;
+            } else {
+                let lic = &mut lic[..ob.len()];
+                lic.fill(-0.0);
+                for (t, vc) in terms.iter().zip(&vcol) {
+                    for (l, u) in lic.iter_mut().zip(&t.u[i0..]) {
+                        *l += t.coefficient * u * vc;
+                    }
+                }
+                for (vi, l) in v.iter_mut().zip(lic.iter()) {
+                    *vi += (c.margin - l) * yc;
+                }
             }
             if (i0..i0 + ob.len()).contains(&c.row) {
                 v[c.row - i0] = cross_row;
@@ -116,15 +130,26 @@ pub(super) fn add_tmul(
             }
         }
         if let Some((c, xr, cross_col)) = fixed {
-            let lrj = &mut lrj[..ob.len()];
-            lrj.fill(-0.0);
-            for (t, cuk) in terms.iter().zip(&cu) {
-                for (l, f) in lrj.iter_mut().zip(&t.v[j0..]) {
-                    *l += cuk * f;
+            if xr == 0.0 {
+                // As in `add_mul`: a zero correction changes only zeros.
+                for (r, vj) in v.iter_mut().enumerate().filter(|(_, vj)| **vj == 0.0) {
+                    let l = terms
+                        .iter()
+                        .zip(&cu)
+                        .fold(-0.0, |l, (t, cuk)| l + cuk * t.v[j0 + r]);
+                    *vj -= (c.margin + l) * xr;
                 }
-            }
-            for (vj, l) in v.iter_mut().zip(lrj.iter()) {
-                *vj -= (c.margin + l) * xr;
+            } else {
+                let lrj = &mut lrj[..ob.len()];
+                lrj.fill(-0.0);
+                for (t, cuk) in terms.iter().zip(&cu) {
+                    for (l, f) in lrj.iter_mut().zip(&t.v[j0..]) {
+                        *l += cuk * f;
+                    }
+                }
+                for (vj, l) in v.iter_mut().zip(lrj.iter()) {
+                    *vj -= (c.margin + l) * xr;
+                }
             }
             if (j0..j0 + ob.len()).contains(&c.col) {
                 v[c.col - j0] = cross_col;
@@ -209,11 +234,29 @@ mod tests {
         // touch the cross: every output bit must match the reference.
         let mut rng = Pcg64::seed_from_u64(41);
         for (rows, cols, rank) in [(3, 5, 1), (256, 300, 4), (600, 513, 16), (1030, 257, 3)] {
+            // Coordinate 1 of every factor is zero, so the points e_1 give
+            // zero rank sums, whose sign the cross correction may flip.
             let terms: Vec<RankOneTerm> = (0..rank)
                 .map(|_| RankOneTerm {
                     coefficient: rng.random_range(-0.5..0.5),
-                    u: (0..rows).map(|_| rng.random_range(-1.0..1.0)).collect(),
-                    v: (0..cols).map(|_| rng.random_range(-1.0..1.0)).collect(),
+                    u: (0..rows)
+                        .map(|i| {
+                            if i == 1 {
+                                0.0
+                            } else {
+                                rng.random_range(-1.0..1.0)
+                            }
+                        })
+                        .collect(),
+                    v: (0..cols)
+                        .map(|j| {
+                            if j == 1 {
+                                0.0
+                            } else {
+                                rng.random_range(-1.0..1.0)
+                            }
+                        })
+                        .collect(),
                 })
                 .collect();
             let crosses = [
@@ -256,7 +299,33 @@ mod tests {
                         weights: &yw,
                     },
                 ];
-                for (x, y) in xs.into_iter().zip(ys) {
+                // Off the cross (when it is not at 1): e_1 and e_{last}.
+                let (one, w1) = ([1usize], [1.0]);
+                let last_x = [rows - 1];
+                let last_y = [cols - 1];
+                let extra_x = [
+                    SimplexPoint::Sparse {
+                        indices: &one,
+                        weights: &w1,
+                    },
+                    SimplexPoint::Sparse {
+                        indices: &last_x,
+                        weights: &w1,
+                    },
+                ];
+                let extra_y = [
+                    SimplexPoint::Sparse {
+                        indices: &one,
+                        weights: &w1,
+                    },
+                    SimplexPoint::Sparse {
+                        indices: &last_y,
+                        weights: &w1,
+                    },
+                ];
+                let xs = xs.into_iter().chain(extra_x);
+                let ys = ys.into_iter().chain(extra_y);
+                for (x, y) in xs.zip(ys) {
                     let start: Vec<f64> = (0..rows).map(|i| i as f64 * 0.01).collect();
                     let (mut a, mut b) = (start.clone(), start);
                     add_mul(&terms, cross, -0.7, y, &mut a);

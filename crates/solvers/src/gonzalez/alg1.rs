@@ -170,8 +170,7 @@ pub fn private_smd_with<R: Rng + ?Sized>(
     let (mut hx, mut hy) = (SparseAverage::default(), SparseAverage::default());
     let inv_t = 1.0 / s.steps as f64;
     for t in 0..s.steps {
-        let total_x = wx.probabilities_into(&mut px);
-        let total_y = wy.probabilities_into(&mut py);
+        let (total_x, total_y) = LogWeights::probabilities_pair(&wx, &wy, &mut px, &mut py);
         axpy(inv_t, &px, &mut avg_x);
         axpy(inv_t, &py, &mut avg_y);
         sample_sorted_with_total(&px, total_x, s.k + 1, rng, &mut sx);

@@ -66,18 +66,7 @@ impl LogWeights {
     /// `d = 2^14`); so was the sampler's separate sum of `p`, now carried by
     /// the division pass.
     pub fn probabilities_into(&self, out: &mut [f64]) -> f64 {
-        let mut lanes = [f64::NEG_INFINITY; 4];
-        let chunks = self.theta.chunks_exact(4);
-        let tail = chunks.remainder();
-        for c in chunks {
-            for (l, &t) in lanes.iter_mut().zip(c) {
-                *l = l.max(t);
-            }
-        }
-        let m = tail
-            .iter()
-            .copied()
-            .fold(lanes[0].max(lanes[1]).max(lanes[2].max(lanes[3])), f64::max);
+        let m = self.max_shift();
         let mut total = 0.0;
         for (o, t) in out.iter_mut().zip(&self.theta) {
             *o = (t - m).exp();
@@ -89,6 +78,58 @@ impl LogWeights {
             sum += *o;
         }
         sum
+    }
+}
+
+impl LogWeights {
+    /// `max_j theta_j` over four lanes (see [`Self::probabilities_into`]).
+    fn max_shift(&self) -> f64 {
+        let mut lanes = [f64::NEG_INFINITY; 4];
+        let chunks = self.theta.chunks_exact(4);
+        let tail = chunks.remainder();
+        for c in chunks {
+            for (l, &t) in lanes.iter_mut().zip(c) {
+                *l = l.max(t);
+            }
+        }
+        tail.iter()
+            .copied()
+            .fold(lanes[0].max(lanes[1]).max(lanes[2].max(lanes[3])), f64::max)
+    }
+
+    /// [`Self::probabilities_into`] of two players at once, bit for bit:
+    /// `(pa, pb, sum pa, sum pb)`. Each player's sums are sequential chains
+    /// of dependent additions (the normaliser, carried across the `exp`
+    /// calls, and the sum of `p`); interleaving the two players' chains in
+    /// one loop lets them overlap (Alg. 1 at `d = 2^14`: these passes took
+    /// about 60% of a step). Players of different sizes go one at a time.
+    pub fn probabilities_pair(
+        a: &LogWeights,
+        b: &LogWeights,
+        pa: &mut [f64],
+        pb: &mut [f64],
+    ) -> (f64, f64) {
+        let n = a.theta.len();
+        if b.theta.len() != n || pa.len() != n || pb.len() != n {
+            return (a.probabilities_into(pa), b.probabilities_into(pb));
+        }
+        let (ma, mb) = (a.max_shift(), b.max_shift());
+        let (mut ta, mut tb) = (0.0, 0.0);
+        for j in 0..n {
+            let (ea, eb) = ((a.theta[j] - ma).exp(), (b.theta[j] - mb).exp());
+            pa[j] = ea;
+            pb[j] = eb;
+            ta += ea;
+            tb += eb;
+        }
+        let (mut sa, mut sb) = (-0.0, -0.0);
+        for (oa, ob) in pa.iter_mut().zip(pb.iter_mut()) {
+            *oa /= ta;
+            *ob /= tb;
+            sa += *oa;
+            sb += *ob;
+        }
+        (sa, sb)
     }
 }
 
