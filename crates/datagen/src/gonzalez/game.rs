@@ -31,8 +31,8 @@ pub struct SimplexGame {
     noise: GameNoise,
     x_penalty: Option<SeparablePenalty>,
     y_penalty: Option<SeparablePenalty>,
-    k_x: Vec<u32>,
-    k_y: Vec<u32>,
+    k_x: Coordinates,
+    k_y: Coordinates,
     n: usize,
     seed: u64,
 }
@@ -44,12 +44,50 @@ fn draw_index<R: Rng + ?Sized>(cumulative: &[f64], rng: &mut R) -> u32 {
         .min(cumulative.len() - 1) as u32
 }
 
+/// The records' penalty coordinates `k(z_i)`, stored in the narrowest
+/// integer type that holds `d - 1`: at `d = 2^4` and `n = 1e8` (table 1's
+/// `ggp_alg3_n`) two `u32` arrays took 800 MB of the run's 891 MB peak and
+/// were streamed three times per record; as bytes they take 200 MB. The
+/// values, and the draws that made them, are the same.
+#[derive(Debug, Clone)]
+enum Coordinates {
+    Narrow(Vec<u8>),
+    Medium(Vec<u16>),
+    Wide(Vec<u32>),
+}
+
+impl Coordinates {
+    /// Stores the draws (no penalty: empty).
+    fn new(d: usize, draws: impl Iterator<Item = u32>) -> Self {
+        // The draws are < d, so the narrowing casts below are exact.
+        if d <= 1 << 8 {
+            Coordinates::Narrow(draws.map(|k| k as u8).collect())
+        } else if d <= 1 << 16 {
+            Coordinates::Medium(draws.map(|k| k as u16).collect())
+        } else {
+            Coordinates::Wide(draws.collect())
+        }
+    }
+
+    /// `k(z_i)`.
+    #[inline]
+    fn get(&self, i: usize) -> usize {
+        match self {
+            Coordinates::Narrow(v) => v[i] as usize,
+            Coordinates::Medium(v) => v[i] as usize,
+            Coordinates::Wide(v) => v[i] as usize,
+        }
+    }
+}
+
 fn draw_indices<R: Rng + ?Sized>(
     pen: Option<&SeparablePenalty>,
     n: usize,
     rng: &mut R,
-) -> Vec<u32> {
-    let Some(pen) = pen else { return Vec::new() };
+) -> Coordinates {
+    let Some(pen) = pen else {
+        return Coordinates::Wide(Vec::new());
+    };
     let mut acc = 0.0;
     let cumulative: Vec<f64> = pen
         .weights
@@ -59,7 +97,8 @@ fn draw_indices<R: Rng + ?Sized>(
             acc
         })
         .collect();
-    (0..n).map(|_| draw_index(&cumulative, rng)).collect()
+    let draws = (0..n).map(|_| draw_index(&cumulative, rng));
+    Coordinates::new(cumulative.len(), draws)
 }
 
 impl SimplexGame {
@@ -175,11 +214,11 @@ impl SimplexGame {
             }
         };
         if let Some(pen) = &self.x_penalty {
-            let k = self.k_x[i] as usize;
+            let k = self.k_x.get(i);
             gx[k] += weight * pen.coefficient * derivative(pen, tables.0, x, k);
         }
         if let Some(pen) = &self.y_penalty {
-            let k = self.k_y[i] as usize;
+            let k = self.k_y.get(i);
             gy[k] -= weight * pen.coefficient * derivative(pen, tables.1, y, k);
         }
     }
