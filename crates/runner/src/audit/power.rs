@@ -62,8 +62,9 @@ pub struct Power {
     /// probability at least 0.95 on this statistic (see the module docs);
     /// `None` when none was found.
     pub detectable_eps_95: Option<f64>,
-    /// The bootstrap's flag rate on the row's own runs.
-    pub own_rate: f64,
+    /// The bootstrap's flag rate on the row's own runs (violation rows only:
+    /// a consistent row's power comes from its probes).
+    pub own_rate: Option<f64>,
     /// Each probe: its `eps'` and bootstrap flag rate (empty for a
     /// violation row, or when the reference power is out of reach).
     pub probes: Vec<(f64, f64)>,
@@ -136,10 +137,9 @@ enum Search {
     None,
     /// Found, or given up, with the result.
     Done(Power),
-    /// Probing: the reference power, the probes so far, the own rate.
+    /// Probing: the reference power and the probes so far.
     Probing {
         reference: f64,
-        own_rate: f64,
         probes: Vec<(f64, f64)>,
     },
 }
@@ -178,7 +178,10 @@ pub fn measure(
         outcomes
             .par_iter()
             .map(|o| {
-                o.assessment.as_ref()?;
+                // Only a violation's power is read from its own runs.
+                o.assessment
+                    .as_ref()
+                    .filter(|a| a.verdict == Verdict::Violation)?;
                 Some(rate(
                     plan,
                     o,
@@ -192,20 +195,22 @@ pub fn measure(
         .iter()
         .zip(own)
         .map(|(o, own_rate)| {
-            let (Some(a), Some(own_rate)) = (&o.assessment, own_rate) else {
+            let Some(a) = &o.assessment else {
                 return Search::None;
             };
-            match (a.verdict, a.detectable_eps_95) {
-                (Verdict::Violation, _) => Search::Done(violation_power(o, own_rate)),
-                (Verdict::Consistent, None) => Search::Done(Power {
+            match (a.verdict, a.detectable_eps_95, own_rate) {
+                (Verdict::Violation, _, Some(own_rate)) => {
+                    Search::Done(violation_power(o, own_rate))
+                }
+                (Verdict::Violation, _, None) => unreachable!("violations are bootstrapped"),
+                (Verdict::Consistent, None, _) => Search::Done(Power {
                     detectable_eps_95: None,
-                    own_rate,
+                    own_rate: None,
                     probes: Vec::new(),
                     note: "no reference release is flagged by an audit of this size".into(),
                 }),
-                (Verdict::Consistent, Some(reference)) => Search::Probing {
+                (Verdict::Consistent, Some(reference), _) => Search::Probing {
                     reference,
-                    own_rate,
                     probes: Vec::new(),
                 },
             }
@@ -226,6 +231,30 @@ pub fn measure(
                     ),
                 )),
                 _ => None,
+            })
+            .collect();
+        // A probe whose entry refuses its privacy (a theorem proven only
+        // for eps <= 1, say) ends its row's search with the reason.
+        let probes: Vec<(usize, Audit)> = probes
+            .into_iter()
+            .filter(|(i, p)| match super::execute::build_pair(p) {
+                Ok(_) => true,
+                Err(e) => {
+                    let Search::Probing { probes, .. } = &mut searches[*i] else {
+                        unreachable!("only probing rows are probed")
+                    };
+                    let note = format!(
+                        "the probe at eps {:.4} cannot run: {e:#}",
+                        claimed_eps_delta(p.run_at, outcomes[*i].claimed.1).0
+                    );
+                    searches[*i] = Search::Done(Power {
+                        detectable_eps_95: None,
+                        own_rate: None,
+                        probes: std::mem::take(probes),
+                        note,
+                    });
+                    false
+                }
             })
             .collect();
         if probes.is_empty() {
@@ -255,18 +284,13 @@ pub fn measure(
                 .collect()
         });
         for ((i, _), r) in probes.iter().zip(rates) {
-            let Search::Probing {
-                reference,
-                own_rate,
-                probes,
-            } = &mut searches[*i]
-            else {
+            let Search::Probing { reference, probes } = &mut searches[*i] else {
                 unreachable!("only probing rows were probed")
             };
             let eps = probe_eps(*reference, k);
             let done = |detectable_eps_95, probes: Vec<(f64, f64)>, note: String| Power {
                 detectable_eps_95,
-                own_rate: *own_rate,
+                own_rate: None,
                 probes,
                 note,
             };
@@ -325,7 +349,7 @@ fn violation_power(o: &Outcome, own_rate: f64) -> Power {
     };
     Power {
         detectable_eps_95,
-        own_rate,
+        own_rate: Some(own_rate),
         probes: Vec::new(),
         note,
     }

@@ -192,7 +192,7 @@ pub fn csv(outcomes: &[Outcome], alpha: f64) -> String {
         let (power_95, reflag, probes, power_note) = match &o.power {
             Some(p) => (
                 p.detectable_eps_95.map(num).unwrap_or_default(),
-                format!("{:.2}", p.own_rate),
+                p.own_rate.map(|r| format!("{r:.2}")).unwrap_or_default(),
                 probes_text(p),
                 text(&p.note),
             ),
@@ -392,11 +392,10 @@ pub fn markdown(
             let _ = write!(md, ". **{}**", why.trim_end_matches('.'));
         }
         if let Some(p) = &o.power {
-            let _ = write!(
-                md,
-                ". Power for this statistic: bootstrap flag rate {:.2} on its own runs",
-                p.own_rate
-            );
+            let _ = write!(md, ". Power for this statistic");
+            if let Some(r) = p.own_rate {
+                let _ = write!(md, ": bootstrap flag rate {r:.2} on its own runs");
+            }
             if !p.probes.is_empty() {
                 let probes: Vec<String> = p
                     .probes
