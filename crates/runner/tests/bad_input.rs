@@ -54,6 +54,12 @@ fn cases() -> Vec<(&'static str, String, &'static str, usize)> {
             line_of("eps = 1.0 }"),
         ),
         (
+            "a swept privacy parameter also fixed",
+            replace("privacy = { delta = 1e-6 }", "privacy = { eps = 1.0, delta = 1e-6 }"),
+            "`eps` is both fixed here and swept in the grid",
+            line_of("privacy = { delta = 1e-6 }"),
+        ),
+        (
             "rho swept for an (eps, delta) algorithm",
             replace(
                 "grid = { eps = [0.1, 0.2, 0.5]",

@@ -26,7 +26,6 @@ name = "spider_rho"
 metric = "realised_rho"
 problem = { family = "kl_power_tilt", n = 1e7, d = 8, p = 3.0 }
 algorithm = { name = "kl_spider" }
-privacy = { rho = 1.0 }
 grid = { rho = [0.25, 1.0] }
 expect = { below_bound = true }
 
@@ -35,7 +34,6 @@ name = "spider_paper_rho"
 metric = "realised_rho"
 problem = { family = "kl_power_tilt", n = 1e7, d = 8, p = 3.0 }
 algorithm = { name = "kl_spider", calibration = "paper" }
-privacy = { rho = 1.0 }
 grid = { rho = [0.25, 1.0] }
 expect = { above_reference = [0.25, 1.0] }
 
@@ -44,7 +42,6 @@ name = "proximal_rho"
 metric = "realised_rho"
 problem = { family = "kl_theorem8", n = 200, tau = 1.5 }
 algorithm = { name = "kl_proximal_point", inner_steps = "practical" }
-privacy = { rho = 1.0 }
 grid = { rho = [0.5, 1.0] }
 expect = { below_bound = true }
 
@@ -61,7 +58,6 @@ name = "selection_rho"
 metric = "realised_rho"
 problem = { family = "kl_geman_mcclure", n = 100, d = 4 }
 algorithm = { name = "kl_stationary_selection" }
-privacy = { rho = 1.0 }
 grid = { rho = [0.5, 1.0] }
 expect = { below_bound = true }
 "#;
