@@ -60,6 +60,15 @@ fn cases() -> Vec<(&'static str, String, &'static str, usize)> {
             line_of("privacy = { delta = 1e-6 }"),
         ),
         (
+            "an algorithm on a family it does not accept",
+            replace(
+                "algorithm = { name = \"output_perturbation_conceptual\" }",
+                "algorithm = { name = \"op_regularized\" }",
+            ),
+            "algorithm `op_regularized` does not accept family `diagonal_quadratic`",
+            line_of("problem = { family = \"diagonal_quadratic\", d = 10 }"),
+        ),
+        (
             "rho swept for an (eps, delta) algorithm",
             replace(
                 "grid = { eps = [0.1, 0.2, 0.5]",

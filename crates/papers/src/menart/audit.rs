@@ -66,7 +66,9 @@
 //!   from Algorithm 3's literal noise (1e6 runs a side: 0.129).
 
 use contract::audit::{first_coordinate, AuditDef, AuditPair, AuditSetting, Estimator, Relation};
-use contract::{Instance, Value, Values};
+use contract::{Instance, Options, Value, Values};
+
+use super::common::{CalibrationOption, KlOptions};
 use datagen::menart::{MeanEstimation, MeanEstimationParams};
 use dpcore::RunFailure;
 
@@ -238,9 +240,9 @@ fn drift_pair(setting: &AuditSetting) -> Result<AuditPair, RunFailure> {
 /// pair (full-gradient norm `L0/n`, far below `sigma_hat`) puts half the
 /// steps' `N_t` below 0.
 fn adaptive_pair(setting: &AuditSetting) -> Result<AuditPair, RunFailure> {
-    match setting.options.get("calibration") {
-        Some(Value::Str(c)) if c == "paper" => balanced_pair(setting),
-        _ => drift_pair(setting),
+    match KlOptions::read(setting.options)?.calibration {
+        CalibrationOption::Paper => balanced_pair(setting),
+        CalibrationOption::Recommended => drift_pair(setting),
     }
 }
 

@@ -65,6 +65,16 @@ pub(super) fn resolve(
             "pair it with a family of its kind (`runner list` shows each kind)",
         ));
     }
+    if !algorithm.accepts(family.name) {
+        return Err(loc.error(
+            &join(base, &toml_path!["problem", "family"]),
+            format!(
+                "algorithm `{}` does not accept family `{}`: {}",
+                algorithm.name, family.name, algorithm.families_reason
+            ),
+            format!("families it accepts: {:?}", algorithm.families),
+        ));
+    }
     if !algorithm.metrics.contains(&metric_kind) {
         return Err(loc.error(
             &join(base, &toml_path!["metric"]),
