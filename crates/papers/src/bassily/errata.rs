@@ -11,8 +11,8 @@ use crate::errata::formulas::{
 };
 use crate::errata::number_format::{num, param};
 use crate::errata::privacy::{Accounting, Privacy};
+use crate::errata::row::EPS;
 use crate::errata::row::{erratum, noise};
-use crate::errata::EPS;
 
 const BASSILY: &str = "Bassily–Feldman–Talwar–Thakurta";
 
