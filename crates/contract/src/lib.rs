@@ -29,7 +29,7 @@ pub use kind::{
 };
 pub use metric::Metric;
 pub use output::{CellOutput, Curves};
-pub use param::{choice, num, ParamDef, ParamKind, ParamRole, Value, Values, POSITIVE};
+pub use param::{choice, num, ParamDef, ParamKind, ParamRole, SizeStep, Value, Values, POSITIVE};
 pub use privacy::{Privacy, PrivacyUnit};
 pub use release::{Release, Released};
 pub use typed::{read, same_name, Choice, FromValue, Options};

@@ -9,8 +9,8 @@ use crate::common::{run_output_perturbation_conceptual, OutputPerturbationOption
 use contract::{num, AlgorithmDef, Build, FamilyDef, Metric, Options, ParamDef, Run, Values};
 
 const DIAGONAL_QUADRATIC_PARAMS: &[ParamDef] = &[
-    ParamDef::int("n", 2, "number of records"),
-    ParamDef::int("d", 1, "dimension"),
+    ParamDef::int("n", 2, "number of records").size(),
+    ParamDef::int("d", 1, "dimension").size(),
     ParamDef::positive("beta", "largest Hessian eigenvalue (smoothness)").default("1.0"),
     ParamDef::float(
         "kappa",

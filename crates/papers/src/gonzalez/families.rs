@@ -86,13 +86,13 @@ pub const MAX_DENSE_LOG2_D: i64 = 16;
 /// the same order). Above it the cache stops paying for its construction.
 pub const CACHED_DENSE_LOG2_D: i64 = 10;
 
-const N: ParamDef = ParamDef::int("n", 2, "number of records");
+const N: ParamDef = ParamDef::int("n", 2, "number of records").size();
 const LOG2_D: ParamDef = ParamDef::int(
     "log2_d",
     1,
     "d_x = d_y = 2^log2_d (<= 20), so l = 2 ln(2) log2_d; dense and planted matrices are generated lazily from (seed, i, j), <= 2^16 (O(d^2) hashes per gap)",
-);
-const D: ParamDef = ParamDef::int("d", 2, "dimension of the simplex");
+).log2_size();
+const D: ParamDef = ParamDef::int("d", 2, "dimension of the simplex").size();
 
 fn invalid(message: impl Into<String>) -> RunFailure {
     RunFailure::InvalidParameters(message.into())
@@ -369,7 +369,7 @@ pub(crate) const FAMILIES: &[FamilyDef] = &[
             "bits",
             2,
             "bits k of the domain (|Z| = 2^k, k <= 16)",
-        )
+        ).log2_size()
         .default("10")],
         &[Metric::MaxQueryError],
         Build::QueryRelease(build_marginals),

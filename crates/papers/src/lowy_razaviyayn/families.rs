@@ -13,9 +13,10 @@ use rand_pcg::Pcg64;
 
 use contract::{num, read, Build, FamilyDef, Metric, ParamDef, Values, POSITIVE};
 
-const N: ParamDef = ParamDef::int("n", 2, "number of records");
-const D: ParamDef = ParamDef::int("d", 1, "dimension");
-const D2: ParamDef = ParamDef::int("d", 2, "dimension (at least 2: data on the sphere S^(d-1))");
+const N: ParamDef = ParamDef::int("n", 2, "number of records").size();
+const D: ParamDef = ParamDef::int("d", 1, "dimension").size();
+const D2: ParamDef =
+    ParamDef::int("d", 2, "dimension (at least 2: data on the sphere S^(d-1))").size();
 const ATOMS: ParamDef = ParamDef::float(
     "p",
     (0.0, 1.0, false),

@@ -43,13 +43,15 @@ const N: ParamDef = ParamDef::int(
     "n",
     4,
     "number of records (anchor pair + inliers + outliers)",
-);
-const D_G: ParamDef = ParamDef::int("d", 2, "dimension (at least 2)");
+)
+.size();
+const D_G: ParamDef = ParamDef::int("d", 2, "dimension (at least 2)").size();
 const D_G2: ParamDef = ParamDef::int(
     "d",
     3,
     "dimension (at least 3: w*, u_2 and their complement)",
-);
+)
+.size();
 const OUTLIERS: ParamDef = ParamDef::int(
     "m",
     0,
