@@ -1,6 +1,6 @@
 //! Typed options: an entry declares its options once, as a struct whose
-//! fields are the options ([`options!`]) and whose choices are enums
-//! ([`choices!`]); the schema the spec validator checks ([`Options::PARAMS`])
+//! fields are the options ([`options!`](crate::options)) and whose choices are enums
+//! ([`choices!`](crate::choices)); the schema the spec validator checks ([`Options::PARAMS`])
 //! and the typed value a run reads ([`Options::read`]) come from that one
 //! declaration, so a renamed option or a new choice is a compile error or a
 //! missing match arm, never a silent default.
@@ -46,7 +46,7 @@ impl FromValue for usize {
     }
 }
 
-/// A closed set of named variants, as written in TOML ([`choices!`]).
+/// A closed set of named variants, as written in TOML ([`choices!`](crate::choices)).
 pub trait Choice: Copy + 'static {
     /// The names, in declaration order (the [`crate::ParamKind::Choice`] list).
     const NAMES: &'static [&'static str];
@@ -68,7 +68,7 @@ pub fn read<T: FromValue>(values: &Values, name: &str) -> Result<T, RunFailure> 
     })
 }
 
-/// A struct of typed options declared with [`options!`].
+/// A struct of typed options declared with [`options!`](crate::options).
 pub trait Options: Sized {
     /// The declared options, in field order: the schema of
     /// [`crate::AlgorithmDef::options`].
@@ -78,7 +78,7 @@ pub trait Options: Sized {
 }
 
 /// Whether two strings are equal, in a const context (the compile-time check
-/// of [`options!`] that a field and its declared parameter share a name).
+/// of [`options!`](crate::options) that a field and its declared parameter share a name).
 pub const fn same_name(a: &str, b: &str) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());
     if a.len() != b.len() {

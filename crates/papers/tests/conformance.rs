@@ -315,7 +315,7 @@ fn every_algorithm_measures_every_declared_metric_on_a_tiny_instance() {
                 );
                 measured.push(f.name);
             }
-            if !(refused.is_empty() && !measured.is_empty()) {
+            if !refused.is_empty() || measured.is_empty() {
                 failures.push(format!(
                     "{} measuring {m}: refused at run time on accepted families {refused:?}, \
                      measured on {measured:?}",

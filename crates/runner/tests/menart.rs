@@ -114,8 +114,16 @@ grid = {{ n = [100, 200] }}
         )
     };
     for (family, algorithm, reason) in [
-        ("kl_power_tilt", "kl_gaussian_mean", "its clip is the record radius"),
-        ("kl_geman_mcclure", "kl_spider", "Algorithm 1 needs KL constants"),
+        (
+            "kl_power_tilt",
+            "kl_gaussian_mean",
+            "its clip is the record radius",
+        ),
+        (
+            "kl_geman_mcclure",
+            "kl_spider",
+            "Algorithm 1 needs KL constants",
+        ),
     ] {
         let path = s.write("menart_refused.toml", &study(family, algorithm));
         for plan in [true, false] {

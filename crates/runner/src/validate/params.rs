@@ -10,6 +10,9 @@ use crate::spec::{ParamValue, PrivacySpec, StudySpec};
 use crate::toml_path;
 use dpcore::PrivacyParams;
 
+/// A range check of one privacy value, located at the key it was read from.
+type RangeCheck<'a> = dyn Fn(f64, &[PathSeg]) -> Result<(), SpecError> + 'a;
+
 /// A study's privacy guarantee, resolved.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct ResolvedPrivacy {
@@ -73,7 +76,7 @@ pub(super) fn check_privacy(
     // value that no cell uses never enters the spec.
     let resolve = |name: &str,
                    implicit: Option<f64>,
-                   check: &dyn Fn(f64, &[PathSeg]) -> Result<(), SpecError>|
+                   check: &RangeCheck|
      -> Result<(f64, f64), SpecError> {
         if let Some(first) = swept_first(name) {
             if own(&s.privacy, name).is_some() {
