@@ -24,12 +24,14 @@
 //! is Gaussian: it bounds `mu` and converts it to `eps` at `delta`.
 
 pub mod assess;
+pub mod bootstrap;
 pub mod clopper_pearson;
 pub mod gdp;
 pub mod power;
 pub mod threshold;
 
 pub use assess::{assess, estimate, Assessment, Bound, Method, Verdict};
+pub use bootstrap::{reflag, Reflag};
 pub use clopper_pearson::ClopperPearson;
 pub use gdp::{gdp_audit, GdpAudit};
 pub use threshold::{audit, Audit, Event};

@@ -90,6 +90,14 @@ pub struct AuditPair {
 /// Builds an algorithm's audit pair at a setting.
 pub type PairFn = fn(&AuditSetting) -> Result<AuditPair, RunFailure>;
 
+/// Runs the algorithm on side `side` (0: `D`, 1: `D'`) of the pair with
+/// every intermediate release observed, and returns the transcript's
+/// statistic (for Gaussian releases, their privacy-loss sum: the log
+/// likelihood ratio of the transcript between `D` and `D'`, Nasr et al.
+/// 2021's white-box auditor, which needs the pair to compute both means).
+pub type TranscriptFn =
+    fn(&crate::RunContext, &AuditPair, usize, &mut rand_pcg::Pcg64) -> Result<f64, RunFailure>;
+
 /// An algorithm's audit: pair, statistic and estimator.
 #[derive(Debug)]
 pub struct AuditDef {
@@ -100,6 +108,11 @@ pub struct AuditDef {
     pub statistic: fn(&Released) -> f64,
     /// The estimator.
     pub estimator: Estimator,
+    /// The statistic of the whole transcript, when the entry can observe
+    /// it: every noisy release an accountant composes over, not only the
+    /// final point (`observe = "transcript"` in an audit row). `None`: the
+    /// final release only.
+    pub transcript: Option<TranscriptFn>,
     /// Why this pair is worst-case for the algorithm and why the estimator
     /// applies, one or two sentences for the report.
     pub method: &'static str,

@@ -123,6 +123,22 @@ pub trait SaddleProblem: Send + Sync {
             self.accumulate_record_gradient(i, x, y, w, gx, gy);
         }
     }
+    /// [`Self::batch_gradient`] at several points over the same records:
+    /// `out[p]` gets exactly what `batch_gradient(records, points[p].0,
+    /// points[p].1, ..)` writes, bit for bit. Families override it to share
+    /// a record's work between the points (Alg. 3 evaluates three points
+    /// on each batch, and a record's hashed noise is the same at all of
+    /// them).
+    fn batch_gradients(
+        &self,
+        records: Range<usize>,
+        points: &[(SimplexPoint<'_>, SimplexPoint<'_>)],
+        out: &mut [(&mut [f64], &mut [f64])],
+    ) {
+        for (&(x, y), (gx, gy)) in points.iter().zip(out.iter_mut()) {
+            self.batch_gradient(records.clone(), x, y, gx, gy);
+        }
+    }
     /// Population gradient `(grad_x F_D, grad_y F_D)` at `(x, y)` (used for
     /// the non-private bias diagnostics of digest §7.1 and the tests).
     fn population_gradient(

@@ -236,8 +236,35 @@ fn a_clipped_release_falls_back_to_the_threshold_audit() {
     assert_eq!(col("estimator"), "threshold (Clopper-Pearson)");
     assert!(col("gaussian_fit_refused").contains("atoms"), "{csv}");
     assert!(col("mu_lower").is_empty(), "{csv}");
-    let power: f64 = col("detectable_eps_95").parse().unwrap();
+    let reference: f64 = col("reference_eps_95").parse().unwrap();
     let typical: f64 = col("smallest_detectable_eps").parse().unwrap();
-    assert!(power > typical && typical > 1.0, "{csv}");
+    assert!(reference > typical && typical > 1.0, "{csv}");
+    // The power for this statistic comes from probes at reference x 1.5^k:
+    // the first probe sits at the reference, each is listed with its
+    // bootstrap rate, and the power is the first with rate >= 0.95 (or
+    // none, with the reason).
+    let probes: Vec<(f64, f64)> = col("power_probes")
+        .split(';')
+        .map(|p| {
+            let (e, r) = p.split_once(':').unwrap();
+            (e.parse().unwrap(), r.parse().unwrap())
+        })
+        .collect();
+    assert!((probes[0].0 - reference).abs() < 1e-3, "{csv}");
+    match col("detectable_eps_95") {
+        "" => {
+            assert!(probes.iter().all(|p| p.1 < 0.95), "{csv}");
+            assert!(col("power_note").contains("not flagged"), "{csv}");
+        }
+        power => {
+            let power: f64 = power.parse().unwrap();
+            let last = probes.last().unwrap();
+            assert!((last.0 - power).abs() < 1e-3 && last.1 >= 0.95, "{csv}");
+            assert!(
+                probes[..probes.len() - 1].iter().all(|p| p.1 < 0.95),
+                "{csv}"
+            );
+        }
+    }
     std::fs::remove_dir_all(dir).unwrap();
 }

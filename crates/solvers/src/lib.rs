@@ -10,6 +10,7 @@ pub mod inner;
 pub mod lowy_razaviyayn;
 pub mod menart;
 pub mod output_perturbation;
+pub mod transcript;
 pub mod wang;
 
 pub use output_perturbation::{

@@ -20,8 +20,8 @@ use dpcore::saddle::{SaddleProblem, SimplexConstants, SimplexPoint};
 use rand::{Rng, RngExt};
 
 use super::matrix::MeanMatrix;
-use super::noise::add_matrix_noise;
 pub use super::noise::GameNoise;
+use super::noise::{add_matrix_noise_with, NoiseScratch};
 use super::separable::{max_linear_minus_penalty, SeparablePenalty};
 
 /// A sampled stochastic game (module docs).
@@ -31,8 +31,8 @@ pub struct SimplexGame {
     noise: GameNoise,
     x_penalty: Option<SeparablePenalty>,
     y_penalty: Option<SeparablePenalty>,
-    k_x: Vec<u32>,
-    k_y: Vec<u32>,
+    k_x: Coordinates,
+    k_y: Coordinates,
     n: usize,
     seed: u64,
 }
@@ -44,12 +44,50 @@ fn draw_index<R: Rng + ?Sized>(cumulative: &[f64], rng: &mut R) -> u32 {
         .min(cumulative.len() - 1) as u32
 }
 
+/// The records' penalty coordinates `k(z_i)`, stored in the narrowest
+/// integer type that holds `d - 1`: at `d = 2^4` and `n = 1e8` (table 1's
+/// `ggp_alg3_n`) two `u32` arrays took 800 MB of the run's 891 MB peak and
+/// were streamed three times per record; as bytes they take 200 MB. The
+/// values, and the draws that made them, are the same.
+#[derive(Debug, Clone)]
+enum Coordinates {
+    Narrow(Vec<u8>),
+    Medium(Vec<u16>),
+    Wide(Vec<u32>),
+}
+
+impl Coordinates {
+    /// Stores the draws (no penalty: empty).
+    fn new(d: usize, draws: impl Iterator<Item = u32>) -> Self {
+        // The draws are < d, so the narrowing casts below are exact.
+        if d <= 1 << 8 {
+            Coordinates::Narrow(draws.map(|k| k as u8).collect())
+        } else if d <= 1 << 16 {
+            Coordinates::Medium(draws.map(|k| k as u16).collect())
+        } else {
+            Coordinates::Wide(draws.collect())
+        }
+    }
+
+    /// `k(z_i)`.
+    #[inline]
+    fn get(&self, i: usize) -> usize {
+        match self {
+            Coordinates::Narrow(v) => v[i] as usize,
+            Coordinates::Medium(v) => v[i] as usize,
+            Coordinates::Wide(v) => v[i] as usize,
+        }
+    }
+}
+
 fn draw_indices<R: Rng + ?Sized>(
     pen: Option<&SeparablePenalty>,
     n: usize,
     rng: &mut R,
-) -> Vec<u32> {
-    let Some(pen) = pen else { return Vec::new() };
+) -> Coordinates {
+    let Some(pen) = pen else {
+        return Coordinates::Wide(Vec::new());
+    };
     let mut acc = 0.0;
     let cumulative: Vec<f64> = pen
         .weights
@@ -59,7 +97,8 @@ fn draw_indices<R: Rng + ?Sized>(
             acc
         })
         .collect();
-    (0..n).map(|_| draw_index(&cumulative, rng)).collect()
+    let draws = (0..n).map(|_| draw_index(&cumulative, rng));
+    Coordinates::new(cumulative.len(), draws)
 }
 
 impl SimplexGame {
@@ -124,7 +163,10 @@ impl SimplexGame {
     }
 
     /// Adds `weight * (grad f(z_i) - A_bar-part)`: the matrix noise and the
-    /// penalty terms of record `i`.
+    /// penalty terms of record `i`. `phi_x`, `phi_y` hold `phi'` at every
+    /// coordinate of `x`, `y` when the caller tabulated them
+    /// ([`Self::penalty_table`]), else are empty.
+    #[allow(clippy::too_many_arguments)]
     fn add_record_fluctuation(
         &self,
         i: usize,
@@ -133,15 +175,71 @@ impl SimplexGame {
         weight: f64,
         gx: &mut [f64],
         gy: &mut [f64],
+        tables: (&[f64], &[f64]),
+        scratch: &mut NoiseScratch,
     ) {
-        add_matrix_noise(self.noise, &self.matrix, self.seed, i, x, y, weight, gx, gy);
+        add_matrix_noise_with(
+            self.noise,
+            &self.matrix,
+            self.seed,
+            i,
+            x,
+            y,
+            weight,
+            gx,
+            gy,
+            scratch,
+        );
+        self.add_record_penalties(i, x, y, weight, gx, gy, tables);
+    }
+
+    /// Adds record `i`'s penalty gradients at `(x, y)` (see
+    /// [`Self::add_record_fluctuation`]).
+    #[allow(clippy::too_many_arguments)]
+    fn add_record_penalties(
+        &self,
+        i: usize,
+        x: SimplexPoint<'_>,
+        y: SimplexPoint<'_>,
+        weight: f64,
+        gx: &mut [f64],
+        gy: &mut [f64],
+        tables: (&[f64], &[f64]),
+    ) {
+        let derivative = |pen: &SeparablePenalty, table: &[f64], p: SimplexPoint<'_>, k: usize| {
+            if table.is_empty() {
+                pen.potential.derivative(p.coordinate(k))
+            } else {
+                table[k]
+            }
+        };
         if let Some(pen) = &self.x_penalty {
-            let k = self.k_x[i] as usize;
-            gx[k] += weight * pen.coefficient * pen.potential.derivative(x.coordinate(k));
+            let k = self.k_x.get(i);
+            gx[k] += weight * pen.coefficient * derivative(pen, tables.0, x, k);
         }
         if let Some(pen) = &self.y_penalty {
-            let k = self.k_y[i] as usize;
-            gy[k] -= weight * pen.coefficient * pen.potential.derivative(y.coordinate(k));
+            let k = self.k_y.get(i);
+            gy[k] -= weight * pen.coefficient * derivative(pen, tables.1, y, k);
+        }
+    }
+
+    /// `phi'(p_j)` for every coordinate `j` (the same values the records
+    /// would compute one by one, so the same gradients bit for bit), when a
+    /// batch of `records` records has at least as many records as
+    /// coordinates: at `d = 16` and batches of thousands this replaces one
+    /// `tanh` and one binary search per record by a load. Empty otherwise.
+    fn penalty_table(
+        pen: Option<&SeparablePenalty>,
+        p: SimplexPoint<'_>,
+        records: usize,
+        out: &mut Vec<f64>,
+    ) {
+        out.clear();
+        if let Some(pen) = pen {
+            let d = pen.weights.len();
+            if records >= d {
+                out.extend((0..d).map(|k| pen.potential.derivative(p.coordinate(k))));
+            }
         }
     }
 }
@@ -187,7 +285,8 @@ impl SaddleProblem for SimplexGame {
     ) {
         self.matrix.add_mul(weight, y, gx);
         self.matrix.add_tmul(weight, x, gy);
-        self.add_record_fluctuation(i, x, y, weight, gx, gy);
+        let mut scratch = NoiseScratch::default();
+        self.add_record_fluctuation(i, x, y, weight, gx, gy, (&[], &[]), &mut scratch);
     }
     fn batch_gradient(
         &self,
@@ -202,8 +301,52 @@ impl SaddleProblem for SimplexGame {
         self.matrix.add_mul(1.0, y, gx);
         self.matrix.add_tmul(1.0, x, gy);
         let w = 1.0 / records.len() as f64;
+        let (mut tx, mut ty) = (Vec::new(), Vec::new());
+        Self::penalty_table(self.x_penalty.as_ref(), x, records.len(), &mut tx);
+        Self::penalty_table(self.y_penalty.as_ref(), y, records.len(), &mut ty);
+        let mut scratch = NoiseScratch::default();
         for i in records {
-            self.add_record_fluctuation(i, x, y, w, gx, gy);
+            self.add_record_fluctuation(i, x, y, w, gx, gy, (&tx, &ty), &mut scratch);
+        }
+    }
+    /// With rank-one noise, one pass over the records: each record's sign
+    /// words are hashed once and its penalty coordinates read once for all
+    /// the points, and each output gets the operations of
+    /// [`SaddleProblem::batch_gradient`] in the same order (so the same
+    /// bits). Alg. 3 evaluates three points a batch: this pass took its
+    /// `ggp_alg3_n` from three hashes of each record to one.
+    fn batch_gradients(
+        &self,
+        records: Range<usize>,
+        points: &[(SimplexPoint<'_>, SimplexPoint<'_>)],
+        out: &mut [(&mut [f64], &mut [f64])],
+    ) {
+        let GameNoise::RankOne { sigma } = self.noise else {
+            for (&(x, y), (gx, gy)) in points.iter().zip(out.iter_mut()) {
+                self.batch_gradient(records.clone(), x, y, gx, gy);
+            }
+            return;
+        };
+        let mut tables = Vec::with_capacity(points.len());
+        for (&(x, y), (gx, gy)) in points.iter().zip(out.iter_mut()) {
+            gx.fill(0.0);
+            gy.fill(0.0);
+            self.matrix.add_mul(1.0, y, gx);
+            self.matrix.add_tmul(1.0, x, gy);
+            let (mut tx, mut ty) = (Vec::new(), Vec::new());
+            Self::penalty_table(self.x_penalty.as_ref(), x, records.len(), &mut tx);
+            Self::penalty_table(self.y_penalty.as_ref(), y, records.len(), &mut ty);
+            tables.push((tx, ty));
+        }
+        let w = 1.0 / records.len() as f64;
+        let (dx, dy) = self.matrix.dims();
+        let mut scratch = NoiseScratch::default();
+        for i in records {
+            scratch.fill_rank_one(self.seed, i, dx, dy);
+            for ((&(x, y), (gx, gy)), (tx, ty)) in points.iter().zip(out.iter_mut()).zip(&tables) {
+                scratch.add_rank_one(sigma, x, y, w, gx, gy);
+                self.add_record_penalties(i, x, y, w, gx, gy, (tx, ty));
+            }
         }
     }
     fn population_gradient(

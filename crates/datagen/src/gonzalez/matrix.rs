@@ -13,6 +13,7 @@
 use dpcore::saddle::SimplexPoint;
 
 pub use super::lazy::LazyDense;
+use super::low_rank;
 
 /// Largest rank of a [`MeanMatrix::LowRank`] (its inner products are kept in
 /// a stack array).
@@ -155,32 +156,7 @@ impl MeanMatrix {
             },
             MeanMatrix::Lazy(m) => m.add_mul(weight, y, out),
             MeanMatrix::LowRank { terms, cross, .. } => {
-                let mut s = [0.0; MAX_RANK];
-                for (sk, t) in s.iter_mut().zip(terms) {
-                    *sk = t.coefficient * y.dot(&t.v);
-                }
-                for (i, o) in out.iter_mut().enumerate() {
-                    let mut v: f64 = terms.iter().zip(&s).map(|(t, sk)| sk * t.u[i]).sum();
-                    if let Some(c) = cross {
-                        let yc = y.coordinate(c.col);
-                        if i == c.row {
-                            let mut rest = 0.0;
-                            y.for_each(|j, p| {
-                                if j != c.col {
-                                    rest += p
-                                }
-                            });
-                            v = -c.margin * rest;
-                        } else {
-                            let lic: f64 = terms
-                                .iter()
-                                .map(|t| t.coefficient * t.u[i] * t.v[c.col])
-                                .sum();
-                            v += (c.margin - lic) * yc;
-                        }
-                    }
-                    *o += weight * v;
-                }
+                low_rank::add_mul(terms, *cross, weight, y, out)
             }
         }
     }
@@ -198,32 +174,7 @@ impl MeanMatrix {
             }),
             MeanMatrix::Lazy(m) => m.add_tmul(weight, x, out),
             MeanMatrix::LowRank { terms, cross, .. } => {
-                let mut s = [0.0; MAX_RANK];
-                for (sk, t) in s.iter_mut().zip(terms) {
-                    *sk = t.coefficient * x.dot(&t.u);
-                }
-                for (j, o) in out.iter_mut().enumerate() {
-                    let mut v: f64 = terms.iter().zip(&s).map(|(t, sk)| sk * t.v[j]).sum();
-                    if let Some(c) = cross {
-                        let xr = x.coordinate(c.row);
-                        if j == c.col {
-                            let mut rest = 0.0;
-                            x.for_each(|i, p| {
-                                if i != c.row {
-                                    rest += p
-                                }
-                            });
-                            v = c.margin * rest;
-                        } else {
-                            let lrj: f64 = terms
-                                .iter()
-                                .map(|t| t.coefficient * t.u[c.row] * t.v[j])
-                                .sum();
-                            v -= (c.margin + lrj) * xr;
-                        }
-                    }
-                    *o += weight * v;
-                }
+                low_rank::add_tmul(terms, *cross, weight, x, out)
             }
         }
     }

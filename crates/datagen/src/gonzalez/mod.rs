@@ -24,6 +24,7 @@ pub mod counter;
 pub mod game;
 pub mod instances;
 pub mod lazy;
+mod low_rank;
 pub mod matrix;
 pub mod noise;
 pub mod queries;

@@ -3,7 +3,7 @@
 
 use dpcore::saddle::SimplexPoint;
 
-use super::counter::{add_rademacher, rademacher, uniform3};
+use super::counter::{uniform3, SignWords};
 use super::matrix::MeanMatrix;
 
 /// The law of `A(z) - A_bar`.
@@ -22,6 +22,43 @@ pub enum GameNoise {
     SignBernoulli,
 }
 
+/// Reused sign words of [`add_matrix_noise_with`] (the record's `xi` and
+/// `zeta`).
+#[derive(Debug, Clone, Default)]
+pub struct NoiseScratch {
+    xi: SignWords,
+    zeta: SignWords,
+}
+
+impl NoiseScratch {
+    /// Hashes record `i`'s rank-one sign vectors `xi` (length `d_x`) and
+    /// `zeta` (length `d_y`).
+    #[inline]
+    pub fn fill_rank_one(&mut self, seed: u64, i: usize, dx: usize, dy: usize) {
+        let (kx, ky) = (2 * i as u64, 2 * i as u64 + 1);
+        self.xi.fill(seed, kx, dx);
+        self.zeta.fill(seed, ky, dy);
+    }
+
+    /// Adds the rank-one noise `weight sigma (xi zeta^T y, zeta xi^T x)` of
+    /// the record last given to [`Self::fill_rank_one`].
+    #[inline]
+    pub fn add_rank_one(
+        &self,
+        sigma: f64,
+        x: SimplexPoint<'_>,
+        y: SimplexPoint<'_>,
+        weight: f64,
+        gx: &mut [f64],
+        gy: &mut [f64],
+    ) {
+        let zeta_y = self.zeta.signed_dot(y);
+        let xi_x = self.xi.signed_dot(x);
+        self.xi.add_scaled(weight * sigma * zeta_y, gx);
+        self.zeta.add_scaled(weight * sigma * xi_x, gy);
+    }
+}
+
 /// Adds `weight * (A(z_i) - A_bar) y` to `gx` and `weight * (A(z_i) - A_bar)^T x`
 /// to `gy`. Cost: `O(d_x + d_y)` (rank one) or `O(d_x |supp y| + d_y |supp x|)`
 /// (sign-Bernoulli).
@@ -37,17 +74,33 @@ pub fn add_matrix_noise(
     gx: &mut [f64],
     gy: &mut [f64],
 ) {
+    let mut scratch = NoiseScratch::default();
+    add_matrix_noise_with(noise, matrix, seed, i, x, y, weight, gx, gy, &mut scratch);
+}
+
+/// [`add_matrix_noise`] with reused buffers (a batch passes the same
+/// scratch for every record). The rank-one noise hashes each of the
+/// record's two sign vectors once ([`SignWords`]): the same signs, sums and
+/// updates as one hash per coordinate, bit for bit.
+#[allow(clippy::too_many_arguments)]
+pub fn add_matrix_noise_with(
+    noise: GameNoise,
+    matrix: &MeanMatrix,
+    seed: u64,
+    i: usize,
+    x: SimplexPoint<'_>,
+    y: SimplexPoint<'_>,
+    weight: f64,
+    gx: &mut [f64],
+    gy: &mut [f64],
+    scratch: &mut NoiseScratch,
+) {
     let (dx, dy) = matrix.dims();
     match noise {
         GameNoise::None => {}
         GameNoise::RankOne { sigma } => {
-            let (kx, ky) = (2 * i as u64, 2 * i as u64 + 1);
-            let mut zeta_y = 0.0;
-            y.for_each(|j, p| zeta_y += p * rademacher(seed, ky, j));
-            let mut xi_x = 0.0;
-            x.for_each(|j, p| xi_x += p * rademacher(seed, kx, j));
-            add_rademacher(seed, kx, weight * sigma * zeta_y, gx);
-            add_rademacher(seed, ky, weight * sigma * xi_x, gy);
+            scratch.fill_rank_one(seed, i, dx, dy);
+            scratch.add_rank_one(sigma, x, y, weight, gx, gy);
         }
         GameNoise::SignBernoulli => {
             let sign = |r: usize, c: usize| {

@@ -19,7 +19,7 @@
 use dpcore::saddle::{SimplexConstants, SimplexPoint, SimplexSco};
 use rand::{Rng, RngExt};
 
-use super::counter::{add_rademacher, rademacher, uniform3};
+use super::counter::{uniform3, SignWords};
 use super::separable::{max_linear_minus_penalty, SeparablePenalty};
 
 /// G4(a): least squares with a planted vertex optimum (module docs).
@@ -53,6 +53,15 @@ impl LeastSquaresSimplex {
     }
 }
 
+impl LeastSquaresSimplex {
+    /// The label `b = a_vertex + eta` of record `i`, from its sign words.
+    #[inline]
+    fn label(&self, i: usize, words: &SignWords) -> f64 {
+        let eta = self.noise * (2.0 * uniform3(self.seed ^ 0x5EED, i as u64, 0) - 1.0);
+        words.sign(self.vertex) + eta
+    }
+}
+
 impl SimplexSco for LeastSquaresSimplex {
     fn dim(&self) -> usize {
         self.d
@@ -75,12 +84,36 @@ impl SimplexSco for LeastSquaresSimplex {
         weight: f64,
         g: &mut [f64],
     ) {
-        let key = i as u64;
-        let mut aw = 0.0;
-        w.for_each(|j, p| aw += p * rademacher(self.seed, key, j));
-        let eta = self.noise * (2.0 * uniform3(self.seed ^ 0x5EED, key, 0) - 1.0);
-        let b = rademacher(self.seed, key, self.vertex) + eta;
-        add_rademacher(self.seed, key, weight * (aw - b), g);
+        let mut words = SignWords::default();
+        words.fill(self.seed, i as u64, self.d);
+        let aw = words.signed_dot(w);
+        words.add_scaled(weight * (aw - self.label(i, &words)), g);
+    }
+    /// The default's records in its order, bit for bit, with each record's
+    /// sign words hashed once ([`SignWords`]) and the products `a^T w` of
+    /// four records summed side by side ([`SignWords::signed_dot4`]): at
+    /// `d = 256` the per-coordinate hashes took 89% of `ggp_alg4_n`.
+    fn batch_gradient(&self, records: std::ops::Range<usize>, w: SimplexPoint<'_>, g: &mut [f64]) {
+        g.fill(0.0);
+        let weight = 1.0 / records.len() as f64;
+        let mut words: [SignWords; 4] = Default::default();
+        let mut start = records.start;
+        while start + 4 <= records.end {
+            for (r, wr) in words.iter_mut().enumerate() {
+                wr.fill(self.seed, (start + r) as u64, self.d);
+            }
+            let aw = SignWords::signed_dot4([&words[0], &words[1], &words[2], &words[3]], w);
+            for (r, wr) in words.iter().enumerate() {
+                wr.add_scaled(weight * (aw[r] - self.label(start + r, wr)), g);
+            }
+            start += 4;
+        }
+        for i in start..records.end {
+            let wr = &mut words[0];
+            wr.fill(self.seed, i as u64, self.d);
+            let aw = wr.signed_dot(w);
+            wr.add_scaled(weight * (aw - self.label(i, wr)), g);
+        }
     }
     fn excess_risk(&self, w: &[f64]) -> f64 {
         let (mut sq, mut rest) = (0.0, 0.0);
@@ -180,7 +213,9 @@ impl SimplexSco for SeparableSco {
             .zip(&self.mean_linear)
             .for_each(|(o, m)| *o += weight * m);
         if self.sigma > 0.0 {
-            add_rademacher(self.seed, i as u64, weight * self.sigma, g);
+            let mut words = SignWords::default();
+            words.fill(self.seed, i as u64, g.len());
+            words.add_scaled(weight * self.sigma, g);
         }
         let k = self.k[i] as usize;
         g[k] +=
@@ -189,9 +224,11 @@ impl SimplexSco for SeparableSco {
     fn batch_gradient(&self, records: std::ops::Range<usize>, w: SimplexPoint<'_>, g: &mut [f64]) {
         g.copy_from_slice(&self.mean_linear);
         let weight = 1.0 / records.len() as f64;
+        let mut words = SignWords::default();
         for i in records {
             if self.sigma > 0.0 {
-                add_rademacher(self.seed, i as u64, weight * self.sigma, g);
+                words.fill(self.seed, i as u64, g.len());
+                words.add_scaled(weight * self.sigma, g);
             }
             let k = self.k[i] as usize;
             g[k] += weight

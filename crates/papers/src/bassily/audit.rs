@@ -362,6 +362,7 @@ pub(crate) const NSGD: AuditDef = AuditDef {
     pair: nsgd_pair,
     statistic: first_coordinate,
     estimator: Estimator::GaussianDp,
+    transcript: None,
     method: "LinBall's canary +e1 against -e1 (record gradients -L e1 and +L e1, at the clip L) with \
              n - 1 zero records: the batch sum moves by the full replace-one sensitivity 2L. At full \
              batch (m = n, eps > 4T(1 - 1/n)^2) the gradients are constant, so the averaged iterate \
@@ -375,6 +376,7 @@ pub(crate) const NSGD_MOREAU: AuditDef = AuditDef {
     pair: nsgd_moreau_pair,
     statistic: first_coordinate,
     estimator: Estimator::GaussianDp,
+    transcript: None,
     method: "AbsDeviation's canary +e1 against -e1, the shared records in cancelling +- pairs: at \
              w_0 = 0 the canary's envelope gradient is -min(beta_env tau, L) e1, the replace-one \
              sensitivity up to beta_env tau/L (0.968 at n = 15, d = 1, eps = 4). With T = 1 and m = \
@@ -388,6 +390,7 @@ pub(crate) const PROX_GD: AuditDef = AuditDef {
     pair: prox_gd_pair,
     statistic: first_coordinate,
     estimator: Estimator::GaussianDp,
+    transcript: None,
     method:
         "LinBall's canary +e1 against -e1 with n - 1 zero records: the inexact prox of a linear \
              loss is w + L z/beta up to the inner method's deterministic error, so the envelope \
@@ -402,6 +405,7 @@ pub(crate) const ONE_PASS_SGD: AuditDef = AuditDef {
     pair: one_pass_sgd_pair,
     statistic: first_coordinate,
     estimator: Estimator::Threshold,
+    transcript: None,
     method:
         "LinBall's canary +e1 against -e1 with n - 1 zero records; one-pass SGD adds no noise, \
              so the first coordinate differs deterministically and any claim is violated up to the \
@@ -413,6 +417,7 @@ pub(crate) const OBJP: AuditDef = AuditDef {
     pair: objp_pair,
     statistic: first_coordinate,
     estimator: Estimator::GaussianDp,
+    transcript: None,
     method:
         "LinBall's canary +e1 against -e1 with n - 1 zero records: the release Proj((L z_bar - \
              G/n)/(2 lambda)) is the Gaussian mechanism on L sum z_i with the full sensitivity 2L \
@@ -426,6 +431,7 @@ pub(crate) const OBJP_APP: AuditDef = AuditDef {
     pair: objp_app_pair,
     statistic: first_coordinate,
     estimator: Estimator::Threshold,
+    transcript: None,
     method:
         "LinBall's canary +e1 against -e1 with n - 1 zero records: G and H both move the release \
              along e1 and the sensitivity of L sum z_i is the full 2L. SVRG stops at a certificate \

@@ -579,6 +579,7 @@ pub(crate) const ALG1: AuditDef = AuditDef {
     pair: alg1_pair,
     statistic: first_coordinate,
     estimator: Estimator::Threshold,
+    transcript: None,
     method: "Each output vertex after the canary's batch is an exponential mechanism whose log-odds of e1 \
              the canary (-1, 1) vs (1, -1) shifts by the full 4 L0 tau / B (d_y = 1, so the push does not \
              depend on the Maurey points); pushers make e1 rare so the threshold audit reaches the tail \
@@ -591,6 +592,7 @@ pub(crate) const ALG3: AuditDef = AuditDef {
     pair: alg3_pair,
     statistic: first_coordinate,
     estimator: Estimator::Threshold,
+    transcript: None,
     method: "As Alg. 1: the canary's gradient does not depend on the point, so the bias-reduction \
              difference term vanishes (any point-dependent canary adds a mean-zero push, which no event \
              separates) and each later output vertex's log-odds move by 4 L0 tau / b_1, against the \
@@ -603,6 +605,7 @@ pub(crate) const NOISY_ENTROPIC_MD: AuditDef = AuditDef {
     pair: noisy_md_pair,
     statistic: first_coordinate,
     estimator: Estimator::GaussianDp,
+    transcript: None,
     method: "The canary (-1, 1) vs (1, -1) moves batch 0's x-gradient by 2 sqrt(2) L0 / B along e1 - e2 \
              (sqrt(2/(d+1)) of the calibrated L2 sensitivity 2 L0 sqrt(d+1)/B: the one-vertex y player \
              cannot carry the rest); at T = 2 the release x_1 = (1/2 + softmax(-tau (g + noise))_1)/2 is \
@@ -615,6 +618,7 @@ pub(crate) const EUCLIDEAN_DP_SGDA: AuditDef = AuditDef {
     pair: sgda_pair,
     statistic: first_coordinate,
     estimator: Estimator::GaussianDp,
+    transcript: None,
     method: "The canary (-1, 1) vs (1, -1) moves batch 0's joint gradient by 2 sqrt(2) L0 / B along \
              e1 - e2 (the full sensitivity 2C/B at clip C = sqrt(2) L0, sqrt(2/3) of it at the default \
              worst case C = L0 sqrt(3)); at T = 1 and d = 2 the release x_1 = clip((v_1 - v_2 + 1)/2, 0, 1) \
@@ -629,6 +633,7 @@ pub(crate) const ALG4: AuditDef = AuditDef {
     pair: alg4_pair,
     statistic: first_coordinate,
     estimator: Estimator::Threshold,
+    transcript: None,
     method: "Linear losses, canary gradient (-1, 1) vs (1, -1) in batch 0: every later MW iterate's \
              log-odds of e1 move by 4 L0 tau / B, and the release is K draws from the Cesàro average; its \
              first coordinate counts the draws at e1, which the pushers make rare. Only the final K of the \
@@ -642,6 +647,7 @@ pub(crate) const DP_FRANK_WOLFE: AuditDef = AuditDef {
     pair: dp_fw_pair,
     statistic: first_coordinate,
     estimator: Estimator::Threshold,
+    transcript: None,
     method: "Linear losses have L1 = 0, so T = 1 and the release is the vertex chosen by one exponential \
              mechanism at eps_0 (= eps for eps >= 1); the canary (-1, 1) vs (1, -1) moves the score gap by \
              twice the sensitivity 2 L0 / n, and the pushers make e1 rare, where the loss tends to eps_0. \
@@ -653,6 +659,7 @@ pub(crate) const DP_SGD_SIMPLEX: AuditDef = AuditDef {
     pair: dp_sgd_pair,
     statistic: first_coordinate,
     estimator: Estimator::GaussianDp,
+    transcript: None,
     method: "The canary (-1, 1) vs (1, -1) moves batch 0's gradient by the full L2 sensitivity \
              2 L0 sqrt(2) / B along e1 - e2; at T = 1 and d = 2 the release clip((v_1 - v_2 + 1)/2, 0, 1) is \
              a Gaussian mean shift only off the clip, and eta = sqrt(2)/(G sqrt(T)) makes the noise on x \
@@ -667,6 +674,7 @@ pub(crate) const ALG5: AuditDef = AuditDef {
     pair: alg5_pair,
     statistic: first_coordinate,
     estimator: Estimator::Threshold,
+    transcript: None,
     method: "Replacing a record at point 0 by one at 1 moves q(S) by the full 2/n, so the log-odds of the \
              query index q against -q at step t move by 4 (t - 1) tau_y / n; the released histogram (n \
              draws from the average iterate) rises at point 0 with each q released. Only j_2 .. j_(T-1) \
@@ -680,6 +688,7 @@ pub(crate) const MWEM: AuditDef = AuditDef {
     pair: mwem_pair,
     statistic: mwem_statistic,
     estimator: Estimator::Threshold,
+    transcript: None,
     method: "With one round (n eps < 18.7), the release reveals the selected query pair and its Laplace \
              measurement; the canary (point 0 vs 1) raises q1's score and lowers q2's by the sensitivity \
              2/n each, so selecting q1 gains up to eps/2 and measuring it high gains eps/2: the statistic \

@@ -443,6 +443,7 @@ pub(crate) const OUTPUT_PERTURBATION_CONCEPTUAL: AuditDef = AuditDef {
     pair: gaussian_origin_pair,
     statistic: first_coordinate,
     estimator: Estimator::GaussianDp,
+    transcript: None,
     method: "Canary +e1 vs -e1 among n - 1 records at 0 on the diagonal quadratic (H = I): \
              w* moves by exactly the tight sensitivity 2/n; the release w* + N(0, sigma^2 I) \
              is Gaussian with a pure mean shift, so the Gaussian-DP fit applies (at delta = 0 the \
@@ -454,6 +455,7 @@ pub(crate) const OP_CONCEPTUAL_PROJECTED: AuditDef = AuditDef {
     pair: projected_pair,
     statistic: first_coordinate,
     estimator: Estimator::GaussianDp,
+    transcript: None,
     method: "Canary +e1 vs -e1 among n - 1 records at 0 on the diagonal quadratic: w* moves by \
              the tight 2/n; the pair is refused unless the projection onto B(0,1) stays \
              inactive (probability e^-40 per run), so the release is Gaussian with a pure mean \
@@ -465,6 +467,7 @@ pub(crate) const OP_BLACK_BOX: AuditDef = AuditDef {
     pair: black_box_pair,
     statistic: first_coordinate,
     estimator: Estimator::GaussianDp,
+    transcript: None,
     method: "Diagonal quadratic whose shared records put D' at Katyusha's stopping threshold at \
              w0 = 0, so its output sits sqrt(2 alpha/mu) from w* (the error Prop 3.1 charges), \
              plus the canary +e1 vs -e1 (2/n); the release is the solver output plus independent \
@@ -477,6 +480,7 @@ pub(crate) const OP_REGULARIZED: AuditDef = AuditDef {
     pair: regularized_pair,
     statistic: first_coordinate,
     estimator: Estimator::GaussianDp,
+    transcript: None,
     method: "Geometric median on the e1 axis with the shared records split between +e1 and -e1 \
              (F flat between them), canary +e1 vs -e1: w*_lambda moves by exactly the tight \
              2L/(lambda n); the projection is refused unless inactive (e^-40 per run), so the \
@@ -488,6 +492,7 @@ pub(crate) const ADVERSARIAL_BLACK_BOX: AuditDef = AuditDef {
     pair: adversarial_pair,
     statistic: first_coordinate,
     estimator: Estimator::GaussianDp,
+    transcript: None,
     method: "Adversarial logistic (mu = 1, r = 0) on the e1 axis whose shared records put D' at \
              the certified descent's tolerance at w0 = 0, so D' stops there, sqrt(2 alpha/mu) \
              from its minimizer, while D (canary (+e1, +1) vs (-e1, +1)) reaches its own: the \
@@ -500,6 +505,7 @@ pub(crate) const ZZMW17: AuditDef = AuditDef {
     pair: gaussian_origin_pair,
     statistic: first_coordinate,
     estimator: Estimator::GaussianDp,
+    transcript: None,
     method: "Canary +e1 vs -e1 among n - 1 records at 0 on the diagonal quadratic (kappa = 1): \
              the GD iterate moves by 2/n, half the calibrated 2L/(mu n) (a record's gradient \
              changes by at most 2 beta = L on this family); deterministic GD plus Gaussian \
@@ -511,6 +517,7 @@ pub(crate) const NOISY_SGD: AuditDef = AuditDef {
     pair: noisy_sgd_pair,
     statistic: first_coordinate,
     estimator: Estimator::Threshold,
+    transcript: None,
     method: "Canary +e1 vs -e1 among n - 1 records at 0 on the diagonal quadratic: whenever \
              sampled, the canary's gradient differs by 2 e1 (the most a record can on this \
              family, L = 2); the averaged, projected, subsampled iterate is not Gaussian, so \

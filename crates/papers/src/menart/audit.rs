@@ -66,11 +66,15 @@
 //!   from Algorithm 3's literal noise (1e6 runs a side: 0.129).
 
 use contract::audit::{first_coordinate, AuditDef, AuditPair, AuditSetting, Estimator, Relation};
-use contract::{Instance, Options, Value, Values};
+use contract::{Instance, Options, RunContext, Value, Values};
+use datagen::menart::{MeanEstimation, MeanEstimationParams};
+use dpcore::menart::KlObjective;
+use dpcore::RunFailure;
+use rand_pcg::Pcg64;
+use solvers::menart::adaptive::AdaptiveNoisyGd;
+use solvers::transcript::{Query, Transcript};
 
 use super::common::{CalibrationOption, KlOptions};
-use datagen::menart::{MeanEstimation, MeanEstimationParams};
-use dpcore::RunFailure;
 
 /// `start_distance` `R0` of the audit instances (F-A's default).
 const START_DISTANCE: f64 = 1.0;
@@ -236,12 +240,16 @@ fn drift_pair(setting: &AuditSetting) -> Result<AuditPair, RunFailure> {
 }
 
 /// Algorithm 3: the drift pair, except for the paper-literal calibration,
-/// whose erratum MUABG-A3n needs negative noisy norms: there the balanced
-/// pair (full-gradient norm `L0/n`, far below `sigma_hat`) puts half the
-/// steps' `N_t` below 0.
+/// whose erratum MUABG-A3n needs negative noisy norms, and in dimension 1
+/// (the drift pair needs `d >= 2`): there the balanced pair (full-gradient
+/// norm `L0/n`, far below `sigma_hat`) puts half the steps' `N_t` below 0,
+/// so the transcript audits of the printed and the corrected rule see the
+/// same pair (the corrected rule stops at its first floor step, whose
+/// gradient release costs `rho/4`).
 fn adaptive_pair(setting: &AuditSetting) -> Result<AuditPair, RunFailure> {
     match KlOptions::read(setting.options)?.calibration {
         CalibrationOption::Paper => balanced_pair(setting),
+        CalibrationOption::Recommended if setting.d == 1 => balanced_pair(setting),
         CalibrationOption::Recommended => drift_pair(setting),
     }
 }
@@ -251,6 +259,7 @@ pub(crate) const GAUSSIAN_MEAN: AuditDef = AuditDef {
     pair: gaussian_mean_pair,
     statistic: first_coordinate,
     estimator: Estimator::GaussianDp,
+    transcript: None,
     method: "The canary +-R_x e1 sits on the clip C = R_x and moves the clipped mean by the full \
              replace-one sensitivity 2 R_x/n along e1; the release's first coordinate is that mean plus \
              N(0, sigma^2), exactly Gaussian with a pure mean shift (mu = sqrt(2 rho)), so the Gaussian-DP fit applies.",
@@ -261,23 +270,133 @@ pub(crate) const DP_GD: AuditDef = AuditDef {
     pair: balanced_pair,
     statistic: first_coordinate,
     estimator: Estimator::Threshold,
+    transcript: None,
     method: "Every record is far outside the clip, so each clipped gradient is a constant and the \
              canary moves every full gradient by the calibrated 2 L0/n along e1: the run is linear and \
              w_R's first coordinate shifts by R 2 L0/(n L1). The output iterate R is uniform on \
              {0..T-1} (a mixture, not one Gaussian), hence the threshold estimator.",
 };
 
+/// The privacy loss of a transcript of Gaussian releases between the two
+/// sides of a replace-one pair: for each release `y ~ N(m, sigma^2 I)`,
+/// `(|y - m'|^2 - |y - m|^2)/(2 sigma^2)` with `m`, `m'` the released
+/// quantity at the query point on `D` and `D'`. Every choice an adaptive
+/// algorithm makes (the next point, the next noise scale, the stop) is a
+/// function of earlier releases, so the transcript's likelihood ratio is the
+/// product of the releases' and this sum is its logarithm: the most powerful
+/// statistic for telling `D` from `D'` (Neyman–Pearson).
+///
+/// The run's own clipped mean gradient comes with each release; the other
+/// side's differs only by the differing record's clipped gradient over `n`
+/// (row 0 of every pair here), so each release costs `O(d)`, not a second
+/// pass over the records.
+struct TranscriptLoss {
+    side: usize,
+    n: f64,
+    /// The differing record of `D` and of `D'`, each as a one-record
+    /// instance (its clipped mean gradient is the record's clipped gradient).
+    records: [Box<dyn KlObjective>; 2],
+    buffers: [Vec<f64>; 2],
+    loss: f64,
+}
+
+impl TranscriptLoss {
+    fn new(pair: &AuditPair, side: usize, n: usize, d: usize) -> Result<Self, RunFailure> {
+        let record = |k: usize| -> Result<Box<dyn KlObjective>, RunFailure> {
+            match instance(1, d, &pair.records[k][..1])? {
+                Instance::KlObjective(p) => Ok(p),
+                _ => unreachable!("instance() builds a KL objective"),
+            }
+        };
+        Ok(Self {
+            side,
+            n: n as f64,
+            records: [record(0)?, record(1)?],
+            buffers: [vec![0.0; d], vec![0.0; d]],
+            loss: 0.0,
+        })
+    }
+}
+
+impl Transcript for TranscriptLoss {
+    fn gaussian(
+        &mut self,
+        query: Query,
+        at: &[f64],
+        gradient: &[f64],
+        released: &[f64],
+        sigma: f64,
+    ) {
+        let clip = match query {
+            Query::ClippedMeanGradient { clip } | Query::ClippedMeanGradientNorm { clip } => clip,
+        };
+        for k in 0..2 {
+            self.records[k].clipped_mean_gradient(at, clip, &mut self.buffers[k]);
+        }
+        // The mean gradient on side k: this run's, moved by the differing
+        // record's change.
+        let own = self.side;
+        let on = |k: usize| -> Vec<f64> {
+            gradient
+                .iter()
+                .zip(&self.buffers[k])
+                .zip(&self.buffers[own])
+                .map(|((g, a), b)| g + (a - b) / self.n)
+                .collect()
+        };
+        let (mut m, mut m_prime) = (on(0), on(1));
+        if let Query::ClippedMeanGradientNorm { .. } = query {
+            let norm = |v: &[f64]| v.iter().map(|x| x * x).sum::<f64>().sqrt();
+            m = vec![norm(&m)];
+            m_prime = vec![norm(&m_prime)];
+        }
+        let dist2 =
+            |m: &[f64]| -> f64 { released.iter().zip(m).map(|(y, a)| (y - a) * (y - a)).sum() };
+        self.loss += (dist2(&m_prime) - dist2(&m)) / (2.0 * sigma * sigma);
+    }
+}
+
+fn kl_side(pair: &AuditPair, side: usize) -> Result<&dyn KlObjective, RunFailure> {
+    match &pair.instances[side] {
+        Instance::KlObjective(p) => Ok(p.as_ref()),
+        _ => Err(RunFailure::InvalidParameters(
+            "a Menart transcript audit needs a KL objective pair".into(),
+        )),
+    }
+}
+
+/// Algorithm 3's transcript on side `side`: its privacy loss
+/// ([`TranscriptLoss`]) over every noisy norm and noisy gradient.
+fn adaptive_transcript(
+    ctx: &RunContext,
+    pair: &AuditPair,
+    side: usize,
+    rng: &mut Pcg64,
+) -> Result<f64, RunFailure> {
+    let problem = kl_side(pair, side)?;
+    let (n, d) = (pair.records[side].len(), problem.dim());
+    let mut loss = TranscriptLoss::new(pair, side, n, d)?;
+    let KlOptions { calibration, beta } = KlOptions::read(ctx.options)?;
+    let algorithm = AdaptiveNoisyGd {
+        calibration: calibration.into(),
+    };
+    algorithm.run_observed(problem, ctx.privacy.rho(), beta, &mut loss, rng)?;
+    Ok(loss.loss)
+}
+
 /// The audit of `kl_adaptive_gd`.
 pub(crate) const ADAPTIVE_GD: AuditDef = AuditDef {
     pair: adaptive_pair,
     statistic: first_coordinate,
     estimator: Estimator::Threshold,
+    transcript: Some(adaptive_transcript),
     method: "Far records make every clipped gradient constant: the canary moves each gradient release \
              by the calibrated 2 L0/n along e1, and n - 1 records at -1e6 e2 give the full gradient the same \
              norm (about L0) in D and D', so the noisy norms N_t, the noise schedule and the stop do not depend \
              on the canary and w_T's first coordinate sums the shifts (paper calibration: no drift records, so \
              half the N_t are negative, MUABG-A3n). The schedule is random (a mixture of Gaussians): \
-             threshold estimator.",
+             threshold estimator. Its transcript statistic is the privacy loss of every noisy norm and \
+             noisy gradient (what Theorem 3 certifies), for the same reason audited by threshold.",
 };
 
 /// The audit of `kl_stationary_selection`.
@@ -285,6 +404,7 @@ pub(crate) const STATIONARY_SELECTION: AuditDef = AuditDef {
     pair: drift_pair,
     statistic: first_coordinate,
     estimator: Estimator::Threshold,
+    transcript: None,
     method: "As for kl_adaptive_gd: constant clipped gradients shifted by 2 L0/n along e1 at every query, \
              with the same norm in D and D' at every query point (the selection's scores tie, so it picks a \
              uniform query point, and Algorithm 3's trajectory carries the canary). A mixture over the schedule \
@@ -296,6 +416,7 @@ pub(crate) const SPIDER: AuditDef = AuditDef {
     pair: drift_pair,
     statistic: first_coordinate,
     estimator: Estimator::Threshold,
+    transcript: None,
     method: "Far records make every clipped gradient constant: the canary shifts each noisy full gradient \
              by the calibrated 2 L0/n along e1, and the n - 1 records at -1e6 e2 give it a large e2 component, \
              so the normalized step's e1 part is close to linear in the noisy e1 gradient (F-A's Spider \
@@ -308,6 +429,7 @@ pub(crate) const PROXIMAL_POINT: AuditDef = AuditDef {
     pair: balanced_pair,
     statistic: first_coordinate,
     estimator: Estimator::Threshold,
+    transcript: None,
     method: "Far records make every clipped gradient constant: the canary shifts each of the T T_in noisy \
              gradients of Algorithm 4 by the calibrated 2 L0/n along e1, and the weighted averages carry the \
              shift to w_T. Algorithm 4's projection binds on the first inner steps, so the release is not \

@@ -323,6 +323,7 @@ pub const M_STAR_AUDIT: AuditDef = AuditDef {
     pair: m_star_pair,
     statistic: first_coordinate,
     estimator: Estimator::Threshold,
+    transcript: None,
     method: "Zero-feature records and a canary e1 at the norm bound whose label flips: every candidate's \
              NGD gradient and 0-1 score differ only through the canary, and selection favours candidates \
              with the canary right. Threshold: the averaged hinge-NGD release selected among |Gamma| \
@@ -334,6 +335,7 @@ pub const M_PRIME_AUDIT: AuditDef = AuditDef {
     pair: m_prime_pair,
     statistic: first_coordinate,
     estimator: Estimator::Threshold,
+    transcript: None,
     method: "Zero-feature records and a canary e1 at the norm bound whose label flips: every JLGD run's \
              gradient and noisy score differ only through the canary. Threshold: the release is one of a \
              random number of hinge-NGD runs chosen by noisy score, not Gaussian.",
@@ -344,6 +346,7 @@ pub const ORACLE_JLGD_AUDIT: AuditDef = AuditDef {
     pair: oracle_jlgd_pair,
     statistic: first_coordinate,
     estimator: Estimator::Threshold,
+    transcript: None,
     method: "Zero-feature records and a canary e1 at the norm bound whose label flips: the summed hinge \
              gradient is the canary's alone (||Phi e1|| = 1: half the 2b clip the calibration allows, no \
              record reaches it). Threshold: the hinge switches off once the canary's margin reaches gamma/3, \
@@ -355,6 +358,7 @@ pub const FULL_DIM_AUDIT: AuditDef = AuditDef {
     pair: full_dim_pair,
     statistic: first_coordinate,
     estimator: Estimator::Threshold,
+    transcript: None,
     method: "Zero-feature records and a canary e1 at the norm bound whose label flips: the summed hinge \
              gradient is the canary's alone, the full sensitivity at radius_factor = 1. Threshold: the \
              hinge switches off at margin gamma/3 and tuning selects among candidates, so the release is \

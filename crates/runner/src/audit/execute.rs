@@ -9,7 +9,7 @@ use anyhow::{anyhow, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
-use super::spec::Audit;
+use super::spec::{Audit, Observe};
 use super::store::{AuditRuns, AuditStore};
 use crate::execute::interrupted;
 use crate::registry::{AuditPair, AuditSetting, RunContext};
@@ -40,8 +40,14 @@ pub fn seed_identity(audit: &Audit, seed: u64) -> String {
         .iter()
         .map(|(k, v)| format!("{k}={v:?}"))
         .collect();
+    // A transcript audit's streams are its own; release audits keep the
+    // identity they had before transcripts existed.
+    let observe = match audit.row.observe {
+        Observe::Release => "",
+        Observe::Transcript => "|observe=transcript",
+    };
     format!(
-        "v1|{}|{}|n={}|d={}|run_at={:?}|seed={seed}",
+        "v1|{}|{}|n={}|d={}|run_at={:?}|seed={seed}{observe}",
         audit.algorithm.name,
         options.join(","),
         audit.row.n,
@@ -109,14 +115,17 @@ fn one_run(
     };
     let run = catch_unwind(AssertUnwindSafe(|| {
         let mut rng = rng_from_seed(seed);
-        audit
-            .algorithm
-            .run
-            .run(&ctx, &pair.instances[side], &mut rng)
+        match (audit.row.observe, def.transcript) {
+            (Observe::Transcript, Some(transcript)) => transcript(&ctx, pair, side, &mut rng),
+            _ => audit
+                .algorithm
+                .run
+                .run(&ctx, &pair.instances[side], &mut rng)
+                .map(|out| (def.statistic)(&out.release.output)),
+        }
     }));
     match run {
-        Ok(Ok(out)) => {
-            let s = (def.statistic)(&out.release.output);
+        Ok(Ok(s)) => {
             if s.is_finite() {
                 Ok(s)
             } else {

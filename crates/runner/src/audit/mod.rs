@@ -18,6 +18,7 @@ use anyhow::Result;
 use clap::Args;
 
 pub mod execute;
+pub mod power;
 pub mod report;
 pub mod spec;
 pub mod store;
@@ -78,9 +79,11 @@ pub fn run(args: &AuditArgs) -> Result<i32> {
         ("finished_at".into(), crate::provenance::utc_now()),
     ];
     // Runs of audits no longer in the spec are dropped from the file.
-    store
-        .audits
-        .retain(|name, _| plan.audits.iter().any(|a| &a.row.name == name));
+    store.audits.retain(|name, _| {
+        plan.audits
+            .iter()
+            .any(|a| a.row.name == power::row_of(name))
+    });
     let _ = ctrlc::set_handler(|| {
         crate::execute::INTERRUPTED.store(true, std::sync::atomic::Ordering::Relaxed)
     });
@@ -110,7 +113,7 @@ pub fn run(args: &AuditArgs) -> Result<i32> {
         );
         return Ok(EXIT_INTERRUPTED);
     }
-    let outcomes: Vec<report::Outcome> = plan
+    let mut outcomes: Vec<report::Outcome> = plan
         .audits
         .iter()
         .zip(&pairs)
@@ -118,6 +121,26 @@ pub fn run(args: &AuditArgs) -> Result<i32> {
             report::outcome(&plan, a, &store.audits[&a.row.name], relation, pair.clone())
         })
         .collect();
+    // The power of each row for its own statistic: probes of the consistent
+    // rows (more runs, resumable like the rows) and the bootstrap.
+    let powers = power::measure(
+        &plan,
+        &outcomes,
+        &mut store,
+        threads,
+        !args.quiet,
+        Duration::from_secs_f64(args.flush_seconds.max(0.1)),
+    )?;
+    let Some(powers) = powers else {
+        eprintln!(
+            "interrupted: every finished run is saved in {}; rerun the same command to resume",
+            h5.display()
+        );
+        return Ok(EXIT_INTERRUPTED);
+    };
+    for (o, p) in outcomes.iter_mut().zip(powers) {
+        o.power = p;
+    }
     let unaudited: Vec<&str> = crate::registry::algorithms()
         .filter(|d| d.audit.is_none())
         .map(|d| d.name)

@@ -6,7 +6,8 @@ use std::fmt::Write as _;
 
 use audit::{assess, Assessment, Method, Verdict};
 
-use super::spec::{variant, Audit, AuditPlan};
+use super::power::Power;
+use super::spec::{variant, Audit, AuditPlan, Observe};
 use super::store::AuditRuns;
 use crate::registry::{Estimator, Privacy};
 
@@ -32,6 +33,9 @@ pub struct Outcome {
     pub runs_to_flag: Option<usize>,
     /// Wall seconds the runs took (not in the CSV, which is deterministic).
     pub seconds: f64,
+    /// The audit's power for its own statistic ([`super::power`]); `None`
+    /// until measured, or when the runs failed.
+    pub power: Option<Power>,
 }
 
 impl Outcome {
@@ -67,19 +71,14 @@ pub fn outcome(
     relation: &'static str,
     pair: String,
 ) -> Outcome {
-    let def = audit.algorithm.audit.expect("validated");
-    let claimed = claimed_eps_delta(audit.claim, plan.file.zcdp_delta);
+    let claimed = claimed_eps_delta(audit.claim, audit.zcdp_delta);
     let failed = runs
         .d
         .iter()
         .chain(&runs.d_prime)
         .filter(|x| !x.is_finite())
         .count();
-    let method = match def.estimator {
-        // A pure-DP claim has no Gaussian trade-off to fit.
-        Estimator::GaussianDp if claimed.1 > 0.0 => Method::GaussianDp,
-        _ => Method::Threshold,
-    };
+    let method = declared_method(audit, claimed);
     let estimator = match method {
         Method::GaussianDp => Estimator::GaussianDp,
         Method::Threshold => Estimator::Threshold,
@@ -130,6 +129,20 @@ pub fn outcome(
         failure,
         runs_to_flag,
         seconds: runs.seconds,
+        power: None,
+    }
+}
+
+/// The estimator an audit's entry declares for a claim `(eps, delta)`: its
+/// Gaussian-DP fit only for the final release at `delta > 0` (a pure-DP
+/// claim has no Gaussian trade-off to fit, and a transcript's privacy loss
+/// under an adaptive noise schedule is a mixture); the runs may still
+/// refuse the fit.
+pub fn declared_method(audit: &Audit, claimed: (f64, f64)) -> Method {
+    let declared = audit.algorithm.audit.expect("validated").estimator;
+    match (declared, audit.row.observe) {
+        (Estimator::GaussianDp, Observe::Release) if claimed.1 > 0.0 => Method::GaussianDp,
+        _ => Method::Threshold,
     }
 }
 
@@ -157,13 +170,13 @@ fn privacy_text(p: Privacy) -> String {
 /// The CSV (deterministic: the same runs give the same bytes).
 pub fn csv(outcomes: &[Outcome], alpha: f64) -> String {
     let mut out = String::from(
-        "audit,algorithm,variant,role,erratum,relation,claim,claimed_eps,claimed_delta,run_at,runs_per_side,estimation_runs,estimator,eps_lower,mu_lower,confidence,verdict,expected,smallest_detectable_eps,runs_to_flag_realised,detectable_eps_95,gaussian_fit_refused,revised\n",
+        "audit,algorithm,variant,role,erratum,relation,claim,claimed_eps,claimed_delta,run_at,runs_per_side,estimation_runs,estimator,eps_lower,mu_lower,confidence,verdict,expected,smallest_detectable_eps,runs_to_flag_realised,detectable_eps_95,gaussian_fit_refused,revised,reference_eps_95,reflag_rate,power_probes,power_note,observes\n",
     );
     // Free text goes into a CSV that readers split on commas.
     let text = |t: &str| t.replace([',', '\n'], ";");
     for o in outcomes {
         let a = &o.audit;
-        let (eps_lb, mu_lb, est_runs, power, power_95, refused) = match &o.assessment {
+        let (eps_lb, mu_lb, est_runs, power, reference_95, refused) = match &o.assessment {
             Some(s) => (
                 num(s.eps_lower),
                 s.mu_lower.map(num).unwrap_or_default(),
@@ -176,9 +189,18 @@ pub fn csv(outcomes: &[Outcome], alpha: f64) -> String {
             ),
             None => Default::default(),
         };
+        let (power_95, reflag, probes, power_note) = match &o.power {
+            Some(p) => (
+                p.detectable_eps_95.map(num).unwrap_or_default(),
+                format!("{:.2}", p.own_rate),
+                probes_text(p),
+                text(&p.note),
+            ),
+            None => Default::default(),
+        };
         let _ = writeln!(
             out,
-            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
             a.row.name,
             a.algorithm.name,
             variant(a).replace(',', ";"),
@@ -202,9 +224,23 @@ pub fn csv(outcomes: &[Outcome], alpha: f64) -> String {
             power_95,
             refused,
             a.row.revised.as_deref().map(text).unwrap_or_default(),
+            reference_95,
+            reflag,
+            probes,
+            power_note,
+            a.row.observe.name(),
         );
     }
     out
+}
+
+/// The probes as `eps':rate` pairs separated by `;`.
+fn probes_text(p: &Power) -> String {
+    p.probes
+        .iter()
+        .map(|(eps, r)| format!("{eps:.4}:{r:.2}"))
+        .collect::<Vec<_>>()
+        .join(";")
 }
 
 /// The Markdown report.
@@ -236,14 +272,21 @@ pub fn markdown(
          most alpha = {alpha}). zCDP claims are converted to eps at delta = {} (Canonne–Kamath–Steinke). \
          `violation`: eps_lb > the claimed eps. The Gaussian-DP fit is used only where the entry declares a Gaussian \
          release and the runs show no atom (tied statistic values from a clip, a projection or a discrete release); \
-         otherwise the threshold audit, with the reason in the notes. `detectable 95%`: the smallest eps of the \
-         estimator's reference release (a Gaussian mechanism at delta > 0, a Laplace mechanism at delta = 0) that an \
-         audit of this size flags with probability at least 0.95: a consistent row rules out, at that confidence, such \
-         a release on this pair at or above that eps, and nothing below it (it is not evidence that the claim holds). \
-         `typical`: the eps such a release is flagged at about half the time. The spec's {} rows at alpha = {alpha} \
+         otherwise the threshold audit, with the reason in the notes. `detectable 95%` is the power for the row's own \
+         statistic: the smallest eps' found such that the same algorithm calibrated by its entry to eps' (a calibration \
+         error of that size), on the same pair and statistic, is flagged against the claim by an audit of this size with \
+         probability at least 0.95, measured by {} bootstrap replicates of probe runs at eps' = reference x {}^k, k < {} \
+         (probes and rates in the notes; for a violation row, the eps of the release it ran, when the bootstrap flags it \
+         at 0.95). A consistent row rules out, at about that confidence, a calibration error of this algorithm at or above \
+         that eps, and nothing below it (it is not evidence that the claim holds). `reference 95%`: the same for an ideal \
+         release (a Gaussian mechanism at delta > 0, a Laplace mechanism at delta = 0) whose whole privacy loss shows in \
+         the statistic; `typical`: the eps such a release is flagged at about half the time. The spec's {} rows at alpha = {alpha} \
          each have a family-wise false-alarm rate of at most {:.3} (rows x alpha).\n",
         1.0 - alpha,
         plan.file.zcdp_delta,
+        super::power::REPLICATES,
+        super::power::GROWTH,
+        super::power::MAX_PROBES,
         outcomes.len(),
         (outcomes.len() as f64 * alpha).min(1.0)
     );
@@ -258,8 +301,11 @@ pub fn markdown(
         outcomes.len() - unexpected.len(),
         outcomes.len()
     );
-    let _ = writeln!(md, "| audit | algorithm | variant | role | claim (eps at delta) | runs/side | estimator | eps_lb | verdict | expected | detectable 95% | typical | wall s |");
-    let _ = writeln!(md, "|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+    let _ = writeln!(md, "| audit | algorithm | variant | role | claim (eps at delta) | runs/side | estimator | eps_lb | verdict | expected | detectable 95% | reference 95% | typical | wall s |");
+    let _ = writeln!(
+        md,
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+    );
     for o in outcomes {
         let a = &o.audit;
         let claim = match a.claim {
@@ -270,6 +316,13 @@ pub fn markdown(
             format!(" (run at {})", privacy_text(a.run_at))
         } else {
             String::new()
+        };
+        let statistic_95 = match &o.power {
+            Some(p) => p
+                .detectable_eps_95
+                .map(num)
+                .unwrap_or_else(|| "none".into()),
+            None => String::new(),
         };
         let (eps_lb, power, power_95) = match &o.assessment {
             Some(s) => (
@@ -304,8 +357,12 @@ pub fn markdown(
         };
         let _ = writeln!(
             md,
-            "| {} | {} | {} | {role} | {claim}{run_at} | {} | {} | {eps_lb} | {}{mark} | {} | {power_95} | {power} | {:.0} |",
+            "| {}{} | {} | {} | {role} | {claim}{run_at} | {} | {} | {eps_lb} | {}{mark} | {} | {statistic_95} | {power_95} | {power} | {:.0} |",
             a.row.name,
+            match a.row.observe {
+                Observe::Release => "",
+                Observe::Transcript => " (transcript)",
+            },
             a.algorithm.name,
             variant(a),
             a.runs,
@@ -333,6 +390,24 @@ pub fn markdown(
         }
         if let Some(why) = o.assessment.as_ref().and_then(|s| s.fit_refused.as_ref()) {
             let _ = write!(md, ". **{}**", why.trim_end_matches('.'));
+        }
+        if let Some(p) = &o.power {
+            let _ = write!(
+                md,
+                ". Power for this statistic: bootstrap flag rate {:.2} on its own runs",
+                p.own_rate
+            );
+            if !p.probes.is_empty() {
+                let probes: Vec<String> = p
+                    .probes
+                    .iter()
+                    .map(|(eps, r)| format!("eps' {eps:.3}: {r:.2}"))
+                    .collect();
+                let _ = write!(md, "; probes {}", probes.join(", "));
+            }
+            if !p.note.is_empty() {
+                let _ = write!(md, "; {}", p.note.trim_end_matches('.'));
+            }
         }
         if let Some(r) = &a.row.revised {
             let _ = write!(md, ". **Expectation revised:** {}", r.trim_end_matches('.'));

@@ -65,6 +65,17 @@ pub struct AuditRow {
     pub run_at: Option<PrivacySpec>,
     /// Runs a side (half select the event, half estimate).
     pub runs: usize,
+    /// What the audit observes: the final `release` (default) or the whole
+    /// `transcript` of noisy releases the accountant composes over (the
+    /// entry must declare a transcript statistic).
+    #[serde(default)]
+    pub observe: Observe,
+    /// The `delta` at which a zCDP claim is converted to `eps` for this row
+    /// (default: the file's `zcdp_delta`). A `rho`-zCDP claim implies
+    /// `(eps(delta), delta)`-DP at every `delta`; a larger `delta` puts the
+    /// audited event where fewer runs resolve it.
+    #[serde(default)]
+    pub zcdp_delta: Option<f64>,
     /// `consistent` or `violation`, from the theory, before the data.
     pub expect: String,
     /// The realised `eps` at the claimed `delta` the digest computes (errata):
@@ -80,6 +91,28 @@ pub struct AuditRow {
     /// before their first run.
     #[serde(default)]
     pub revised: Option<String>,
+}
+
+/// What an audit observes of each run.
+#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Observe {
+    /// The final release, through the entry's statistic.
+    #[default]
+    Release,
+    /// Every noisy release of the run, through the entry's transcript
+    /// statistic ([`crate::registry::audit::AuditDef::transcript`]).
+    Transcript,
+}
+
+impl Observe {
+    /// Name in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Observe::Release => "release",
+            Observe::Transcript => "transcript",
+        }
+    }
 }
 
 /// A guarantee in a spec: `{ eps, delta }` or `{ rho }`.
@@ -126,6 +159,8 @@ pub struct Audit {
     pub run_at: Privacy,
     /// Runs a side after the profile.
     pub runs: usize,
+    /// The `delta` a zCDP claim is converted at (the row's, else the file's).
+    pub zcdp_delta: f64,
 }
 
 /// A validated audit file under a profile.
@@ -209,7 +244,7 @@ pub fn validate(file: AuditFile, profile: Option<&str>, text: String) -> Result<
             }
         }
         let cap = prof.and_then(|p| p.runs.get(&row.name).copied().or(p.max_runs));
-        audits.push(validate_row(row, cap)?);
+        audits.push(validate_row(row, cap, file.zcdp_delta)?);
     }
     if let Some(missing) = prof.and_then(|p| p.runs.keys().find(|o| !seen.contains(*o))) {
         return Err(bad(
@@ -237,7 +272,7 @@ pub fn validate(file: AuditFile, profile: Option<&str>, text: String) -> Result<
     })
 }
 
-fn validate_row(row: &AuditRow, max_runs: Option<usize>) -> Result<Audit> {
+fn validate_row(row: &AuditRow, max_runs: Option<usize>, file_zcdp_delta: f64) -> Result<Audit> {
     let here = |m: String| format!("audit `{}`: {m}", row.name);
     let algorithm = crate::registry::algorithm(&row.algorithm).ok_or_else(|| {
         bad(
@@ -252,6 +287,16 @@ fn validate_row(row: &AuditRow, max_runs: Option<usize>) -> Result<Audit> {
                 algorithm.name
             )),
             "audit a private algorithm",
+        ));
+    }
+    if row.observe == Observe::Transcript && algorithm.audit.is_some_and(|a| a.transcript.is_none())
+    {
+        return Err(bad(
+            here(format!(
+                "`{}` declares no transcript statistic",
+                algorithm.name
+            )),
+            "observe = \"release\", or declare `transcript` in the entry's AuditDef",
         ));
     }
     if !["default", "erratum", "control"].contains(&row.role.as_str()) {
@@ -299,6 +344,22 @@ fn validate_row(row: &AuditRow, max_runs: Option<usize>) -> Result<Audit> {
             ));
         }
     }
+    let zcdp_delta = match (row.zcdp_delta, claim) {
+        (None, _) => file_zcdp_delta,
+        (Some(delta), Privacy::Zcdp(_)) if delta > 0.0 && delta < 1.0 => delta,
+        (Some(delta), Privacy::Zcdp(_)) => {
+            return Err(bad(
+                here(format!("zcdp_delta = {delta} outside (0, 1)")),
+                "e.g. zcdp_delta = 1e-3",
+            ))
+        }
+        (Some(_), Privacy::Approx(_)) => {
+            return Err(bad(
+                here("zcdp_delta applies to a zCDP claim only".into()),
+                "an (eps, delta) claim states its delta",
+            ))
+        }
+    };
     Ok(Audit {
         row: row.clone(),
         algorithm,
@@ -306,6 +367,7 @@ fn validate_row(row: &AuditRow, max_runs: Option<usize>) -> Result<Audit> {
         claim,
         run_at,
         runs: max_runs.map_or(row.runs, |m| row.runs.min(m)),
+        zcdp_delta,
     })
 }
 

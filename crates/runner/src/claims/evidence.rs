@@ -341,9 +341,11 @@ pub struct AuditRow {
     pub claimed_delta: String,
     /// Runs a side.
     pub runs: String,
-    /// The smallest eps an audit of this size flags with probability at
-    /// least 0.95 (`detectable_eps_95`; older files: the typical
-    /// `smallest_detectable_eps`, flagged about half the time).
+    /// The smallest eps such that the algorithm calibrated to it is flagged
+    /// by an audit of this size with probability at least 0.95, on the
+    /// row's own statistic (`detectable_eps_95`, from probes and the
+    /// bootstrap; older files: the typical `smallest_detectable_eps` of a
+    /// reference release, flagged about half the time).
     pub detectable: String,
     /// Whether `detectable` is the 0.95-power figure.
     pub detectable_is_95: bool,
@@ -406,8 +408,12 @@ pub fn audit_parts(c: &ClaimSpec, rows: &[AuditRow]) -> Vec<Part<'static>> {
                 ),
                 Some(r) => {
                     let power = match (r.detectable.trim(), r.detectable_is_95) {
-                        ("" | "none", _) => "no eps is flagged by an audit of this size".into(),
-                        (d, true) => format!("it flags eps >= {d} with probability >= 0.95"),
+                        ("" | "none", _) => {
+                            "no calibration error within its probes is flagged by an audit of this size".into()
+                        }
+                        (d, true) => format!(
+                            "it flags this algorithm calibrated to eps >= {d} with probability >= 0.95"
+                        ),
                         (d, false) => format!("a typical audit of this size flags eps >= {d}"),
                     };
                     let what = format!(

@@ -26,7 +26,9 @@ use dpcore::saddle::SaddleProblem;
 use dpcore::{PrivacyParams, RunFailure};
 use rand::Rng;
 
-use super::mw::{sample_sorted, split_output_vertex, LogWeights, SamplerScratch, SparseAverage};
+use super::mw::{
+    sample_sorted_with_total, split_output_vertex, LogWeights, SamplerScratch, SparseAverage,
+};
 use super::privacy::{account, per_release_budget};
 use super::rates::log_dims;
 use super::{ReleaseCount, SaddleDiagnostics, SaddleRelease, SpentPrivacy};
@@ -168,12 +170,11 @@ pub fn private_smd_with<R: Rng + ?Sized>(
     let (mut hx, mut hy) = (SparseAverage::default(), SparseAverage::default());
     let inv_t = 1.0 / s.steps as f64;
     for t in 0..s.steps {
-        wx.probabilities_into(&mut px);
-        wy.probabilities_into(&mut py);
+        let (total_x, total_y) = LogWeights::probabilities_pair(&wx, &wy, &mut px, &mut py);
         axpy(inv_t, &px, &mut avg_x);
         axpy(inv_t, &py, &mut avg_y);
-        sample_sorted(&px, s.k + 1, rng, &mut sx);
-        sample_sorted(&py, s.k + 1, rng, &mut sy);
+        sample_sorted_with_total(&px, total_x, s.k + 1, rng, &mut sx);
+        sample_sorted_with_total(&py, total_y, s.k + 1, rng, &mut sy);
         out_x[split_output_vertex(&mut sx.draws, rng)] += inv_t;
         out_y[split_output_vertex(&mut sy.draws, rng)] += inv_t;
         hx.fill_from_sorted(&sx.draws);

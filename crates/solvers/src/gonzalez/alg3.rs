@@ -3,7 +3,8 @@
 //!
 //! Step `t` draws `N_t ~ TG(1/2, M)`, takes a fresh batch of
 //! `b_t = max(1, ceil(2^{N_t} / alpha))` records, evaluates
-//! [`super::bias_reduced::bias_reduced_gradient`] on it, and takes MW steps
+//! [`super::bias_reduced::bias_reduced_gradient`] on it (as
+//! [`super::bias_reduced::bias_reduced_batch_gradient`]), and takes MW steps
 //! (descent in `x`, ascent in `y`); one output vertex per player and step,
 //! plus one per player from the final iterate (pitfall 15).
 //! Steps run while `sum_{i < t} 2^{N_i} <= U - 2^M`; the `N_t` are data
@@ -26,14 +27,14 @@
 //! `2 Delta_{t*}`-DP. The spend is the maximum over `t*` of the smaller of
 //! basic and DRV advanced composition of those releases.
 
-use dpcore::saddle::{SaddleProblem, SimplexPoint};
+use dpcore::saddle::SaddleProblem;
 use dpcore::{PrivacyParams, RunFailure};
 use mechanisms::stopping::TruncatedGeometric;
 use rand::distr::Distribution;
 use rand::Rng;
 
 use super::alg1::{axpy, check_finite};
-use super::bias_reduced::{bias_reduced_gradient, BiasReducedScratch};
+use super::bias_reduced::{bias_reduced_batch_gradient, BiasReducedScratch};
 use super::mw::{sample_sorted, LogWeights, SamplerScratch};
 use super::privacy::account;
 use super::rates::log_dims;
@@ -162,15 +163,13 @@ pub fn private_smd_bias_reduced_with<R: Rng + ?Sized>(
         out_y[sampler.draws[0]] += inv_out;
         let records = start..start + b;
         start += b;
-        let grad = |x: SimplexPoint<'_>, y: SimplexPoint<'_>, gx: &mut [f64], gy: &mut [f64]| {
-            problem.batch_gradient(records.clone(), x, y, gx, gy)
-        };
-        bias_reduced_gradient(
+        bias_reduced_batch_gradient(
             &px,
             &py,
             level,
             c_m,
-            grad,
+            problem,
+            records,
             rng,
             &mut scratch,
             &mut gx,

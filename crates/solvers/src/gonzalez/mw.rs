@@ -54,15 +54,82 @@ impl LogWeights {
         }
     }
 
-    /// Writes `softmax(theta)` into `out`.
-    pub fn probabilities_into(&self, out: &mut [f64]) {
-        let m = self.theta.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    /// Writes `softmax(theta)` into `out` and returns `sum_j out_j` summed
+    /// in index order (`out.iter().sum()`, bit for bit), which
+    /// [`sample_sorted_with_total`] takes instead of summing again.
+    ///
+    /// The max shift is taken over four lanes: the maximum of the same
+    /// values whatever the order, except that `f64::max` may return either
+    /// zero of `+-0`, which `exp(t - m)` cannot tell apart (`t - 0 = t - (-0)`
+    /// but for `t = -0`, and `exp(+-0) = 1`). One sequential `max` chain was
+    /// latency-bound (4 cycles an entry, as long as the `exp`s at
+    /// `d = 2^14`); so was the sampler's separate sum of `p`, now carried by
+    /// the division pass.
+    pub fn probabilities_into(&self, out: &mut [f64]) -> f64 {
+        let m = self.max_shift();
         let mut total = 0.0;
         for (o, t) in out.iter_mut().zip(&self.theta) {
             *o = (t - m).exp();
             total += *o;
         }
-        out.iter_mut().for_each(|o| *o /= total);
+        let mut sum = -0.0;
+        for o in out.iter_mut() {
+            *o /= total;
+            sum += *o;
+        }
+        sum
+    }
+}
+
+impl LogWeights {
+    /// `max_j theta_j` over four lanes (see [`Self::probabilities_into`]).
+    fn max_shift(&self) -> f64 {
+        let mut lanes = [f64::NEG_INFINITY; 4];
+        let chunks = self.theta.chunks_exact(4);
+        let tail = chunks.remainder();
+        for c in chunks {
+            for (l, &t) in lanes.iter_mut().zip(c) {
+                *l = l.max(t);
+            }
+        }
+        tail.iter()
+            .copied()
+            .fold(lanes[0].max(lanes[1]).max(lanes[2].max(lanes[3])), f64::max)
+    }
+
+    /// [`Self::probabilities_into`] of two players at once, bit for bit:
+    /// `(pa, pb, sum pa, sum pb)`. Each player's sums are sequential chains
+    /// of dependent additions (the normaliser, carried across the `exp`
+    /// calls, and the sum of `p`); interleaving the two players' chains in
+    /// one loop lets them overlap (Alg. 1 at `d = 2^14`: these passes took
+    /// about 60% of a step). Players of different sizes go one at a time.
+    pub fn probabilities_pair(
+        a: &LogWeights,
+        b: &LogWeights,
+        pa: &mut [f64],
+        pb: &mut [f64],
+    ) -> (f64, f64) {
+        let n = a.theta.len();
+        if b.theta.len() != n || pa.len() != n || pb.len() != n {
+            return (a.probabilities_into(pa), b.probabilities_into(pb));
+        }
+        let (ma, mb) = (a.max_shift(), b.max_shift());
+        let (mut ta, mut tb) = (0.0, 0.0);
+        for j in 0..n {
+            let (ea, eb) = ((a.theta[j] - ma).exp(), (b.theta[j] - mb).exp());
+            pa[j] = ea;
+            pb[j] = eb;
+            ta += ea;
+            tb += eb;
+        }
+        let (mut sa, mut sb) = (-0.0, -0.0);
+        for (oa, ob) in pa.iter_mut().zip(pb.iter_mut()) {
+            *oa /= ta;
+            *ob /= tb;
+            sa += *oa;
+            sb += *ob;
+        }
+        (sa, sb)
     }
 }
 
@@ -89,6 +156,18 @@ pub fn sample_sorted<R: Rng + ?Sized>(
     rng: &mut R,
     scratch: &mut SamplerScratch,
 ) {
+    sample_sorted_with_total(p, p.iter().sum(), count, rng, scratch);
+}
+
+/// [`sample_sorted`] given `total = p.iter().sum()` (as returned by
+/// [`LogWeights::probabilities_into`]): the same draws, one pass less.
+pub fn sample_sorted_with_total<R: Rng + ?Sized>(
+    p: &[f64],
+    total: f64,
+    count: usize,
+    rng: &mut R,
+    scratch: &mut SamplerScratch,
+) {
     scratch.targets.clear();
     scratch.draws.clear();
     let mut s = 0.0;
@@ -97,7 +176,6 @@ pub fn sample_sorted<R: Rng + ?Sized>(
         scratch.targets.push(s);
     }
     let last = exp1(rng);
-    let total: f64 = p.iter().sum();
     let scale = total / (s + last);
     scratch.targets.iter_mut().for_each(|t| *t *= scale);
     let mut cum = 0.0;
@@ -189,4 +267,59 @@ pub fn maurey_average<R: Rng + ?Sized>(p: &[f64], k: usize, rng: &mut R) -> Spar
 pub fn split_output_vertex<R: Rng + ?Sized>(draws: &mut Vec<usize>, rng: &mut R) -> usize {
     let pos = rng.random_range(0..draws.len());
     draws.remove(pos)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+    use rand_pcg::Pcg64;
+
+    /// The softmax as written before the fused passes: a sequential max,
+    /// then `exp`, then the division; then `p.iter().sum()` and the average.
+    fn reference(theta: &[f64], p: &mut [f64], avg: &mut [f64], w: f64) -> f64 {
+        let m = theta.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let mut total = 0.0;
+        for (o, t) in p.iter_mut().zip(theta) {
+            *o = (t - m).exp();
+            total += *o;
+        }
+        p.iter_mut().for_each(|o| *o /= total);
+        avg.iter_mut().zip(p.iter()).for_each(|(v, q)| *v += w * q);
+        p.iter().sum()
+    }
+
+    #[test]
+    fn fused_softmax_passes_equal_the_plain_ones_bit_for_bit() {
+        // Over 200 steps (three recentrings) of random gradients, at lengths
+        // that end inside and on a 4-lane chunk, the 4-lane maximum, the
+        // pair softmax and the single softmax must give the plain passes'
+        // probabilities and sums bit for bit.
+        let mut rng = Pcg64::seed_from_u64(41);
+        for d in [1, 5, 64, 301] {
+            let (mut a, mut b) = (LogWeights::uniform(d), LogWeights::uniform(d));
+            let (mut pa, mut pb, mut pr) = (vec![0.0; d], vec![0.0; d], vec![0.0; d]);
+            let (mut va, mut vb) = (vec![0.0; d], vec![0.0; d]);
+            let (mut ra, mut rb) = (vec![0.0; d], vec![0.0; d]);
+            let same =
+                |x: &[f64], y: &[f64]| x.iter().zip(y).all(|(u, v)| u.to_bits() == v.to_bits());
+            for t in 0..200 {
+                let w = 1.0 / (t + 1) as f64;
+                let (sa, sb) = LogWeights::probabilities_pair(&a, &b, &mut pa, &mut pb);
+                // Alg. 1's average, as it adds it.
+                va.iter_mut().zip(&pa).for_each(|(v, q)| *v += w * q);
+                vb.iter_mut().zip(&pb).for_each(|(v, q)| *v += w * q);
+                let sr = reference(&a.theta, &mut pr, &mut ra, w);
+                assert!(same(&pa, &pr) && same(&va, &ra) && sa.to_bits() == sr.to_bits());
+                let sr = reference(&b.theta, &mut pr, &mut rb, w);
+                assert!(same(&pb, &pr) && same(&vb, &rb) && sb.to_bits() == sr.to_bits());
+                let s1 = a.probabilities_into(&mut pr);
+                assert!(same(&pa, &pr) && s1.to_bits() == sa.to_bits());
+                let ga: Vec<f64> = (0..d).map(|_| rng.random_range(-3.0..3.0)).collect();
+                let gb: Vec<f64> = (0..d).map(|_| rng.random_range(-3.0..3.0)).collect();
+                a.step(-0.7, &ga);
+                b.step(0.7, &gb);
+            }
+        }
+    }
 }

@@ -45,6 +45,7 @@ pub use selection::StationarySelection;
 
 use super::{add_gaussian, check_finite, check_positive, norm, standard_normal};
 use super::{Calibration, MenartRun, ZcdpLedger};
+use crate::transcript::{Query, Transcript, Unobserved};
 use dpcore::menart::KlObjective;
 use dpcore::RunFailure;
 use rand::Rng;
@@ -118,7 +119,23 @@ impl AdaptiveNoisyGd {
         rng: &mut R,
     ) -> Result<AdaptiveRun, RunFailure> {
         let inputs = AdaptiveInputs::from_problem(problem, rho, beta);
-        self.run_inner(problem, inputs, None, rng)
+        self.run_inner(problem, inputs, None, &mut Unobserved, rng)
+    }
+
+    /// As [`AdaptiveNoisyGd::run`], reporting every Gaussian release (the
+    /// noisy norm `N_t` and the noisy gradient of each step, at the query
+    /// point `w_t`) to `transcript`. The random stream and the result are
+    /// those of [`AdaptiveNoisyGd::run`].
+    pub fn run_observed<R: Rng + ?Sized>(
+        &self,
+        problem: &dyn KlObjective,
+        rho: f64,
+        beta: f64,
+        transcript: &mut dyn Transcript,
+        rng: &mut R,
+    ) -> Result<AdaptiveRun, RunFailure> {
+        let inputs = AdaptiveInputs::from_problem(problem, rho, beta);
+        self.run_inner(problem, inputs, None, transcript, rng)
     }
 
     /// Runs Algorithm 3 with explicit inputs.
@@ -128,7 +145,7 @@ impl AdaptiveNoisyGd {
         inputs: AdaptiveInputs,
         rng: &mut R,
     ) -> Result<AdaptiveRun, RunFailure> {
-        self.run_inner(problem, inputs, None, rng)
+        self.run_inner(problem, inputs, None, &mut Unobserved, rng)
     }
 
     pub(super) fn run_inner<R: Rng + ?Sized>(
@@ -136,6 +153,7 @@ impl AdaptiveNoisyGd {
         problem: &dyn KlObjective,
         inputs: AdaptiveInputs,
         selection_scale: Option<f64>,
+        transcript: &mut dyn Transcript,
         rng: &mut R,
     ) -> Result<AdaptiveRun, RunFailure> {
         for (name, v) in [("rho", inputs.rho), ("L0", inputs.l0), ("L1", inputs.l1)] {
@@ -159,6 +177,8 @@ impl AdaptiveNoisyGd {
         let mut w = problem.start_point().to_vec();
         let mut last_query = w.clone();
         let mut g = vec![0.0; inputs.d];
+        // The noiseless gradient, kept for the transcript (d floats a step).
+        let mut exact = vec![0.0; inputs.d];
         let mut selector = selection_scale.map(|scale| (GumbelMax::new(scale), w.clone()));
         let mut ledger = ZcdpLedger::new();
         let (mut charged, mut queries, mut clipped) = (0.0, 0u64, 0u64);
@@ -177,13 +197,23 @@ impl AdaptiveNoisyGd {
                 }
             }
             let n_t = gn + sigma_hat * standard_normal(rng);
+            let clip = inputs.l0;
+            transcript.gaussian(
+                Query::ClippedMeanGradientNorm { clip },
+                &w,
+                &g,
+                &[n_t],
+                sigma_hat,
+            );
             ledger.charge_gaussian(sigma_hat, sens)?;
             negatives += u64::from(n_t < 0.0);
             let n_used = if recommended { n_t.max(0.0) } else { n_t };
             let scaled = factor * n_used / (d * ell).sqrt();
             let at_floor = scaled <= floor;
             let sigma_t = scaled.max(floor);
+            exact.copy_from_slice(&g);
             add_gaussian(&mut g, sigma_t, rng);
+            transcript.gaussian(Query::ClippedMeanGradient { clip }, &w, &exact, &g, sigma_t);
             ledger.charge_gaussian(sigma_t, sens)?;
             last_query.copy_from_slice(&w);
             w.iter_mut().zip(&g).for_each(|(a, b)| *a -= eta * b);

@@ -96,7 +96,13 @@ impl StationarySelection {
         let alg3 = AdaptiveNoisyGd {
             calibration: self.calibration,
         };
-        let mut out = alg3.run_inner(problem, inputs, Some(scale), rng)?;
+        let mut out = alg3.run_inner(
+            problem,
+            inputs,
+            Some(scale),
+            &mut crate::transcript::Unobserved,
+            rng,
+        )?;
         let mut ledger = ZcdpLedger::new();
         ledger.charge_pure(eps)?;
         out.run.rho_spent = compose_rho(&[out.run.rho_spent, ledger.spent()])

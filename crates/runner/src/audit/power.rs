@@ -1,0 +1,358 @@
+//! The power of each audit for its own statistic.
+//!
+//! The reference power ([`audit::Assessment::detectable_eps_95`]) is the
+//! `eps` of an ideal release (a Gaussian or Laplace mechanism whose whole
+//! privacy loss shows in the statistic) that an audit of the row's size
+//! flags with probability 0.95. A real statistic can show far less of the
+//! loss (a clip, a projection, a norm), and then that figure overstates
+//! what a consistent row rules out. So for every consistent row the runner
+//! runs **probes**: the same algorithm, options, pair and statistic with the
+//! row's number of runs, calibrated by its own entry to a larger privacy
+//! `eps'` (its accountant then certifies `eps'` and no less: it is the
+//! algorithm with a calibration error of that size), audited against the
+//! row's claim. Whether an audit of that size flags the probe with
+//! probability at least 0.95 is measured by the bootstrap of the probe's
+//! runs ([`audit::reflag`], [`REPLICATES`] replicates). The probes start
+//! at the reference power and grow by [`GROWTH`] until one is flagged, at
+//! most [`MAX_PROBES`] of them; the row's power for its statistic is the
+//! first `eps'` flagged (the smallest on that grid: the true 95% point lies
+//! at or below it), or none within reach when the last is not.
+//!
+//! A violation row is bootstrapped on its own runs (the rate at which an
+//! audit of its size flags the release it ran); its power is the `eps` of
+//! that release when known (the run-at privacy of a control, the realised
+//! `eps` the spec gives for an erratum) and the rate is at least 0.95.
+//!
+//! Probes are stored in the audit file like rows (named `<row>@probe<k>`,
+//! with their own identity), so an interrupted run resumes them.
+
+use dpcore::PrivacyParams;
+use std::time::Duration;
+
+use anyhow::Result;
+use audit::Verdict;
+use contract::seeds::SeedBuilder;
+use rayon::prelude::*;
+
+use super::execute::execute;
+use super::report::{claimed_eps_delta, declared_method, Outcome};
+use super::spec::{Audit, AuditPlan};
+use super::store::{AuditRuns, AuditStore};
+use crate::registry::Privacy;
+
+/// Bootstrap replicates per assessed set of runs (the 95% call is made at
+/// 95 of 100; tests/estimators.rs measures how it tracks independent
+/// audits).
+pub const REPLICATES: usize = 100;
+
+/// Ratio of successive probes' `eps'`.
+pub const GROWTH: f64 = 1.5;
+
+/// Probes per row at most: the last is at `GROWTH^4 ~ 5.1` times the
+/// reference power.
+pub const MAX_PROBES: usize = 5;
+
+/// The separator of a probe's name in the audit file.
+pub const PROBE_MARK: &str = "@probe";
+
+/// The power of one row for its statistic.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Power {
+    /// The smallest `eps` found that an audit of the row's size flags with
+    /// probability at least 0.95 on this statistic (see the module docs);
+    /// `None` when none was found.
+    pub detectable_eps_95: Option<f64>,
+    /// The bootstrap's flag rate on the row's own runs.
+    pub own_rate: f64,
+    /// Each probe: its `eps'` and bootstrap flag rate (empty for a
+    /// violation row, or when the reference power is out of reach).
+    pub probes: Vec<(f64, f64)>,
+    /// What limited the search, when it found nothing.
+    pub note: String,
+}
+
+/// The name of a row's probe `k`.
+pub fn probe_name(row: &str, k: usize) -> String {
+    format!("{row}{PROBE_MARK}{k}")
+}
+
+/// The row name a stored audit belongs to (itself, or the row of a probe).
+pub fn row_of(stored: &str) -> &str {
+    stored.split(PROBE_MARK).next().unwrap_or(stored)
+}
+
+/// The `eps'` of probe `k` from the reference power.
+pub fn probe_eps(reference: f64, k: usize) -> f64 {
+    reference * GROWTH.powi(k as i32)
+}
+
+/// Probe `k` of `row`: the row calibrated to `eps` (in the claim's unit: a
+/// zCDP row at the `rho` whose conversion at `zcdp_delta` is `eps`),
+/// claiming the row's claim, with the row's runs.
+pub fn probe(row: &Audit, k: usize, eps: f64, zcdp_delta: f64) -> Audit {
+    let run_at = match row.claim {
+        Privacy::Approx(p) => Privacy::Approx(PrivacyParams {
+            eps,
+            delta: p.delta,
+        }),
+        Privacy::Zcdp(_) => Privacy::Zcdp(rho_of_eps(eps, zcdp_delta)),
+    };
+    let mut p = row.clone();
+    p.row.name = probe_name(&row.row.name, k);
+    p.run_at = run_at;
+    p
+}
+
+/// The `rho` whose Canonne–Kamath–Steinke `eps` at `delta` is `eps`
+/// (bisection on the increasing conversion, to a relative 1e-12).
+pub fn rho_of_eps(eps: f64, delta: f64) -> f64 {
+    let eps_of = |rho: f64| claimed_eps_delta(Privacy::Zcdp(rho), delta).0;
+    let (mut lo, mut hi) = (0.0, 1.0);
+    while eps_of(hi) < eps {
+        hi *= 2.0;
+    }
+    for _ in 0..60 {
+        let mid = 0.5 * (lo + hi);
+        if eps_of(mid) < eps {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    hi
+}
+
+/// The bootstrap seed of a stored set of runs: fixed by the master seed and
+/// the audit's name, so the CSV is deterministic.
+pub fn bootstrap_seed(seed: u64, name: &str) -> u64 {
+    SeedBuilder::new(seed, "audit-power")
+        .push_str(name)
+        .finish()
+}
+
+/// Where one row's search stands.
+enum Search {
+    /// No power (the row was not measured).
+    None,
+    /// Found, or given up, with the result.
+    Done(Power),
+    /// Probing: the reference power, the probes so far, the own rate.
+    Probing {
+        reference: f64,
+        own_rate: f64,
+        probes: Vec<(f64, f64)>,
+    },
+}
+
+/// The bootstrap of stored runs against `outcome`'s claim with its
+/// declared estimator (the runs' own atom check applies).
+fn rate(plan: &AuditPlan, outcome: &Outcome, name: &str, runs: &AuditRuns) -> f64 {
+    audit::reflag(
+        &runs.d,
+        &runs.d_prime,
+        declared_method(&outcome.audit, outcome.claimed),
+        outcome.claimed.0,
+        outcome.claimed.1,
+        plan.file.alpha,
+        REPLICATES,
+        bootstrap_seed(plan.file.seed, name),
+    )
+    .rate()
+}
+
+/// The power of every outcome for its statistic (module docs): runs the
+/// probes the consistent rows need (stored in `store`, resumable) and
+/// bootstraps. `None` when interrupted.
+pub fn measure(
+    plan: &AuditPlan,
+    outcomes: &[Outcome],
+    store: &mut AuditStore,
+    threads: usize,
+    progress: bool,
+    flush_every: Duration,
+) -> Result<Option<Vec<Option<Power>>>> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()?;
+    let own: Vec<Option<f64>> = pool.install(|| {
+        outcomes
+            .par_iter()
+            .map(|o| {
+                o.assessment.as_ref()?;
+                Some(rate(
+                    plan,
+                    o,
+                    &o.audit.row.name,
+                    &store.audits[&o.audit.row.name],
+                ))
+            })
+            .collect()
+    });
+    let mut searches: Vec<Search> = outcomes
+        .iter()
+        .zip(own)
+        .map(|(o, own_rate)| {
+            let (Some(a), Some(own_rate)) = (&o.assessment, own_rate) else {
+                return Search::None;
+            };
+            match (a.verdict, a.detectable_eps_95) {
+                (Verdict::Violation, _) => Search::Done(violation_power(o, own_rate)),
+                (Verdict::Consistent, None) => Search::Done(Power {
+                    detectable_eps_95: None,
+                    own_rate,
+                    probes: Vec::new(),
+                    note: "no reference release is flagged by an audit of this size".into(),
+                }),
+                (Verdict::Consistent, Some(reference)) => Search::Probing {
+                    reference,
+                    own_rate,
+                    probes: Vec::new(),
+                },
+            }
+        })
+        .collect();
+    for k in 0..MAX_PROBES {
+        let probes: Vec<(usize, Audit)> = searches
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| match s {
+                Search::Probing { reference, .. } => Some((
+                    i,
+                    probe(
+                        &outcomes[i].audit,
+                        k,
+                        probe_eps(*reference, k),
+                        outcomes[i].audit.zcdp_delta,
+                    ),
+                )),
+                _ => None,
+            })
+            .collect();
+        if probes.is_empty() {
+            break;
+        }
+        let audits: Vec<Audit> = probes.iter().map(|(_, a)| a.clone()).collect();
+        if execute(
+            &audits,
+            plan.file.seed,
+            store,
+            threads,
+            progress,
+            flush_every,
+        )? {
+            return Ok(None);
+        }
+        let rates: Vec<Result<f64, String>> = pool.install(|| {
+            probes
+                .par_iter()
+                .map(|(i, p)| {
+                    let runs = &store.audits[&p.row.name];
+                    if runs.d.iter().chain(&runs.d_prime).any(|x| !x.is_finite()) {
+                        return Err(runs.first_error.clone());
+                    }
+                    Ok(rate(plan, &outcomes[*i], &p.row.name, runs))
+                })
+                .collect()
+        });
+        for ((i, _), r) in probes.iter().zip(rates) {
+            let Search::Probing {
+                reference,
+                own_rate,
+                probes,
+            } = &mut searches[*i]
+            else {
+                unreachable!("only probing rows were probed")
+            };
+            let eps = probe_eps(*reference, k);
+            let done = |detectable_eps_95, probes: Vec<(f64, f64)>, note: String| Power {
+                detectable_eps_95,
+                own_rate: *own_rate,
+                probes,
+                note,
+            };
+            match r {
+                Err(e) => {
+                    let note = format!("the probe at eps {eps:.4} failed: {e}");
+                    searches[*i] = Search::Done(done(None, std::mem::take(probes), note));
+                }
+                Ok(r) => {
+                    probes.push((eps, r));
+                    if r >= 0.95 {
+                        let p = std::mem::take(probes);
+                        searches[*i] = Search::Done(done(Some(eps), p, String::new()));
+                    } else if k + 1 == MAX_PROBES {
+                        let note = format!(
+                            "not flagged with probability 0.95 up to eps {eps:.4} (rate {r:.2})"
+                        );
+                        searches[*i] = Search::Done(done(None, std::mem::take(probes), note));
+                    }
+                }
+            }
+        }
+    }
+    Ok(Some(
+        searches
+            .into_iter()
+            .map(|s| match s {
+                Search::None => None,
+                Search::Done(p) => Some(p),
+                Search::Probing { .. } => unreachable!("every search ends by MAX_PROBES"),
+            })
+            .collect(),
+    ))
+}
+
+/// A violation row's power: the `eps` of the release it ran (a control's
+/// run-at privacy, an erratum's realised `eps`) when the bootstrap flags it
+/// in at least 95% of replicates.
+fn violation_power(o: &Outcome, own_rate: f64) -> Power {
+    let a = &o.audit;
+    let released = if a.run_at != a.claim {
+        Some(claimed_eps_delta(a.run_at, o.claimed.1).0)
+    } else {
+        a.row.realised_eps
+    };
+    let (detectable_eps_95, note) = match (released, own_rate >= 0.95) {
+        (Some(eps), true) => (Some(eps), String::new()),
+        (None, true) => (
+            None,
+            "flagged; the eps of the release is not stated in the spec".into(),
+        ),
+        (_, false) => (
+            None,
+            format!("an audit of this size flags this release at rate {own_rate:.2}"),
+        ),
+    };
+    Power {
+        detectable_eps_95,
+        own_rate,
+        probes: Vec::new(),
+        note,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn probe_names_lead_back_to_their_row() {
+        assert_eq!(row_of(&probe_name("lr-op-gaussian", 3)), "lr-op-gaussian");
+        assert_eq!(row_of("lr-op-gaussian"), "lr-op-gaussian");
+    }
+
+    #[test]
+    fn the_rho_of_an_eps_converts_back_to_it() {
+        for eps in [0.3, 1.0, 4.0] {
+            let rho = rho_of_eps(eps, 1e-5);
+            let back = claimed_eps_delta(Privacy::Zcdp(rho), 1e-5).0;
+            assert!((back - eps).abs() < 1e-9 * eps, "{eps} {rho} {back}");
+        }
+    }
+
+    #[test]
+    fn probes_grow_geometrically_from_the_reference() {
+        assert_eq!(probe_eps(2.0, 0), 2.0);
+        assert!((probe_eps(2.0, 2) - 4.5).abs() < 1e-12);
+    }
+}

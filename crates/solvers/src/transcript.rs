@@ -1,0 +1,49 @@
+//! What an iterative private algorithm releases along the way.
+//!
+//! An accountant composes over every noisy release of a run (each noisy
+//! gradient, each noisy norm), not only over the final point, so a printed
+//! calibration that undercharges one step leaks in the transcript even when
+//! the final point hides it (Menart et al.'s negative `N_t`, digest §2.4).
+//! An algorithm that supports transcript audits reports each Gaussian
+//! release to a [`Transcript`]: what it estimates, where, the released
+//! value and its noise scale. The audit (`papers`, per entry) turns that
+//! into the transcript's privacy loss on its pair.
+
+/// The quantity a Gaussian release estimates, as a function of the query
+/// point and the data set.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Query {
+    /// The mean of the per-record gradients clipped to norm `clip`.
+    ClippedMeanGradient {
+        /// Clipping norm.
+        clip: f64,
+    },
+    /// The Euclidean norm of [`Query::ClippedMeanGradient`] (a scalar).
+    ClippedMeanGradientNorm {
+        /// Clipping norm.
+        clip: f64,
+    },
+}
+
+/// Receives every Gaussian release of a run, in order.
+pub trait Transcript {
+    /// `released = mean + N(0, sigma^2 I)`, `mean` being `query` at the
+    /// point `at` on the run's data set, whose clipped mean gradient there
+    /// is `gradient` (given so that an observer need not recompute it).
+    fn gaussian(
+        &mut self,
+        query: Query,
+        at: &[f64],
+        gradient: &[f64],
+        released: &[f64],
+        sigma: f64,
+    );
+}
+
+/// A transcript nobody reads (the ordinary runs).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Unobserved;
+
+impl Transcript for Unobserved {
+    fn gaussian(&mut self, _: Query, _: &[f64], _: &[f64], _: &[f64], _: f64) {}
+}

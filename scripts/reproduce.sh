@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Reproduces every committed result in one command (issue 41 item 2): table 1, the five
+# papers' default profiles, the privacy audit (and its transcript rows) and the claims
+# ledger (whose errata rows `runner claims` computes), in that order, from the checkout.
+#
+#   bash scripts/reproduce.sh            # everything; rerun the same command to resume
+#   bash scripts/reproduce.sh --plan     # only the ETA: runner plan of every spec
+#
+# Resuming: every runner command below resumes its results file (results/<name>.h5)
+# from the last flushed cell or audit run, so an interrupted reproduction loses at most
+# a few seconds of work; rerun the script. Each command shows its own progress bar.
+# The ETA printed first is `runner plan`'s (see PERFORMANCE.md for how close it comes).
+# Provenance: run it from a clean tree (git status empty) so every results file names a
+# commit without `-dirty`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+specs=(experiments/table1.toml experiments/lowy_razaviyayn.toml experiments/bassily.toml
+       experiments/menart.toml experiments/wang.toml experiments/gonzalez.toml)
+cargo build -p runner --quiet
+runner=target/debug/runner
+
+echo "== plan (cost model estimates, 2 threads unless --threads says otherwise)"
+total=0
+for spec in "${specs[@]}"; do
+  line=$("$runner" plan "$spec" | grep '^total:')
+  hours=$(sed -E 's/.*estimated ([0-9.]+) core-hours.*/\1/' <<<"$line")
+  printf '  %-36s %s core-hours\n' "$spec" "$hours"
+  total=$(awk -v a="$total" -v b="$hours" 'BEGIN { print a + b }')
+done
+echo "  experiments: $total core-hours; the audit adds about 0.5 (measured, results/audit.md)"
+[[ "${1:-}" == "--plan" ]] && exit 0
+
+if [[ -n "$(git status --porcelain --untracked-files=no)" ]]; then
+  echo "warning: the tree is dirty; the results will name a -dirty commit" >&2
+fi
+for spec in "${specs[@]}"; do
+  echo "== $spec"
+  "$runner" "$spec"
+done
+echo "== privacy audit"
+"$runner" audit experiments/audit.toml
+"$runner" audit experiments/audit.toml --profile transcript
+echo "== claims ledger"
+"$runner" claims
+echo "done: results/ and figures/ regenerated; git diff shows what moved"
