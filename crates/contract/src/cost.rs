@@ -81,14 +81,20 @@ pub struct FamilyWork {
     pub generate_ops: f64,
     /// Numbers (8 bytes each) the data set holds.
     pub data_numbers: f64,
+    /// Operations of one full-batch oracle call (a gradient or a value over
+    /// the data set): `n d` on stored records, less where the family answers
+    /// from a summary (a virtual data set, sorted scalar records). The
+    /// family knows it; an algorithm's formula multiplies it by its call
+    /// count without naming the family.
+    pub oracle_ops: f64,
 }
 
 /// A family's work at a grid point.
 pub type FamilyWorkFn = fn(&CostPoint) -> FamilyWork;
 
 /// An algorithm's run at a grid point: `(operations, working numbers)`, given
-/// the family's name and work.
-pub type AlgorithmWorkFn = fn(&CostPoint, &str, &FamilyWork) -> (f64, f64);
+/// the family's work.
+pub type AlgorithmWorkFn = fn(&CostPoint, &FamilyWork) -> (f64, f64);
 
 /// `n` and `d` of a grid point (each at least 1).
 pub fn n_and_d(v: &CostPoint) -> (f64, f64) {
@@ -104,11 +110,12 @@ pub fn default_family_work(v: &CostPoint) -> FamilyWork {
         d,
         generate_ops: n * d,
         data_numbers: n * (d + 3.0),
+        oracle_ops: n * d,
     }
 }
 
 /// The default algorithm work: one pass over the data set, 16 working
 /// vectors of dimension `d`.
-pub fn default_algorithm_work(_: &CostPoint, _: &str, w: &FamilyWork) -> (f64, f64) {
+pub fn default_algorithm_work(_: &CostPoint, w: &FamilyWork) -> (f64, f64) {
     (w.n * w.d, 16.0 * w.d)
 }

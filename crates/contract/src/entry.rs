@@ -78,6 +78,16 @@ pub struct AlgorithmDef {
     pub reference_name: &'static str,
     /// Runner (its variant is the kind of problem it runs on).
     pub run: Run,
+    /// The families it accepts, by name; empty: every family of its kind.
+    /// The spec validator refuses a study on any other family before
+    /// anything runs (`runner plan` exits 2 with the reason), so a run never
+    /// meets a family without the structure it needs (a planted margin, a
+    /// record radius, an exact perturbed minimizer, ...); the conformance
+    /// test counts a run-time refusal of an accepted pair as a failure.
+    pub families: &'static [&'static str],
+    /// Why it accepts only [`AlgorithmDef::families`] (the refusal's hint);
+    /// empty when it accepts every family of its kind.
+    pub families_reason: &'static str,
     /// Diagnostics that depend on the measured metric, filled in by the
     /// runner after it measures the release: called with the metric and the
     /// run's diagnostics (e.g. González Alg. 1's sparsification penalty, the
@@ -91,6 +101,12 @@ pub struct AlgorithmDef {
     /// neighbouring pair, statistic and estimator. `None` for the entries that
     /// release nothing private (non-private baselines, theory curves).
     pub audit: Option<&'static AuditDef>,
+    /// Whether its release claims a privacy guarantee (true unless the entry
+    /// says otherwise with [`AlgorithmDef::not_private`]): every private
+    /// entry must declare an audit and have a default row in
+    /// `experiments/audit.toml`; a non-private one may appear there only as
+    /// a control (the noiseless `one_pass_sgd`).
+    pub private: bool,
 }
 
 impl FamilyDef {
@@ -162,9 +178,22 @@ impl AlgorithmDef {
             theory_name: "",
             reference_name: "",
             run,
+            families: &[],
+            families_reason: "",
             derive_diagnostics: None,
             work: default_algorithm_work,
             audit: None,
+            private: true,
+        }
+    }
+
+    /// The same entry marked as releasing nothing private (a non-private
+    /// baseline, a theory curve, a measuring procedure):
+    /// [`AlgorithmDef::private`].
+    pub const fn not_private(self) -> Self {
+        Self {
+            private: false,
+            ..self
         }
     }
 
@@ -181,6 +210,22 @@ impl AlgorithmDef {
     /// data set, [`default_algorithm_work`]).
     pub const fn with_work(self, work: AlgorithmWorkFn) -> Self {
         Self { work, ..self }
+    }
+
+    /// The same entry accepting only the named families, for the stated
+    /// reason ([`AlgorithmDef::families`]).
+    pub const fn only_on(self, families: &'static [&'static str], reason: &'static str) -> Self {
+        Self {
+            families,
+            families_reason: reason,
+            ..self
+        }
+    }
+
+    /// Whether it accepts family `family` (of its kind: the kinds are
+    /// checked apart).
+    pub fn accepts(&self, family: &str) -> bool {
+        self.families.is_empty() || self.families.contains(&family)
     }
 
     /// The same entry with diagnostics derived from the measured metric

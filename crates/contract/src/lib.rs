@@ -18,18 +18,21 @@ mod param;
 mod privacy;
 pub mod release;
 pub mod seeds;
+mod typed;
 
 pub use audit::{AuditDef, AuditPair, AuditSetting, Estimator, Relation};
 pub use cost::{CostPoint, FamilyWork};
+pub use dpcore::RunFailure;
 pub use entry::{AlgorithmDef, FamilyDef, RunContext};
 pub use kind::{
     Build, BuildFn, Instance, ObjectiveBuildFn, ObjectiveRunFn, ProblemKind, Run, RunFn,
 };
 pub use metric::Metric;
 pub use output::{CellOutput, Curves};
-pub use param::{choice, num, ParamDef, ParamKind, ParamRole, Value, Values, POSITIVE};
+pub use param::{choice, num, ParamDef, ParamKind, ParamRole, SizeStep, Value, Values, POSITIVE};
 pub use privacy::{Privacy, PrivacyUnit};
 pub use release::{Release, Released};
+pub use typed::{read, same_name, Choice, FromValue, Options};
 
 /// Names of the privacy parameters that a grid may sweep.
 pub const PRIVACY_PARAMS: &[&str] = &["eps", "delta", "rho"];

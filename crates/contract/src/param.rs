@@ -40,6 +40,16 @@ pub enum ParamRole {
     DrawScaling,
 }
 
+/// How a size parameter shrinks its family's data set: what the plan's
+/// memory refusal suggests lowering first (`runner plan`, `validate::budget`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SizeStep {
+    /// A count or a dimension (`n`, `d`): halving it halves the data.
+    Halve,
+    /// A base-2 exponent of one (`log2_d`, `bits`): one less halves it.
+    Decrement,
+}
+
 /// One declared parameter.
 #[derive(Debug, Clone, Copy)]
 pub struct ParamDef {
@@ -53,6 +63,8 @@ pub struct ParamDef {
     pub role: ParamRole,
     /// One-line documentation.
     pub doc: &'static str,
+    /// Whether it sizes the data set, and how a smaller value is taken.
+    pub size: Option<SizeStep>,
 }
 
 impl ParamDef {
@@ -64,6 +76,7 @@ impl ParamDef {
             default: None,
             role: ParamRole::Data,
             doc,
+            size: None,
         }
     }
 
@@ -80,6 +93,7 @@ impl ParamDef {
             default: None,
             role: ParamRole::Data,
             doc,
+            size: None,
         }
     }
 
@@ -105,6 +119,25 @@ impl ParamDef {
             default: None,
             role: ParamRole::Data,
             doc,
+            size: None,
+        }
+    }
+
+    /// The same parameter as a count or dimension of the data set
+    /// ([`SizeStep::Halve`]).
+    pub const fn size(self) -> Self {
+        Self {
+            size: Some(SizeStep::Halve),
+            ..self
+        }
+    }
+
+    /// The same parameter as a base-2 exponent of a data-set size
+    /// ([`SizeStep::Decrement`]).
+    pub const fn log2_size(self) -> Self {
+        Self {
+            size: Some(SizeStep::Decrement),
+            ..self
         }
     }
 

@@ -16,8 +16,8 @@
 //! improving (rounding floor).
 
 #[cfg(doc)]
-use crate::newton::STALL_PATIENCE;
-use crate::newton::{finish_on_stall, BestPoint, CertifiedSolution, NewtonOptions};
+use crate::certified::STALL_PATIENCE;
+use crate::certified::{finish_on_stall, BestPoint, CertifiedSolution, NewtonOptions};
 use crate::numerics::{dot, norm2};
 
 /// Curvature pairs kept by [`lbfgs_minimize`]: 10, the common default

@@ -7,6 +7,7 @@
 
 pub mod adversarial;
 pub mod bassily;
+pub mod certified;
 pub mod geometric_median;
 pub mod geometry;
 pub mod gonzalez;

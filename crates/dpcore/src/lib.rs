@@ -162,6 +162,13 @@ pub trait Objective: Send + Sync {
     fn rank_one_hessians(&self) -> bool {
         false
     }
+    /// `ln C_tau = tau (A_R - a_R)` of a tilted-ERM objective (Lowy–Razaviyayn
+    /// Lemma 5.2, in log form): the tilt times the range of the record loss,
+    /// which the tilted-ERM theorems (5.1, 5.2) read. `None` for an objective
+    /// that is not tilted.
+    fn tilted_log_c(&self) -> Option<f64> {
+        None
+    }
 }
 
 /// Per-record Moreau envelopes `f_beta(w; x_i) = min_v f(v; x_i) + beta/2 ||w - v||^2`

@@ -119,6 +119,12 @@ pub trait KlObjective: Objective {
     /// Centre of the ball of radius [`KlConstants::region_radius`] on which the
     /// constants hold (the start point or the minimizer; the family says which).
     fn region_center(&self) -> &[f64];
+    /// A public bound `R_x` on every record's norm, when the family declares
+    /// one (the mean-estimation family F-A: `start_distance + spread`, the
+    /// clip of its Gaussian-mechanism oracle baseline); `None` otherwise.
+    fn record_radius(&self) -> Option<f64> {
+        None
+    }
     /// `(1/n) sum_i clip_C(grad f(w; x_i))` into `out`; returns how many records
     /// were clipped (the clip-activation diagnostic of digest §6.0).
     /// Default: [`clipped_mean_by_records`].

@@ -4,13 +4,33 @@ use dpcore::{Objective, RunFailure};
 use rand_pcg::Pcg64;
 use solvers::output_perturbation::{ConceptualOutputPerturbation, SensitivityChoice};
 
-use contract::{choice, num, CellOutput, Metric, ParamDef, Release, RunContext, Values};
+use contract::{CellOutput, Metric, Options, ParamDef, Release, RunContext};
+
+contract::choices! {
+    /// The `sensitivity` option's values: which bound on the minimizer's
+    /// sensitivity calibrates the noise (both are private; digest P5).
+    pub enum Sensitivity {
+        /// The instance-tight bound.
+        Tight = "tight",
+        /// The paper's `2L/(mu n)`.
+        Paper = "paper",
+    }
+}
+
+impl From<Sensitivity> for SensitivityChoice {
+    fn from(s: Sensitivity) -> Self {
+        match s {
+            Sensitivity::Tight => SensitivityChoice::Tight,
+            Sensitivity::Paper => SensitivityChoice::Paper,
+        }
+    }
+}
 
 /// The `sensitivity` option: which bound on the minimizer's sensitivity
 /// calibrates the noise (both are private; digest P5).
 pub const SENSITIVITY: ParamDef = ParamDef::choice(
     "sensitivity",
-    &["tight", "paper"],
+    Sensitivity::NAMES,
     "minimizer sensitivity used for the noise: instance-tight bound or the paper's 2L/(mu n)",
 )
 .default("\"tight\"")
@@ -30,11 +50,14 @@ pub const NOISE_MULTIPLIER: ParamDef = ParamDef::float(
 .default("1.0")
 .draw_scaling();
 
-/// Reads the `sensitivity` option.
-pub fn sensitivity_choice(options: &Values) -> SensitivityChoice {
-    match choice(options, "sensitivity") {
-        "paper" => SensitivityChoice::Paper,
-        _ => SensitivityChoice::Tight,
+contract::options! {
+    /// Options of the conceptual output perturbation
+    /// (`output_perturbation_conceptual`).
+    pub struct OutputPerturbationOptions {
+        /// Which sensitivity bound calibrates the noise.
+        pub sensitivity: Sensitivity = SENSITIVITY,
+        /// Factor on the calibrated noise.
+        pub noise_multiplier: f64 = NOISE_MULTIPLIER,
     }
 }
 
@@ -47,12 +70,13 @@ pub fn run_output_perturbation_conceptual(
     problem: &dyn Objective,
     rng: &mut Pcg64,
 ) -> Result<CellOutput, RunFailure> {
+    let options = OutputPerturbationOptions::read(ctx.options)?;
     let algorithm = ConceptualOutputPerturbation {
-        sensitivity: sensitivity_choice(ctx.options),
+        sensitivity: options.sensitivity.into(),
     };
     let privacy = ctx.privacy.approx();
     let mut release = algorithm.run(problem, privacy, rng)?;
-    let multiplier = num(ctx.options, "noise_multiplier");
+    let multiplier = options.noise_multiplier;
     if multiplier != 1.0 {
         // w = w* + z  ->  w* + m z: the same draw, scaled.
         for (w, m) in release.w.iter_mut().zip(problem.minimizer()) {

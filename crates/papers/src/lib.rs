@@ -3,8 +3,11 @@
 //! paper's side tools. One module per paper; this file holds the one explicit
 //! list of entries the runner sees, in `runner list` order.
 //!
-//! Adding an algorithm: a solver module in `solvers`, one entry file beside its
-//! paper here, and one line in [`ALGORITHM_TABLES`] (docs/extending.md). The
+//! Adding an algorithm (docs/extending.md opens with the checklist): a solver
+//! module in `solvers`; beside its paper here an entry file (typed options,
+//! the families it accepts), its cost formula and, when it is private, its
+//! audit pair; a line in [`ALGORITHM_TABLES`] for a new entry file; for a
+//! private one a default row in `experiments/audit.toml`; then a study. The
 //! runner is not touched.
 
 use contract::{AlgorithmDef, FamilyDef};

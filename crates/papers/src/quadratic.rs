@@ -5,12 +5,12 @@ use datagen::quadratic::{DiagonalQuadratic, DiagonalQuadraticParams};
 use dpcore::{Objective, RunFailure};
 use rand_pcg::Pcg64;
 
-use crate::common::{run_output_perturbation_conceptual, NOISE_MULTIPLIER, SENSITIVITY};
-use contract::{num, AlgorithmDef, Build, FamilyDef, Metric, ParamDef, Run, Values};
+use crate::common::{run_output_perturbation_conceptual, OutputPerturbationOptions};
+use contract::{num, AlgorithmDef, Build, FamilyDef, Metric, Options, ParamDef, Run, Values};
 
 const DIAGONAL_QUADRATIC_PARAMS: &[ParamDef] = &[
-    ParamDef::int("n", 2, "number of records"),
-    ParamDef::int("d", 1, "dimension"),
+    ParamDef::int("n", 2, "number of records").size(),
+    ParamDef::int("d", 1, "dimension").size(),
     ParamDef::positive("beta", "largest Hessian eigenvalue (smoothness)").default("1.0"),
     ParamDef::float(
         "kappa",
@@ -34,8 +34,6 @@ fn build_diagonal_quadratic(
     Ok(Box::new(DiagonalQuadratic::generate(params, rng)))
 }
 
-const OUTPUT_PERTURBATION_OPTIONS: &[ParamDef] = &[SENSITIVITY, NOISE_MULTIPLIER];
-
 /// Every registered problem family.
 pub(crate) const FAMILIES: &[FamilyDef] = &[FamilyDef::new(
     "diagonal_quadratic",
@@ -55,7 +53,11 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[AlgorithmDef::new(
     &[Metric::ExcessEmpiricalRisk, Metric::ExcessPopulationRisk],
     Run::Objective(run_output_perturbation_conceptual),
 )
-.with_options(OUTPUT_PERTURBATION_OPTIONS)
+    .only_on(
+        &["abs_deviation", "adversarial_logistic", "diagonal_quadratic", "least_squares_glm", "lin_ball", "logistic", "logistic_glm", "sco_quadratic", "sharp", "term"],
+        "its noise is calibrated to the minimizer's sensitivity, infinite on the families without strong convexity or a bounded-minimizer argument",
+    )
+.with_options(OutputPerturbationOptions::PARAMS)
 .delta_below(0.5)
 .with_diagnostics(&["sensitivity", "noise_scale", "noise_norm_sq"])
 .with_curves(

@@ -88,10 +88,11 @@ fn tiny_privacy(a: &AlgorithmDef) -> Privacy {
     }
 }
 
-/// Families an algorithm can run on and measure `metric` with.
+/// Families an algorithm accepts and can measure `metric` with: the pairs
+/// the spec validator lets through.
 fn compatible<'a>(a: &AlgorithmDef, metric: Metric) -> Vec<&'a FamilyDef> {
     families()
-        .filter(|f| f.build.kind() == a.run.kind())
+        .filter(|f| f.build.kind() == a.run.kind() && a.accepts(f.name))
         .filter(|f| metric.reported_by_algorithm() || f.metrics.contains(&metric))
         .collect()
 }
@@ -171,19 +172,28 @@ fn every_family_builds_a_tiny_instance() {
 
 /// Runs `a` on a tiny instance of `f` and measures `metric` on its release as
 /// the runner does (`Instance::measure`): `Ok(Err(why))` when the entry refuses
-/// the pairing with a clear invalid-parameters failure (a family of the right
-/// kind without the structure the algorithm needs, e.g. a regularized
-/// minimizer), `Ok(Ok((metric, output)))` on a run, `Err` on any other failure,
-/// a measurement failure included.
+/// the run with an invalid-parameters failure (retried at the next tiny size:
+/// A_ProxGD's guard), `Ok(Ok((metric, output)))` on a run, `Err` on any other
+/// failure, a measurement failure included.
 fn tiny_run(
     a: &AlgorithmDef,
     f: &FamilyDef,
     metric: Metric,
     size: (f64, f64),
+    variant: &Variant,
 ) -> Result<Result<(f64, contract::CellOutput), String>, String> {
-    let options = tiny_values(a.options, size);
+    let mut options = tiny_values(a.options, size);
     let privacy = tiny_privacy(a);
-    let problem = tiny_values(f.params, size);
+    let mut problem = tiny_values(f.params, size);
+    match variant {
+        Variant::Defaults => {}
+        Variant::Option(name, v) => {
+            options.insert(name.clone(), v.clone());
+        }
+        Variant::Problem(name, v) => {
+            problem.insert(name.clone(), v.clone());
+        }
+    }
     let mut data = problem.clone();
     if f.privacy_defines_data {
         for (name, v) in privacy.values() {
@@ -212,22 +222,75 @@ fn tiny_run(
     }
 }
 
+/// The values a tiny run is tried at: the defaults first, then one value
+/// changed at a time, so that an accepted pair that runs only at some
+/// setting still runs here.
+#[derive(Debug, Clone)]
+enum Variant {
+    /// Every parameter at its default (tiny where required).
+    Defaults,
+    /// An algorithm option at another of its choices (e.g. `op_black_box`
+    /// on `sharp` needs a full-batch `inner`: Katyusha needs smoothness).
+    Option(String, Value),
+    /// A float family parameter halfway from its default to its lower end
+    /// (e.g. `kl_power_tilt`'s `p = 2` for Algorithm 2, which needs
+    /// `kappa = p/(p-1) >= 2`).
+    Problem(String, Value),
+}
+
+/// The variants of a pair, defaults first.
+fn variants(a: &AlgorithmDef, f: &FamilyDef) -> Vec<Variant> {
+    let mut out = vec![Variant::Defaults];
+    for p in a.options {
+        if let ParamKind::Choice(choices) = p.kind {
+            let default = p.default.map(|t| parse_default(p, t));
+            for c in choices {
+                let v = Value::Str(c.to_string());
+                if Some(&v) != default.as_ref() {
+                    out.push(Variant::Option(p.name.into(), v));
+                }
+            }
+        }
+    }
+    for p in f.params {
+        if let (ParamKind::Float { min, .. }, Some(text)) = (p.kind, p.default) {
+            if let Value::Num(x) = parse_default(p, text) {
+                let v = Value::Num(min + 0.5 * (x - min));
+                if min.is_finite() && admissible(p, &v) {
+                    out.push(Variant::Problem(p.name.into(), v));
+                }
+            }
+        }
+    }
+    out
+}
+
 #[test]
 fn every_algorithm_measures_every_declared_metric_on_a_tiny_instance() {
+    // Every refused accepted pair, gathered so that one run lists them all.
+    let mut failures = Vec::new();
     for a in algorithms() {
         for &metric in a.metrics {
             let m = metric.name();
             let (mut measured, mut refused) = (Vec::new(), Vec::new());
             for f in compatible(a, metric) {
                 let mut outcome = Err(String::new());
-                for size in TINY_SIZES {
-                    outcome = tiny_run(a, f, metric, size).unwrap_or_else(|e| {
-                        panic!("{} on {} measuring {m} at {size:?}: {e}", a.name, f.name)
-                    });
-                    if outcome.is_ok() {
-                        break;
+                'tries: for variant in variants(a, f) {
+                    for size in TINY_SIZES {
+                        outcome = tiny_run(a, f, metric, size, &variant).unwrap_or_else(|e| {
+                            panic!(
+                                "{} on {} measuring {m} at {size:?}, {variant:?}: {e}",
+                                a.name, f.name
+                            )
+                        });
+                        if outcome.is_ok() {
+                            break 'tries;
+                        }
                     }
                 }
+                // The pair is accepted (declared families, kinds, metrics):
+                // a refusal at run time is a pairing the validator should
+                // have refused before anything ran.
                 let (value, out) = match outcome {
                     Ok(run) => run,
                     Err(why) => {
@@ -252,9 +315,39 @@ fn every_algorithm_measures_every_declared_metric_on_a_tiny_instance() {
                 );
                 measured.push(f.name);
             }
-            assert!(
-                !measured.is_empty(),
-                "{} measures {m} on no family; refusals: {refused:?}",
+            if !refused.is_empty() || measured.is_empty() {
+                failures.push(format!(
+                    "{} measuring {m}: refused at run time on accepted families {refused:?}, \
+                     measured on {measured:?}",
+                    a.name
+                ));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "accepted pairs refused at run time (declare the families an algorithm accepts with \
+         `only_on`):\n{}",
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn declared_families_exist_and_are_of_the_algorithms_kind() {
+    for a in algorithms() {
+        assert_eq!(
+            a.families.is_empty(),
+            a.families_reason.is_empty(),
+            "{}: a family list needs its reason and a reason its list",
+            a.name
+        );
+        for name in a.families {
+            let f = papers::family(name)
+                .unwrap_or_else(|| panic!("{} accepts unknown family {name}", a.name));
+            assert_eq!(
+                f.build.kind(),
+                a.run.kind(),
+                "{} accepts {name}, a family of another kind",
                 a.name
             );
         }

@@ -1,8 +1,9 @@
 //! The `kl_gaussian_mean` entry through the plug-in contract, as the runner
 //! calls it: on `kl_mean_estimation` its curves and diagnostics carry the
 //! calibration `sigma = (2 R_x/n)/sqrt(2 rho)` with `R_x = start_distance +
-//! spread` and the exact expectation `R_x^2 d/(n^2 rho)`; on any other family
-//! it refuses with an invalid-parameters failure. Deterministic seeds.
+//! spread` and the exact expectation `R_x^2 d/(n^2 rho)`; it declares that it
+//! accepts no other family, and a run on one refuses with an
+//! invalid-parameters failure. Deterministic seeds.
 
 use contract::seeds::rng_from_seed;
 use contract::{Metric, Privacy, RunContext, Value, Values};
@@ -76,6 +77,10 @@ fn the_entry_reports_the_calibration_and_the_exact_expectation() {
 
 #[test]
 fn the_entry_refuses_a_family_without_a_record_radius() {
+    // Declared: the validator refuses the pairing before anything runs.
+    let a = papers::algorithm("kl_gaussian_mean").unwrap();
+    assert!(a.accepts("kl_mean_estimation") && !a.accepts("kl_power_tilt"));
+    // And a run reaching it anyway (the contract called directly) refuses.
     let problem = values(&[
         ("n", 100.0),
         ("d", 4.0),

@@ -3,10 +3,10 @@
 //! on reopening it (`--reuse-unchanged` keeps the rows of studies whose hash
 //! is unchanged; `runner merge` refuses parts written by another spec).
 
-use crate::registry::Privacy;
+use crate::registry::{ParamDef, Privacy, Value};
 use crate::seeds::SeedBuilder;
 use crate::store::{SpecHashes, FORMAT_VERSION};
-use crate::validate::{Experiment, Study};
+use crate::validate::{declared_default, Experiment, Study, Target};
 
 /// Identity of the computation a results file holds: everything that changes
 /// the cells' numbers (not titles or expectations, which only change the check).
@@ -39,6 +39,23 @@ pub fn spec_hashes(e: &Experiment) -> SpecHashes {
     }
 }
 
+/// The text a value enters the hash as. A swept parameter enters as the
+/// placeholder the resolver held before it took the first grid value: the
+/// declared default, or `Num(NaN)` when the parameter has none. No cell reads
+/// it; it keeps every stored study's identity (pinned by
+/// `tests/identity_hashes.rs`).
+fn identity_text(s: &Study, defs: &[ParamDef], target: Target, name: &str, v: &Value) -> String {
+    let swept = s.axes.iter().any(|a| a.target == target && a.name == name);
+    if !swept {
+        return format!("{v:?}");
+    }
+    let default = defs
+        .iter()
+        .find(|d| d.name == name)
+        .and_then(declared_default);
+    format!("{:?}", default.unwrap_or(Value::Num(f64::NAN)))
+}
+
 fn push_study(b: &mut SeedBuilder, s: &Study, with_repetitions: bool) {
     b.push_str(&s.name).push_str(&s.metric);
     if with_repetitions {
@@ -50,12 +67,22 @@ fn push_study(b: &mut SeedBuilder, s: &Study, with_repetitions: bool) {
         b.push_str("ground_truth_revision")
             .push_u64(u64::from(s.family.ground_truth_revision));
     }
-    for (k, v) in s.problem.iter().chain(s.options.iter()) {
-        b.push_str(k).push_str(&format!("{v:?}"));
+    let problem = s
+        .problem
+        .iter()
+        .map(|kv| (kv, s.family.params, Target::Problem));
+    let options = s
+        .options
+        .iter()
+        .map(|kv| (kv, s.algorithm.options, Target::Algorithm));
+    for ((k, v), defs, target) in problem.chain(options) {
+        b.push_str(k)
+            .push_str(&identity_text(s, defs, target, k, v));
     }
     // The bytes of the (eps, delta, rho) fields this hash was first written
-    // with, so stored results keep their identity.
-    match s.privacy {
+    // with, so stored results keep their identity; a swept parameter reads
+    // the experiment's value for it (`Study::privacy_identity`).
+    match s.privacy_identity {
         Privacy::Approx(p) => b.push_f64(p.eps).push_f64(p.delta),
         Privacy::Zcdp(rho) => b.push_str("rho").push_f64(rho),
     };

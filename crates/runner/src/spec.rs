@@ -24,6 +24,14 @@ pub struct ExperimentSpec {
     pub seed: u64,
     /// Default number of repetitions per grid point.
     pub repetitions: usize,
+    /// Privacy parameters every study inherits where its own `privacy` table
+    /// leaves them unset (`privacy = { eps = 0.5, delta = 1e-6 }` above the
+    /// first `[[studies]]`). A study that sweeps a parameter takes its values
+    /// from the grid; the inherited value then only names the study's
+    /// identity (as a swept option's declared default does, see
+    /// [`crate::identity`]).
+    #[serde(default)]
+    pub privacy: PrivacySpec,
     /// The studies, each a sweep of one algorithm on one problem family.
     pub studies: Vec<StudySpec>,
     /// Titles of combined figures (see [`StudySpec::figure`]), by figure name.
@@ -52,7 +60,9 @@ pub struct StudySpec {
     pub problem: ComponentSpec,
     /// Algorithm and its options.
     pub algorithm: ComponentSpec,
-    /// Privacy parameters.
+    /// Privacy parameters: each is fixed here (or inherited from the
+    /// experiment's `privacy`) or swept in the grid, never both.
+    #[serde(default)]
     pub privacy: PrivacySpec,
     /// Swept parameters; several form a cartesian grid.
     pub grid: BTreeMap<String, GridAxisSpec>,
@@ -151,16 +161,19 @@ impl ParamValue {
 
 /// Privacy parameters of a study (may be swept through the grid): `eps` and
 /// `delta` for `(eps, delta)`-DP algorithms, `rho` for `rho`-zCDP algorithms
-/// (see [`crate::registry::PrivacyUnit`]).
-#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+/// (see [`crate::registry::PrivacyUnit`]). Every field is optional: a study
+/// inherits the experiment's value, and a swept parameter is written in the
+/// grid only.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct PrivacySpec {
     /// Privacy loss `eps > 0` (`(eps, delta)`-DP algorithms).
     #[serde(default)]
     pub eps: Option<f64>,
-    /// Failure probability in `[0, 1)`; 0 for pure DP.
+    /// Failure probability in `[0, 1)`; 0 (pure DP) when neither the study
+    /// nor the experiment sets it.
     #[serde(default)]
-    pub delta: f64,
+    pub delta: Option<f64>,
     /// zCDP parameter `rho > 0` (`rho`-zCDP algorithms).
     #[serde(default)]
     pub rho: Option<f64>,

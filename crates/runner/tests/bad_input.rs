@@ -54,6 +54,21 @@ fn cases() -> Vec<(&'static str, String, &'static str, usize)> {
             line_of("eps = 1.0 }"),
         ),
         (
+            "a swept privacy parameter also fixed",
+            replace("privacy = { delta = 1e-6 }", "privacy = { eps = 1.0, delta = 1e-6 }"),
+            "`eps` is both fixed here and swept in the grid",
+            line_of("privacy = { delta = 1e-6 }"),
+        ),
+        (
+            "an algorithm on a family it does not accept",
+            replace(
+                "algorithm = { name = \"output_perturbation_conceptual\" }",
+                "algorithm = { name = \"op_regularized\" }",
+            ),
+            "algorithm `op_regularized` does not accept family `diagonal_quadratic`",
+            line_of("problem = { family = \"diagonal_quadratic\", d = 10 }"),
+        ),
+        (
             "rho swept for an (eps, delta) algorithm",
             replace(
                 "grid = { eps = [0.1, 0.2, 0.5]",

@@ -30,7 +30,7 @@ name = "alg1_eps"
 metric = "realised_eps"
 problem = { family = "ggp_game", n = 4000, matrix = "low_rank", log2_d = 5 }
 algorithm = { name = "ggp_alg1" }
-privacy = { eps = 0.5, delta = 1e-6 }
+privacy = { delta = 1e-6 }
 grid = { eps = [0.25, 0.5] }
 expect = { below_bound = true }
 

@@ -28,7 +28,7 @@ name = "gauss_eps"
 metric = "excess_empirical_risk"
 problem = { family = "diagonal_quadratic", n = 10000, d = 4 }
 algorithm = { name = "output_perturbation_conceptual" }
-privacy = { eps = 1.0, delta = 1e-6 }
+privacy = { delta = 1e-6 }
 grid = { eps = [0.01, 0.02, 0.05, 0.1, 1000, 3000, 10000] }
 headline = { paper = "Paper B", theorem = "Thm 2" }
 expect = { slopes = { eps = [

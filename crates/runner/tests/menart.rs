@@ -26,7 +26,6 @@ name = "spider_rho"
 metric = "realised_rho"
 problem = { family = "kl_power_tilt", n = 1e7, d = 8, p = 3.0 }
 algorithm = { name = "kl_spider" }
-privacy = { rho = 1.0 }
 grid = { rho = [0.25, 1.0] }
 expect = { below_bound = true }
 
@@ -35,7 +34,6 @@ name = "spider_paper_rho"
 metric = "realised_rho"
 problem = { family = "kl_power_tilt", n = 1e7, d = 8, p = 3.0 }
 algorithm = { name = "kl_spider", calibration = "paper" }
-privacy = { rho = 1.0 }
 grid = { rho = [0.25, 1.0] }
 expect = { above_reference = [0.25, 1.0] }
 
@@ -44,7 +42,6 @@ name = "proximal_rho"
 metric = "realised_rho"
 problem = { family = "kl_theorem8", n = 200, tau = 1.5 }
 algorithm = { name = "kl_proximal_point", inner_steps = "practical" }
-privacy = { rho = 1.0 }
 grid = { rho = [0.5, 1.0] }
 expect = { below_bound = true }
 
@@ -61,7 +58,6 @@ name = "selection_rho"
 metric = "realised_rho"
 problem = { family = "kl_geman_mcclure", n = 100, d = 4 }
 algorithm = { name = "kl_stationary_selection" }
-privacy = { rho = 1.0 }
 grid = { rho = [0.5, 1.0] }
 expect = { below_bound = true }
 "#;
@@ -94,25 +90,58 @@ fn menart_algorithms_run_store_and_check() {
     );
 }
 
+/// A study pairing an algorithm with a family it does not declare is refused
+/// by `runner plan` and by a run before anything runs: exit 2, the reason,
+/// no results file (issue 38 item 3).
 #[test]
-fn an_algorithm_one_study_on_a_family_without_kl_constants_fails_its_cells() {
-    let s = Scratch::new("menart-nokl");
-    let spec = r#"
-name = "menart_nokl"
+fn a_family_the_algorithm_does_not_accept_is_refused_before_anything_runs() {
+    let s = Scratch::new("menart-refused");
+    let study = |family: &str, algorithm: &str| {
+        format!(
+            r#"
+name = "menart_refused"
 seed = 5
 repetitions = 2
 
 [[studies]]
-name = "spider_on_fh"
+name = "refused"
 metric = "excess_empirical_risk"
-problem = { family = "kl_geman_mcclure", d = 4 }
-algorithm = { name = "kl_spider" }
-privacy = { rho = 1.0 }
-grid = { n = [100, 200] }
-"#;
-    let path = s.write("menart_nokl.toml", spec);
-    let out = run(runner(&s.0).arg(&path).arg("--quiet"));
-    assert!(!out.status.success());
-    let md = std::fs::read_to_string(s.path("results/menart_nokl.md")).unwrap();
-    assert!(md.contains("Algorithm 1 needs KL constants"), "{md}");
+problem = {{ family = "{family}", d = 4 }}
+algorithm = {{ name = "{algorithm}" }}
+privacy = {{ rho = 1.0 }}
+grid = {{ n = [100, 200] }}
+"#
+        )
+    };
+    for (family, algorithm, reason) in [
+        (
+            "kl_power_tilt",
+            "kl_gaussian_mean",
+            "its clip is the record radius",
+        ),
+        (
+            "kl_geman_mcclure",
+            "kl_spider",
+            "Algorithm 1 needs KL constants",
+        ),
+    ] {
+        let path = s.write("menart_refused.toml", &study(family, algorithm));
+        for plan in [true, false] {
+            let mut cmd = if plan {
+                common::runner_sub(&s.0, "plan")
+            } else {
+                runner(&s.0)
+            };
+            let out = run(cmd.arg(&path));
+            let err = stderr(&out);
+            assert_eq!(out.status.code(), Some(2), "{algorithm} on {family}: {err}");
+            assert!(
+                err.contains(&format!(
+                    "algorithm `{algorithm}` does not accept family `{family}`"
+                )) && err.contains(reason),
+                "{err}"
+            );
+            assert!(!s.path("results/menart_refused.h5").exists());
+        }
+    }
 }

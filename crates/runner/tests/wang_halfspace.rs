@@ -47,7 +47,7 @@ name = "mstar_privacy"
 metric = "realised_eps"
 problem = { family = "wang_isotropic", n = 128, d = 10, gamma = 0.3, m = 4 }
 algorithm = { name = "wang_m_star", mode = "fast" }
-privacy = { eps = 0.5, delta = 1e-5 }
+privacy = { delta = 1e-5 }
 grid = { eps = [0.5, 2.0] }
 expect = { below_bound = true }
 "#;

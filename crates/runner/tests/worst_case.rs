@@ -31,7 +31,7 @@ name = "nsgd_eps"
 metric = "realised_eps"
 problem = {{ family = "lin_ball", n = 2000, d = 4 }}
 algorithm = {{ name = "nsgd" }}
-privacy = {{ eps = 0.5, delta = 1e-12 }}
+privacy = {{ delta = 1e-12 }}
 grid = {{ eps = [0.25, 0.5, 1.0] }}
 expect = {{ below_bound = true }}
 "#
@@ -102,7 +102,7 @@ name = "lin"
 metric = "excess_population_risk"
 problem = { family = "lin_ball", n = 500, d = 4 }
 algorithm = { name = "erm" }
-privacy = { eps = 1.0, delta = 1e-12 }
+privacy = { delta = 1e-12 }
 grid = { eps = [0.5, 1.0] }
 
 [[studies]]
@@ -110,7 +110,6 @@ name = "quad"
 metric = "excess_empirical_risk"
 problem = { family = "diagonal_quadratic", n = 500, d = 4 }
 algorithm = { name = "output_perturbation_conceptual" }
-privacy = { eps = 1.0 }
 grid = { eps = [0.5, 1.0] }
 "#;
     let path = s.write("crn.toml", text);

@@ -244,6 +244,9 @@ impl FiniteSum for MeanEstimation {
 }
 
 impl KlObjective for MeanEstimation {
+    fn record_radius(&self) -> Option<f64> {
+        Some(self.params.data_radius())
+    }
     fn kl_constants(&self) -> KlConstants {
         let rx = self.params.data_radius();
         let b = self.params.margin * rx;

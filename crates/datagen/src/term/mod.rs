@@ -167,6 +167,9 @@ impl Term {
 }
 
 impl Objective for Term {
+    fn tilted_log_c(&self) -> Option<f64> {
+        Some(self.log_c_tau())
+    }
     fn dim(&self) -> usize {
         self.params.d
     }

@@ -43,11 +43,13 @@ use contract::{Instance, Privacy, Value, Values};
 use datagen::bassily::{AbsDeviation, AbsDeviationParams, LinBall, LinBallParams};
 use dpcore::{Neighbouring, Objective, PrivacyParams, RunFailure};
 use mechanisms::normal::normal_cdf;
-use solvers::bassily::objp::{HessianRank, ObjPApp, ObjPAppVariant, ObjPPlan};
+use solvers::bassily::objp::{HessianRank, ObjPApp, ObjPPlan};
 use solvers::bassily::rate::rate;
-use solvers::bassily::sgd::{NoiseCalibration, Nsgd, NsgdPlan, NsgdVariant};
+use solvers::bassily::sgd::{Nsgd, NsgdPlan, NsgdVariant};
 
 use super::families::MAX_SIGNAL;
+use super::options::{NeighbouringOption, NsgdOptions, ObjPAppOptions};
+use contract::Options;
 
 fn invalid(msg: String) -> RunFailure {
     RunFailure::InvalidParameters(msg)
@@ -61,23 +63,6 @@ fn approx(setting: &AuditSetting) -> Result<PrivacyParams, RunFailure> {
         Privacy::Zcdp(rho) => Err(invalid(format!(
             "the Bassily entries are (eps, delta)-DP, not rho = {rho} zCDP"
         ))),
-    }
-}
-
-/// An option's string value, `default` when absent.
-fn option<'a>(options: &'a Values, name: &str, default: &'a str) -> &'a str {
-    match options.get(name) {
-        Some(Value::Str(s)) => s,
-        _ => default,
-    }
-}
-
-/// The relation the `neighbouring` option selects (the paper's replace-one
-/// when the entry has no such option).
-fn relation(options: &Values) -> Relation {
-    match option(options, "neighbouring", "replace_one") {
-        "add_remove" => Relation::AddRemove,
-        _ => Relation::ReplaceOne,
     }
 }
 
@@ -245,7 +230,11 @@ fn projection_binds(plan: &NsgdPlan, drift: f64) -> f64 {
 /// An NSGD-family pair, refused where its release is not an exact Gaussian
 /// mean shift (module doc).
 fn nsgd_family_pair(setting: &AuditSetting, variant: NsgdVariant) -> Result<AuditPair, RunFailure> {
-    let relation = relation(setting.options);
+    let options = NsgdOptions::read(setting.options)?;
+    let relation = match options.neighbouring {
+        NeighbouringOption::AddRemove => Relation::AddRemove,
+        NeighbouringOption::ReplaceOne => Relation::ReplaceOne,
+    };
     let pair = match variant {
         NsgdVariant::MoreauEnvelope => abs_deviation_pair(setting, relation)?,
         _ => lin_ball_pair(setting, relation)?,
@@ -253,10 +242,7 @@ fn nsgd_family_pair(setting: &AuditSetting, variant: NsgdVariant) -> Result<Audi
     let privacy = approx(setting)?;
     let algorithm = Nsgd {
         variant,
-        calibration: match option(setting.options, "calibration", "accountant") {
-            "paper" => NoiseCalibration::Paper,
-            _ => NoiseCalibration::Accountant,
-        },
+        calibration: options.calibration.into(),
         relation: match relation {
             Relation::AddRemove => Neighbouring::AddRemove,
             Relation::ReplaceOne => Neighbouring::ReplaceOne,
@@ -359,10 +345,7 @@ fn objp_app_pair(setting: &AuditSetting) -> Result<AuditPair, RunFailure> {
     let pair = lin_ball_pair(setting, Relation::ReplaceOne)?;
     let privacy = approx(setting)?;
     let algorithm = ObjPApp {
-        variant: match option(setting.options, "constants", "safe") {
-            "paper" => ObjPAppVariant::Paper,
-            _ => ObjPAppVariant::Safe,
-        },
+        variant: ObjPAppOptions::read(setting.options)?.constants.into(),
         ..ObjPApp::default()
     };
     algorithm.plan(objective(&pair), privacy, HessianRank::AtMostOne)?;

@@ -33,27 +33,27 @@ fn nsgd_work(v: &CostPoint, w: &FamilyWork, prox: bool) -> (f64, f64) {
 }
 
 /// `nsgd` and `nsgd_moreau`.
-pub(crate) fn nsgd(v: &CostPoint, _: &str, w: &FamilyWork) -> (f64, f64) {
+pub(crate) fn nsgd(v: &CostPoint, w: &FamilyWork) -> (f64, f64) {
     nsgd_work(v, w, false)
 }
 
 /// `prox_gd`.
-pub(crate) fn prox_gd(v: &CostPoint, _: &str, w: &FamilyWork) -> (f64, f64) {
+pub(crate) fn prox_gd(v: &CostPoint, w: &FamilyWork) -> (f64, f64) {
     nsgd_work(v, w, true)
 }
 
 /// `objp`: an exact (Newton) solve with a `d x d` Hessian.
-pub(crate) fn objp(_: &CostPoint, _: &str, w: &FamilyWork) -> (f64, f64) {
+pub(crate) fn objp(_: &CostPoint, w: &FamilyWork) -> (f64, f64) {
     let d = w.d;
     (w.n * d * w.n.max(2.0).log2() + d * d * d, 16.0 * d + d * d)
 }
 
 /// `objp_app`: certified SVRG.
-pub(crate) fn objp_app(_: &CostPoint, _: &str, w: &FamilyWork) -> (f64, f64) {
+pub(crate) fn objp_app(_: &CostPoint, w: &FamilyWork) -> (f64, f64) {
     (w.n * w.d * w.n.max(2.0).log2() * 4.0, 16.0 * w.d)
 }
 
 /// `theory_curve`: a formula, no data pass.
-pub(crate) fn theory_curve(_: &CostPoint, _: &str, w: &FamilyWork) -> (f64, f64) {
+pub(crate) fn theory_curve(_: &CostPoint, w: &FamilyWork) -> (f64, f64) {
     (1.0, 16.0 * w.d)
 }

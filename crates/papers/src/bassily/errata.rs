@@ -7,12 +7,12 @@ use mechanisms::relation::Neighbouring;
 
 use crate::errata::erratum::Erratum;
 use crate::errata::formulas::{
-    log_inv, pld_poisson_gaussian_eps, smallest_meeting, smallest_passing, tightest,
+    log_inv, pld_poisson_gaussian_eps, smallest_meeting, smallest_passing,
 };
 use crate::errata::number_format::{num, param};
-use crate::errata::privacy::{Accounting, Privacy};
+use crate::errata::privacy::{tightest, Accounting, Privacy};
+use crate::errata::row::EPS;
 use crate::errata::row::{erratum, noise};
-use crate::errata::EPS;
 
 const BASSILY: &str = "Bassily–Feldman–Talwar–Thakurta";
 

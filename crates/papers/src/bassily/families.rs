@@ -20,13 +20,14 @@ use contract::{num, Build, FamilyDef, Metric, ParamDef, Values};
 /// The largest signal a worst-case family uses (digest E3: `r in (0, 0.95]`).
 pub const MAX_SIGNAL: f64 = 0.95;
 
-const N: ParamDef = ParamDef::int("n", 2, "number of records");
-const D: ParamDef = ParamDef::int("d", 1, "dimension");
+const N: ParamDef = ParamDef::int("n", 2, "number of records").size();
+const D: ParamDef = ParamDef::int("d", 1, "dimension").size();
 const D4: ParamDef = ParamDef::int(
     "d",
     4,
     "dimension (at least 4: the feature design x = (s, v)/sqrt2 with v on S^(d-2), quadrature)",
-);
+)
+.size();
 const R_FACTOR: ParamDef = ParamDef::positive(
     "r_factor",
     "signal r = min(r_factor R(n, d, eps, delta), 0.95), R = max(1/sqrt n, sqrt(d ln(1/delta))/(eps n)); sweep {0.25, ..., 16} and set worst_case_over = \"r_factor\" (digest E1)",

@@ -7,4 +7,5 @@ pub(crate) mod cost;
 pub(crate) mod errata;
 pub(crate) mod families;
 pub(crate) mod objp;
+pub(crate) mod options;
 pub(crate) mod sgd;

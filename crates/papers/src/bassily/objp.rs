@@ -14,13 +14,10 @@
 
 use dpcore::{Objective, RunFailure};
 use rand_pcg::Pcg64;
-use solvers::bassily::objp::{
-    run_objp, HessianRank, ObjPApp, ObjPAppVariant, ObjPRelease, ObjPSetting,
-};
+use solvers::bassily::objp::{run_objp, HessianRank, ObjPApp, ObjPRelease, ObjPSetting};
 
-use contract::{
-    choice, AlgorithmDef, CellOutput, Curves, Metric, ParamDef, Release, Run, RunContext,
-};
+use super::options::ObjPAppOptions;
+use contract::{AlgorithmDef, CellOutput, Curves, Metric, Options, Release, Run, RunContext};
 
 fn hessian_rank(problem: &dyn Objective) -> HessianRank {
     if problem.rank_one_hessians() {
@@ -102,12 +99,8 @@ fn run_objp_app(
     problem: &dyn Objective,
     rng: &mut Pcg64,
 ) -> Result<CellOutput, RunFailure> {
-    let variant = match choice(ctx.options, "constants") {
-        "paper" => ObjPAppVariant::Paper,
-        _ => ObjPAppVariant::Safe,
-    };
     let algorithm = ObjPApp {
-        variant,
+        variant: ObjPAppOptions::read(ctx.options)?.constants.into(),
         ..ObjPApp::default()
     };
     let release = algorithm.run(problem, ctx.privacy.approx(), hessian_rank(problem), rng)?;
@@ -127,16 +120,6 @@ fn run_erm(
         vec![],
     ))
 }
-
-const CONSTANTS: ParamDef = ParamDef::choice(
-    "constants",
-    &["safe", "paper"],
-    "noise constants of Algorithm 3: \"safe\" (sigma_G^2 = 40 L^2 ln(2/delta)/eps^2, beta <= eps n lambda/2, \
-          sigma_H from the Gaussian mechanism at (eps/2, delta/2); digest P12) or the printed \"paper\" ones \
-          (sigma_G^2 = 20 L^2 Lambda/eps^2: not certified)",
-)
-.default("\"safe\"")
-.option();
 
 const OBJP_DIAGNOSTICS: &[&str] = &[
     "lambda",
@@ -165,6 +148,10 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         RISKS,
         Run::Objective(run_objp_exact),
     )
+    .only_on(
+        &["least_squares_glm", "lin_ball"],
+        "it needs rank-one Hessians (Assumption 5.1) and the family's exact perturbed minimizer",
+    )
 .with_work(super::cost::objp)
     .audited(&super::audit::OBJP)
     .requiring_delta()
@@ -183,9 +170,13 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         ],
         Run::Objective(run_objp_app),
     )
+    .only_on(
+        &["least_squares_glm", "lin_ball", "logistic_glm"],
+        "it needs rank-one Hessians (Assumption 5.1)",
+    )
 .with_work(super::cost::objp_app)
     .audited(&super::audit::OBJP_APP)
-    .with_options(&[CONSTANTS])
+    .with_options(ObjPAppOptions::PARAMS)
     .requiring_delta()
     .with_diagnostics(OBJP_DIAGNOSTICS)
     .with_curves("B_ObjP-App (derived from Thm 5.7's proof)", "tau (n + 2k) gradient evaluations (Thm 5.8)", ""),
@@ -194,5 +185,6 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         "Non-private exact empirical risk minimizer over W (reference of Bassily et al. digest E1)",
         RISKS,
         Run::Objective(run_erm),
-    ),
+    )
+    .not_private(),
 ];

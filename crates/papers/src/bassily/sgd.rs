@@ -19,11 +19,10 @@ use solvers::bassily::sgd::bounds::{
     lemma_3_4_stability, lemma_3_4_stability_stated, moreau_smoothing_gap,
     uniform_convergence_dp_erm, CurvePoint,
 };
-use solvers::bassily::sgd::{
-    one_pass_sgd, one_pass_sgd_bound, NoiseCalibration, Nsgd, NsgdRelease, NsgdVariant,
-};
+use solvers::bassily::sgd::{one_pass_sgd, one_pass_sgd_bound, Nsgd, NsgdRelease, NsgdVariant};
 
-use contract::{choice, AlgorithmDef, CellOutput, Metric, ParamDef, Release, Run, RunContext};
+use super::options::NsgdOptions;
+use contract::{AlgorithmDef, CellOutput, Metric, Options, ParamDef, Release, Run, RunContext};
 
 fn curve_point(ctx: &RunContext, problem: &dyn Objective) -> CurvePoint {
     let c = problem.constants();
@@ -79,8 +78,11 @@ pub(crate) fn public_n(
     if relation == Neighbouring::ReplaceOne {
         return Ok(None);
     }
-    match ctx.problem.get("n") {
-        Some(contract::Value::Num(n)) if *n >= 1.0 && n.fract() == 0.0 => Ok(Some(*n as usize)),
+    // The declared n is a value of the spec (or of the audit pair), not a
+    // fact of the instance: the smaller add/remove neighbour holds n - 1
+    // records and must still be scheduled for n.
+    match contract::read::<usize>(ctx.problem, "n") {
+        Ok(n) if n >= 1 => Ok(Some(n)),
         _ => Err(RunFailure::InvalidParameters(
             "add/remove NSGD computes its schedule from the family's declared n, which this \
              problem does not give"
@@ -95,16 +97,11 @@ fn run_variant(
     rng: &mut Pcg64,
     variant: NsgdVariant,
 ) -> Result<CellOutput, RunFailure> {
+    let options = NsgdOptions::read(ctx.options)?;
     let algorithm = Nsgd {
         variant,
-        calibration: match choice(ctx.options, "calibration") {
-            "paper" => NoiseCalibration::Paper,
-            _ => NoiseCalibration::Accountant,
-        },
-        relation: match choice(ctx.options, "neighbouring") {
-            "add_remove" => Neighbouring::AddRemove,
-            _ => Neighbouring::ReplaceOne,
-        },
+        calibration: options.calibration.into(),
+        relation: options.neighbouring.into(),
         public_n: None,
     };
     let algorithm = Nsgd {
@@ -195,11 +192,11 @@ fn run_theory_curve(
     _rng: &mut Pcg64,
 ) -> Result<CellOutput, RunFailure> {
     let p = curve_point(ctx, problem);
-    let shape = match choice(ctx.options, "curve") {
-        "uniform_convergence" => uniform_convergence_dp_erm(p.n, p.d, p.eps, p.delta),
-        "bst14_dp_generalization" => bst14_dp_generalization(p.n, p.d, p.eps),
-        "bst14_regularization" => bst14_regularization(p.n, p.d, p.eps),
-        _ => rate(p.n, p.d, p.eps, p.delta),
+    let shape = match TheoryCurveOptions::read(ctx.options)?.curve {
+        Curve::UniformConvergence => uniform_convergence_dp_erm(p.n, p.d, p.eps, p.delta),
+        Curve::Bst14DpGeneralization => bst14_dp_generalization(p.n, p.d, p.eps),
+        Curve::Bst14Regularization => bst14_regularization(p.n, p.d, p.eps),
+        Curve::PrivateScoRate => rate(p.n, p.d, p.eps, p.delta),
     };
     let value = p.radius * p.lipschitz * shape;
     Ok(CellOutput::from_nan_curves(
@@ -209,36 +206,33 @@ fn run_theory_curve(
     ))
 }
 
-const CALIBRATION: ParamDef = ParamDef::choice(
-    "calibration",
-    &["accountant", "paper"],
-    "noise: \"accountant\" calibrates the multiplier with the RDP accountant to the target eps under \
-          `neighbouring`; \"paper\" uses the printed sigma^2 = 8 T L^2 ln(1/delta)/(n eps)^2 and reports its \
-          realised eps (digest P4)",
-)
-.default("\"accountant\"")
-.option();
+contract::choices! {
+    /// The `curve` option's values of `theory_curve` (digest E4).
+    enum Curve {
+        /// This paper's `M L R` rate.
+        PrivateScoRate = "private_sco_rate",
+        /// Uniform convergence plus DP-ERM.
+        UniformConvergence = "uniform_convergence",
+        /// \[BST14\] via DP generalization.
+        Bst14DpGeneralization = "bst14_dp_generalization",
+        /// \[BST14\] via regularization.
+        Bst14Regularization = "bst14_regularization",
+    }
+}
 
-const NEIGHBOURING: ParamDef = ParamDef::choice(
-    "neighbouring",
-    &["replace_one", "add_remove"],
-    "the neighbouring relation the guarantee is stated for (the paper's is replace-one, P6)",
-)
-.default("\"replace_one\"")
-.option();
-
-const CURVE: ParamDef = ParamDef::choice(
-    "curve",
-    &[
-        "private_sco_rate",
-        "uniform_convergence",
-        "bst14_dp_generalization",
-        "bst14_regularization",
-    ],
-    "E4 curve: this paper's M L R, uniform convergence + DP-ERM, [BST14] via DP generalization, [BST14] via regularization",
-)
-.default("\"private_sco_rate\"")
-.option();
+contract::options! {
+    /// Options of `theory_curve`.
+    struct TheoryCurveOptions {
+        /// Which E4 curve.
+        curve: Curve = ParamDef::choice(
+            "curve",
+            Curve::NAMES,
+            "E4 curve: this paper's M L R, uniform convergence + DP-ERM, [BST14] via DP generalization, [BST14] via regularization",
+        )
+        .default("\"private_sco_rate\"")
+        .option(),
+    }
+}
 
 const NSGD_METRICS: &[Metric] = &[
     Metric::ExcessPopulationRisk,
@@ -269,9 +263,13 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         NSGD_METRICS,
         Run::Objective(run_nsgd),
     )
+    .only_on(
+        &["abs_deviation", "adversarial_logistic", "diagonal_quadratic", "geometric_median", "least_squares_glm", "lin_ball", "logistic", "logistic_glm", "pseudo_huber", "sco_quadratic", "sharp"],
+        "it needs a finite-sum (ERM) objective",
+    )
 .with_work(super::cost::nsgd)
     .audited(&super::audit::NSGD)
-    .with_options(&[CALIBRATION, NEIGHBOURING])
+    .with_options(NsgdOptions::PARAMS)
     .requiring_delta()
     .with_diagnostics(NSGD_DIAGNOSTICS)
     .with_curves("Lemmas 3.3 + 3.4 (implemented noise, Poisson batches)", "T m gradient evaluations", "Thm 3.2 as stated (10 M L R) / printed lemma"),
@@ -283,9 +281,13 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         NSGD_METRICS,
         Run::Objective(run_nsgd_moreau),
     )
+    .only_on(
+        &["abs_deviation"],
+        "it needs the family's closed-form Moreau envelope",
+    )
 .with_work(super::cost::nsgd)
     .audited(&super::audit::NSGD_MOREAU)
-    .with_options(&[CALIBRATION, NEIGHBOURING])
+    .with_options(NsgdOptions::PARAMS)
     .requiring_delta()
     .with_diagnostics(NSGD_DIAGNOSTICS)
     .with_curves("Lemmas 3.3 + 3.4 + smoothing gap (<= 14 M L R)", "T m gradient evaluations", "Thm 4.4 as printed (24 M L R)"),
@@ -296,9 +298,13 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         NSGD_METRICS,
         Run::Objective(run_prox_gd),
     )
+    .only_on(
+        &["abs_deviation", "adversarial_logistic", "diagonal_quadratic", "geometric_median", "least_squares_glm", "lin_ball", "logistic", "logistic_glm", "pseudo_huber", "sco_quadratic", "sharp"],
+        "it needs a finite-sum (ERM) objective",
+    )
 .with_work(super::cost::prox_gd)
     .audited(&super::audit::PROX_GD)
-    .with_options(&[CALIBRATION, NEIGHBOURING])
+    .with_options(NsgdOptions::PARAMS)
     .requiring_delta()
     .with_diagnostics(NSGD_DIAGNOSTICS)
     .with_curves("", "T m ceil(36 M^2/xi^2) gradient evaluations", "Thm 4.4 as printed (24 M L R)"),
@@ -309,6 +315,11 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         &[Metric::ExcessPopulationRisk, Metric::ExcessEmpiricalRisk, Metric::GeneralizationGap, Metric::GradientEvaluations],
         Run::Objective(run_one_pass_sgd),
     )
+    .only_on(
+        &["abs_deviation", "adversarial_logistic", "diagonal_quadratic", "geometric_median", "least_squares_glm", "lin_ball", "logistic", "logistic_glm", "pseudo_huber", "sco_quadratic", "sharp"],
+        "it needs a finite-sum (ERM) objective",
+    )
+    .not_private()
     .audited(&super::audit::ONE_PASS_SGD)
     .with_curves("M L/sqrt(n)", "n gradient evaluations", ""),
     AlgorithmDef::new(
@@ -319,7 +330,8 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         &[Metric::ExcessPopulationRisk],
         Run::Objective(run_theory_curve),
     )
+    .not_private()
 .with_work(super::cost::theory_curve)
-    .with_options(&[CURVE])
+    .with_options(TheoryCurveOptions::PARAMS)
     .with_curves("", "the curve", ""),
 ];

@@ -5,8 +5,6 @@
 use mechanisms::pld::PldAccountant;
 use mechanisms::relation::Neighbouring;
 
-use super::privacy::Accounting;
-
 /// Largest integer Rényi order searched by the (test-only) integer-order accountant.
 /// The optimal order at the settings below is about 10 to 40.
 #[cfg(test)]
@@ -106,15 +104,6 @@ pub(crate) fn pld_poisson_gaussian_eps(
         .unwrap_or(f64::INFINITY)
 }
 
-/// The tightest of several upper bounds on the same privacy parameter, with
-/// the accounting that gives it (the first one on ties).
-pub(crate) fn tightest(bounds: impl IntoIterator<Item = (f64, Accounting)>) -> (f64, Accounting) {
-    bounds
-        .into_iter()
-        .reduce(|best, next| if next.0 < best.0 { next } else { best })
-        .expect("at least one bound")
-}
-
 /// The smallest `x` in `[lo, hi]` with `f(x) <= target`, for a continuous
 /// decreasing `f` with `f(lo) > target >= f(hi)`, by the Illinois variant of
 /// regula falsi (a handful of evaluations where bisection needs ~40, which
@@ -196,16 +185,6 @@ mod tests {
             |x| if x < 1.0 { 3.0 - x } else { 2.0 - 0.5 * x },
         );
         assert!((x - 2.0).abs() < 1e-9, "{x}");
-    }
-
-    #[test]
-    fn tightest_takes_the_smallest_bound() {
-        let got = tightest([
-            (0.9, Accounting::RdpGroupPrivacy),
-            (0.8, Accounting::Pld),
-            (0.8, Accounting::RdpDoubledSensitivity),
-        ]);
-        assert_eq!(got, (0.8, Accounting::Pld));
     }
 
     #[test]

@@ -39,7 +39,10 @@
 //! * objective perturbation has no accountant: the cited theorem's bound.
 //!
 //! Layout: the row types ([`Privacy`] and [`Accounting`] in `privacy`, the rest
-//! in `erratum`), the shared row builder (`row`), the local privacy formulas
+//! in `erratum`), the shared row builder and the rows' default target
+//! (`row`, `row::EPS`, `row::DELTA`: there, not here, so that each paper's
+//! rows import the errata's parts and only this file imports the papers'
+//! rows, without an import circle), the local privacy formulas
 //! (`formulas`), number formatting (`number_format`), the Markdown table
 //! (`table`); each paper's rows live in its own module (`crate::<paper>::errata`).
 
@@ -60,11 +63,6 @@ use crate::{bassily, gonzalez, lowy_razaviyayn, menart, wang};
 pub use erratum::{Calibration, Erratum, GaussianAudit, Verdict};
 pub use privacy::{Accounting, Privacy};
 pub use table::render_markdown;
-
-/// Default privacy target of the rows that do not take one from the paper.
-pub(crate) const EPS: f64 = 1.0;
-/// Default `delta` of the rows that do not take one from the paper.
-pub(crate) const DELTA: f64 = 1e-5;
 
 /// Every calibration erratum of the five digests, evaluated once per process
 /// (about 0.5 s, most of it BFTT-P4's PLD calibration: about 17 compositions of

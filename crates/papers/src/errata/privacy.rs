@@ -178,3 +178,27 @@ impl Accounting {
         }
     }
 }
+
+/// The tightest of several upper bounds on the same privacy parameter, with
+/// the accounting that gives it (the first one on ties).
+pub(crate) fn tightest(bounds: impl IntoIterator<Item = (f64, Accounting)>) -> (f64, Accounting) {
+    bounds
+        .into_iter()
+        .reduce(|best, next| if next.0 < best.0 { next } else { best })
+        .expect("at least one bound")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tightest_takes_the_smallest_bound() {
+        let got = tightest([
+            (0.9, Accounting::RdpGroupPrivacy),
+            (0.8, Accounting::Pld),
+            (0.8, Accounting::RdpDoubledSensitivity),
+        ]);
+        assert_eq!(got, (0.8, Accounting::Pld));
+    }
+}

@@ -9,6 +9,11 @@ use mechanisms::calibration::exact_gaussian_delta;
 use super::erratum::{Calibration, Erratum, GaussianAudit, Verdict};
 use super::privacy::{Accounting, Privacy};
 
+/// Default privacy target of the rows that do not take one from the paper.
+pub(crate) const EPS: f64 = 1.0;
+/// Default `delta` of the rows that do not take one from the paper.
+pub(crate) const DELTA: f64 = 1e-5;
+
 /// A printed calibration next to the digest's corrected one, under one symbol.
 pub(crate) struct Calibrations {
     printed: Calibration,

@@ -78,6 +78,8 @@ use solvers::gonzalez::dp_fw::dp_frank_wolfe_steps;
 use solvers::gonzalez::privacy::per_release_budget;
 
 use super::families::FAMILIES;
+use super::options::{Alg1EntryOptions, Alg3EntryOptions, Alg4EntryOptions};
+use contract::Options;
 
 /// The data universe's bound: payoff entries and gradient coordinates lie in
 /// `[-L0, L0]`.
@@ -254,7 +256,7 @@ fn alg1_pair(setting: &AuditSetting) -> Result<AuditPair, RunFailure> {
     let s = alg1_schedule(
         &provisional,
         p,
-        super::saddle::alg1_options(setting.options),
+        Alg1EntryOptions::read(setting.options)?.alg1(),
     )?;
     if s.steps < 2 {
         return Err(invalid(format!(
@@ -293,7 +295,9 @@ fn alg3_pair(setting: &AuditSetting) -> Result<AuditPair, RunFailure> {
     let params = alg3_parameters(
         &provisional,
         p,
-        super::saddle::release_count(setting.options),
+        Alg3EntryOptions::read(setting.options)?
+            .release_count
+            .into(),
     )?;
     if params.u < (1u64 << params.m) as f64 {
         return Err(invalid(format!(
@@ -364,7 +368,8 @@ fn alg4_pair(setting: &AuditSetting) -> Result<AuditPair, RunFailure> {
     let p = approx(setting)?;
     let (n, d) = check_size(setting, 2)?;
     let provisional = RecordSco::from_records(d, L0, zeros(n, d)).map_err(invalid)?;
-    let (regime, count) = super::sco::alg4_options(setting.options);
+    let options = Alg4EntryOptions::read(setting.options)?;
+    let (regime, count) = (options.regime.into(), options.release_count.into());
     let s = alg4_schedule(&provisional, p, regime, count)?;
     if s.steps < 2 {
         return Err(invalid(format!(

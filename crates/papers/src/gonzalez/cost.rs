@@ -18,6 +18,7 @@ pub(crate) fn game(v: &CostPoint) -> FamilyWork {
         d,
         generate_ops: cache + d * rank,
         data_numbers: cache + (8.0 + 2.0 * rank) * d,
+        oracle_ops: n * d,
     }
 }
 
@@ -29,6 +30,7 @@ pub(crate) fn counter_based(v: &CostPoint) -> FamilyWork {
         d,
         generate_ops: d,
         data_numbers: 8.0 * d,
+        oracle_ops: n * d,
     }
 }
 
@@ -44,6 +46,7 @@ pub(crate) fn marginals(v: &CostPoint) -> FamilyWork {
         d,
         generate_ops: n * bits + d * queries,
         data_numbers: 4.0 * d + queries,
+        oracle_ops: n * d,
     }
 }
 
@@ -84,17 +87,17 @@ fn saddle_work(v: &CostPoint, w: &FamilyWork, nonprivate: bool) -> (f64, f64) {
 }
 
 /// The private saddle algorithms and their private baselines.
-pub(crate) fn saddle(v: &CostPoint, _: &str, w: &FamilyWork) -> (f64, f64) {
+pub(crate) fn saddle(v: &CostPoint, w: &FamilyWork) -> (f64, f64) {
     saddle_work(v, w, false)
 }
 
 /// `ggp_nonprivate_smd`.
-pub(crate) fn nonprivate_saddle(v: &CostPoint, _: &str, w: &FamilyWork) -> (f64, f64) {
+pub(crate) fn nonprivate_saddle(v: &CostPoint, w: &FamilyWork) -> (f64, f64) {
     saddle_work(v, w, true)
 }
 
 /// Query release: `T` rounds over every query on the `2^bits` histogram.
-pub(crate) fn query_release(v: &CostPoint, _: &str, w: &FamilyWork) -> (f64, f64) {
+pub(crate) fn query_release(v: &CostPoint, w: &FamilyWork) -> (f64, f64) {
     let (n, d) = (w.n, w.d);
     let bits = v.num("bits", 10.0);
     let queries = 4.0 * bits * (bits - 1.0);

@@ -7,7 +7,7 @@ use crate::errata::formulas::{advanced_composition_eps, fully_adaptive_eps, log_
 use crate::errata::number_format::{num, param};
 use crate::errata::privacy::{Accounting, Privacy};
 use crate::errata::row::{budget, erratum};
-use crate::errata::{DELTA, EPS};
+use crate::errata::row::{DELTA, EPS};
 
 const GGP: &str = "González–Guzmán–Paquette";
 

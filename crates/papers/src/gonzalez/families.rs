@@ -19,7 +19,57 @@ use dpcore::RunFailure;
 use rand::RngExt;
 use rand_pcg::Pcg64;
 
-use contract::{choice, num, Build, FamilyDef, Metric, ParamDef, Values};
+use contract::{num, read, Build, FamilyDef, Metric, ParamDef, Values};
+
+contract::choices! {
+    /// `matrix`'s values: the mean payoff matrix `A_bar` of a game.
+    enum Matrix {
+        /// G1-ii planted pure saddle (dense, lazy).
+        Planted = "planted",
+        /// G1-i dense i.i.d. (lazy).
+        Dense = "dense",
+        /// G1-iii low rank plus a planted cross.
+        LowRank = "low_rank",
+        /// G1-iv separable.
+        Separable = "separable",
+    }
+}
+
+contract::choices! {
+    /// `noise`'s values: the record noise `A(z) - A_bar` of a game.
+    enum Noise {
+        /// Rank one `sigma xi zeta^T`.
+        RankOne = "rank_one",
+        /// Sign-Bernoulli (maximal variance).
+        SignBernoulli = "sign_bernoulli",
+        /// No noise.
+        Noiseless = "none",
+    }
+}
+
+contract::choices! {
+    /// `penalty`'s values: the separable term `phi` of a game.
+    enum Penalty {
+        /// None (bilinear).
+        Unpenalised = "none",
+        /// `u^2/2`.
+        Quadratic = "quadratic",
+        /// `log cosh(kappa u)/kappa`.
+        LogCosh = "log_cosh",
+        /// Huber with kink `kappa`.
+        Huber = "huber",
+    }
+}
+
+contract::choices! {
+    /// `potential`'s values of the separable SCO family.
+    enum PotentialName {
+        /// Huber with kink `kappa`.
+        Huber = "huber",
+        /// `log cosh(kappa u)/kappa`.
+        LogCosh = "log_cosh",
+    }
+}
 
 /// Largest `log2_d` of a game (digest §7.2: `d` up to `2^20`).
 pub const MAX_LOG2_D: i64 = 20;
@@ -36,24 +86,24 @@ pub const MAX_DENSE_LOG2_D: i64 = 16;
 /// the same order). Above it the cache stops paying for its construction.
 pub const CACHED_DENSE_LOG2_D: i64 = 10;
 
-const N: ParamDef = ParamDef::int("n", 2, "number of records");
+const N: ParamDef = ParamDef::int("n", 2, "number of records").size();
 const LOG2_D: ParamDef = ParamDef::int(
     "log2_d",
     1,
     "d_x = d_y = 2^log2_d (<= 20), so l = 2 ln(2) log2_d; dense and planted matrices are generated lazily from (seed, i, j), <= 2^16 (O(d^2) hashes per gap)",
-);
-const D: ParamDef = ParamDef::int("d", 2, "dimension of the simplex");
+).log2_size();
+const D: ParamDef = ParamDef::int("d", 2, "dimension of the simplex").size();
 
 fn invalid(message: impl Into<String>) -> RunFailure {
     RunFailure::InvalidParameters(message.into())
 }
 
-fn potential(name: &str, kappa: f64) -> Result<Potential, RunFailure> {
-    match name {
-        "quadratic" => Ok(Potential::Quadratic),
-        "log_cosh" => Ok(Potential::LogCosh { kappa }),
-        _ if kappa <= 1.0 => Ok(Potential::Huber { kappa }),
-        _ => Err(invalid("the Huber kink kappa must lie in (0, 1]")),
+/// Huber's potential, refused above the kink `kappa = 1`.
+fn huber(kappa: f64) -> Result<Potential, RunFailure> {
+    if kappa <= 1.0 {
+        Ok(Potential::Huber { kappa })
+    } else {
+        Err(invalid("the Huber kink kappa must lie in (0, 1]"))
     }
 }
 
@@ -65,18 +115,20 @@ fn build_game(v: &Values, rng: &mut Pcg64) -> Result<Box<dyn SaddleProblem>, Run
     let d = 1usize << log2_d;
     let (rho, margin) = (num(v, "rho"), num(v, "margin"));
     let rank = num(v, "rank") as usize;
-    let matrix = match choice(v, "matrix") {
-        "planted" | "dense" if log2_d > MAX_DENSE_LOG2_D => {
+    let kind = read::<Matrix>(v, "matrix")?;
+    let matrix = match kind {
+        Matrix::Planted | Matrix::Dense if log2_d > MAX_DENSE_LOG2_D => {
             return Err(invalid(format!(
                 "log2_d = {log2_d}: dense matrices stop at log2_d = {MAX_DENSE_LOG2_D} \
                  (each gap evaluation streams d^2 = 2^{} entries); use matrix = \"low_rank\"",
                 2 * log2_d
             )))
         }
-        "planted" | "dense" => {
-            let m = match choice(v, "matrix") {
-                "planted" => MeanMatrix::lazy_planted(d, d, rho, margin, rng),
-                _ => MeanMatrix::lazy_uniform(d, d, rho, rng),
+        Matrix::Planted | Matrix::Dense => {
+            let m = if kind == Matrix::Planted {
+                MeanMatrix::lazy_planted(d, d, rho, margin, rng)
+            } else {
+                MeanMatrix::lazy_uniform(d, d, rho, rng)
             };
             if log2_d <= CACHED_DENSE_LOG2_D {
                 m.with_cached_entries()
@@ -84,22 +136,22 @@ fn build_game(v: &Values, rng: &mut Pcg64) -> Result<Box<dyn SaddleProblem>, Run
                 m
             }
         }
-        "low_rank" if rank > MAX_RANK => {
+        Matrix::LowRank if rank > MAX_RANK => {
             return Err(invalid(format!("rank = {rank} exceeds {MAX_RANK}")))
         }
-        "low_rank" => MeanMatrix::low_rank_planted(d, d, rank, rho, margin, rng),
-        _ => {
+        Matrix::LowRank => MeanMatrix::low_rank_planted(d, d, rank, rho, margin, rng),
+        Matrix::Separable => {
             let a = (0..d).map(|_| rng.random_range(-1.0..=1.0)).collect();
             let b = (0..d).map(|_| rng.random_range(-1.0..=1.0)).collect();
             MeanMatrix::separable(a, b)
         }
     };
-    let noise = match choice(v, "noise") {
-        "rank_one" => GameNoise::RankOne {
+    let noise = match read::<Noise>(v, "noise")? {
+        Noise::RankOne => GameNoise::RankOne {
             sigma: num(v, "sigma"),
         },
-        "sign_bernoulli" => GameNoise::SignBernoulli,
-        _ => GameNoise::None,
+        Noise::SignBernoulli => GameNoise::SignBernoulli,
+        Noise::Noiseless => GameNoise::None,
     };
     let bound = matrix.max_abs_bound();
     let entry = match noise {
@@ -111,9 +163,13 @@ fn build_game(v: &Values, rng: &mut Pcg64) -> Result<Box<dyn SaddleProblem>, Run
             "max |A(z)_ij| <= {entry} exceeds 1: lower rho, margin or sigma"
         )));
     }
-    let penalty = match choice(v, "penalty") {
-        "none" => None,
-        name => Some(potential(name, num(v, "kappa"))?),
+    let penalty = match read::<Penalty>(v, "penalty")? {
+        Penalty::Unpenalised => None,
+        Penalty::Quadratic => Some(Potential::Quadratic),
+        Penalty::LogCosh => Some(Potential::LogCosh {
+            kappa: num(v, "kappa"),
+        }),
+        Penalty::Huber => Some(huber(num(v, "kappa"))?),
     };
     let coef = num(v, "penalty_coef");
     let pen = |p: Potential| SeparablePenalty::uniform(p, coef, d);
@@ -142,7 +198,11 @@ fn build_least_squares(v: &Values, rng: &mut Pcg64) -> Result<Box<dyn SimplexSco
 
 fn build_separable_sco(v: &Values, rng: &mut Pcg64) -> Result<Box<dyn SimplexSco>, RunFailure> {
     let d = num(v, "d") as usize;
-    let p = potential(choice(v, "potential"), num(v, "kappa"))?;
+    let kappa = num(v, "kappa");
+    let p = match read::<PotentialName>(v, "potential")? {
+        PotentialName::Huber => huber(kappa)?,
+        PotentialName::LogCosh => Potential::LogCosh { kappa },
+    };
     // Linear mean ramping from -0.3 to 0.3 (the library tests' instance):
     // the penalty spreads the minimiser over the low-cost coordinates.
     let lin = (0..d)
@@ -202,7 +262,7 @@ pub(crate) const FAMILIES: &[FamilyDef] = &[
             LOG2_D,
             ParamDef::choice(
                 "matrix",
-                &["planted", "dense", "low_rank", "separable"],
+                Matrix::NAMES,
                 "A_bar: G1-ii planted pure saddle (dense), G1-i dense i.i.d., G1-iii low rank + planted cross, G1-iv separable",
             )
             .default("\"planted\""),
@@ -224,7 +284,7 @@ pub(crate) const FAMILIES: &[FamilyDef] = &[
             .default("4"),
             ParamDef::choice(
                 "noise",
-                &["rank_one", "sign_bernoulli", "none"],
+                Noise::NAMES,
                 "A(z) - A_bar: rank one sigma xi zeta^T (O(d) per record), sign-Bernoulli (maximal variance), none",
             )
             .default("\"rank_one\""),
@@ -235,7 +295,7 @@ pub(crate) const FAMILIES: &[FamilyDef] = &[
             .default("0.5"),
             ParamDef::choice(
                 "penalty",
-                &["none", "quadratic", "log_cosh", "huber"],
+                Penalty::NAMES,
                 "G2 separable term phi on both players: none (bilinear, L2 = 0), u^2/2 (L2 = 0), log cosh(kappa u)/kappa (L2 ~ kappa^2), Huber with kink kappa (first-order only)",
             )
             .default("\"none\""),
@@ -277,7 +337,7 @@ pub(crate) const FAMILIES: &[FamilyDef] = &[
             D,
             ParamDef::choice(
                 "potential",
-                &["huber", "log_cosh"],
+                PotentialName::NAMES,
                 "separable potential phi",
             )
             .default("\"huber\""),
@@ -309,7 +369,7 @@ pub(crate) const FAMILIES: &[FamilyDef] = &[
             "bits",
             2,
             "bits k of the domain (|Z| = 2^k, k <= 16)",
-        )
+        ).log2_size()
         .default("10")],
         &[Metric::MaxQueryError],
         Build::QueryRelease(build_marginals),

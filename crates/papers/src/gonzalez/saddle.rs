@@ -21,7 +21,7 @@
 use dpcore::saddle::SaddleProblem;
 use dpcore::RunFailure;
 use rand_pcg::Pcg64;
-use solvers::gonzalez::alg1::{alg1_schedule, private_smd_with, Alg1Options, Regime};
+use solvers::gonzalez::alg1::{alg1_schedule, private_smd_with, Regime};
 use solvers::gonzalez::alg3::{alg3_parameters, private_smd_bias_reduced_with};
 use solvers::gonzalez::baselines::{noisy_entropic_md, nonprivate_smd};
 use solvers::gonzalez::rates::{
@@ -29,12 +29,10 @@ use solvers::gonzalez::rates::{
     alg3_rate, euclidean_sgda_rate, log_dims, sparsification_penalty_bound, ssp_lower_bound,
 };
 use solvers::gonzalez::sgda::euclidean_dp_sgda;
-use solvers::gonzalez::{ReleaseCount, SaddleRelease};
+use solvers::gonzalez::SaddleRelease;
 
-use super::options::{REGIME, RELEASE_COUNT};
-use contract::{
-    choice, num, AlgorithmDef, CellOutput, Metric, ParamDef, Release, Run, RunContext, Values,
-};
+use super::options::{Alg1EntryOptions, Alg3EntryOptions, SgdaOptions};
+use contract::{AlgorithmDef, CellOutput, Metric, Options, Release, Run, RunContext};
 
 /// The realised eps of a release (0 for non-private ones).
 fn spent(r: &SaddleRelease) -> f64 {
@@ -72,36 +70,12 @@ fn derive_sparsification_penalty(metric: f64, diagnostics: &mut [f64]) {
     }
 }
 
-/// The `release_count` option of Algs. 1 and 3 (validated options).
-pub(super) fn release_count(options: &Values) -> ReleaseCount {
-    match choice(options, "release_count") {
-        "paper" => ReleaseCount::PaperPrinted,
-        _ => ReleaseCount::Corrected,
-    }
-}
-
-/// Alg. 1's options from the entry's validated options (shared with its
-/// audit pair, which needs the schedule the run will use).
-pub(super) fn alg1_options(options: &Values) -> Alg1Options {
-    let regime = match choice(options, "regime") {
-        "second_order" => Regime::SecondOrder,
-        "first_order" => Regime::FirstOrder,
-        _ => Regime::Quadratic,
-    };
-    Alg1Options {
-        c_steps: num(options, "c_steps"),
-        c_tau: num(options, "c_tau"),
-        release_count: release_count(options),
-        ..Alg1Options::new(regime)
-    }
-}
-
 fn run_alg1(
     ctx: &RunContext,
     problem: &dyn SaddleProblem,
     rng: &mut Pcg64,
 ) -> Result<CellOutput, RunFailure> {
-    let opts = alg1_options(ctx.options);
+    let opts = Alg1EntryOptions::read(ctx.options)?.alg1();
     let regime = opts.regime;
     let p = ctx.privacy.approx();
     let s = alg1_schedule(problem, p, opts)?;
@@ -151,7 +125,8 @@ fn run_alg3(
     rng: &mut Pcg64,
 ) -> Result<CellOutput, RunFailure> {
     let p = ctx.privacy.approx();
-    let params = alg3_parameters(problem, p, release_count(ctx.options))?;
+    let count = Alg3EntryOptions::read(ctx.options)?.release_count;
+    let params = alg3_parameters(problem, p, count.into())?;
     let r = private_smd_bias_reduced_with(problem, p, params, rng)?;
     let (dx, dy) = problem.dims();
     let n = problem.num_records() as f64;
@@ -219,7 +194,7 @@ fn run_euclidean_dp_sgda(
     problem: &dyn SaddleProblem,
     rng: &mut Pcg64,
 ) -> Result<CellOutput, RunFailure> {
-    let clip = num(ctx.options, "clip");
+    let clip = SgdaOptions::read(ctx.options)?.clip;
     let r = euclidean_dp_sgda(
         problem,
         ctx.privacy.approx(),
@@ -250,24 +225,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         Run::Saddle(run_alg1),
     )
 .with_work(super::cost::saddle)
-    .with_options(&[
-        REGIME,
-        RELEASE_COUNT,
-        ParamDef::float(
-            "c_steps",
-            (0.0, f64::INFINITY, true),
-            "absolute constant c_T multiplying the schedule's T (sensitivity study: 0.5, 1, 2)",
-        )
-        .default("1.0")
-        .option(),
-        ParamDef::float(
-            "c_tau",
-            (0.0, f64::INFINITY, true),
-            "absolute constant c_tau multiplying the statistical step size",
-        )
-        .default("1.0")
-        .option(),
-    ])
+    .with_options(Alg1EntryOptions::PARAMS)
     .requiring_delta()
     .with_diagnostics(&[
         "steps", "batch", "k", "tau", "tau_statistical", "tau_privacy_cap", "clamped", "realised_eps",
@@ -285,7 +243,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         Run::Saddle(run_alg3),
     )
 .with_work(super::cost::saddle)
-    .with_options(&[RELEASE_COUNT])
+    .with_options(Alg3EntryOptions::PARAMS)
     .requiring_delta()
     .with_diagnostics(&["steps", "records_used", "m", "tau", "u", "alpha", "outside_theory", "realised_eps"])
     .with_curves("", "Thm 4.3 rate sqrt(l G^2 M^2/U), constant 1", "")
@@ -297,6 +255,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         &[Metric::DualityGap, Metric::GradientEvaluations],
         Run::Saddle(run_nonprivate_smd),
     )
+    .not_private()
 .with_work(super::cost::nonprivate_saddle)
     .with_diagnostics(BASELINE_DIAGNOSTICS)
     .with_curves("2l/(tau T) + 5 tau L0^2 (Lemma 4.1 in expectation)", "(L0 + L1) sqrt(l/n)", ""),
@@ -319,13 +278,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         Run::Saddle(run_euclidean_dp_sgda),
     )
 .with_work(super::cost::saddle)
-    .with_options(&[ParamDef::float(
-        "clip",
-        (0.0, f64::INFINITY, false),
-        "L2 clip C; 0 means the worst case L0 sqrt(d_x + d_y) (a tuned C is not privacy-accounted)",
-    )
-    .default("0.0")
-    .option()])
+    .with_options(SgdaOptions::PARAMS)
     .requiring_delta()
     .with_diagnostics(BASELINE_DIAGNOSTICS)
     .with_curves("", "L0 d^(3/4) Lambda^(1/4)/sqrt(n eps), capped at 4 L0", "")

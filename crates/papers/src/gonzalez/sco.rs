@@ -22,11 +22,10 @@ use solvers::gonzalez::rates::{
     alg4_first_order_rate, alg4_second_order_rate, alg5_bound, asi_frank_wolfe_rate,
 };
 use solvers::gonzalez::sco_baselines::euclidean_dp_sgd_simplex;
-use solvers::gonzalez::{ReleaseCount, ScoRelease};
+use solvers::gonzalez::ScoRelease;
 
-use contract::{
-    choice, AlgorithmDef, CellOutput, Metric, ParamDef, Release, Run, RunContext, Values,
-};
+use super::options::Alg4EntryOptions;
+use contract::{AlgorithmDef, CellOutput, Metric, Options, Release, Run, RunContext};
 
 /// `(metric, theory, bound, reference)` of an SCO release.
 fn sco_measured(
@@ -59,28 +58,15 @@ fn sco_measured(
     ))
 }
 
-/// Alg. 4's regime and release count from the entry's validated options
-/// (shared with its audit pair, which needs the run's schedule).
-pub(super) fn alg4_options(options: &Values) -> (ScoRegime, ReleaseCount) {
-    let regime = match choice(options, "regime") {
-        "first_order" => ScoRegime::FirstOrder,
-        _ => ScoRegime::SecondOrder,
-    };
-    let count = match choice(options, "release_count") {
-        "paper" => ReleaseCount::PaperPrinted,
-        _ => ReleaseCount::Corrected,
-    };
-    (regime, count)
-}
-
 fn run_alg4(
     ctx: &RunContext,
     problem: &dyn SimplexSco,
     rng: &mut Pcg64,
 ) -> Result<CellOutput, RunFailure> {
-    let (regime, count) = alg4_options(ctx.options);
+    let options = Alg4EntryOptions::read(ctx.options)?;
+    let regime: ScoRegime = options.regime.into();
     let p = ctx.privacy.approx();
-    let s = alg4_schedule(problem, p, regime, count)?;
+    let s = alg4_schedule(problem, p, regime, options.release_count.into())?;
     let r = private_sco_smd_with(problem, p, s, rng)?;
     let (c, n, d) = (
         problem.constants(),
@@ -177,22 +163,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         SCO_METRICS,
         Run::SimplexSco(run_alg4),
     )
-    .with_options(&[
-        ParamDef::choice(
-            "regime",
-            &["second_order", "first_order"],
-            "Thm 5.1 schedule: second-order smooth (T = n eps/(l_x sqrt Lambda)) or first-order smooth",
-        )
-        .default("\"second_order\"")
-        .option(),
-        ParamDef::choice(
-            "release_count",
-            &["corrected", "paper"],
-            "privacy cap over the realised (refreshes + 1) K releases, or the printed TK/q + qK",
-        )
-        .default("\"corrected\"")
-        .option(),
-    ])
+    .with_options(Alg4EntryOptions::PARAMS)
     .requiring_delta()
     .with_diagnostics(SCO_DIAGNOSTICS)
     .with_curves("", "Thm 5.1 rate (as printed), constant 1", OPTIMAL_RATE)

@@ -23,11 +23,9 @@ use super::bounds::{
     REGULARIZED_DIAGNOSTICS,
 };
 use super::options::{
-    calibration_choice, inflation_choice, inner_solver, is_black_box_mode, CALIBRATION, INFLATION,
-    INNER, MODE,
+    AdversarialOptions, BlackBoxOptions, Mode, ProjectedOptions, RegularizedOptions,
 };
-use crate::common::{sensitivity_choice, SENSITIVITY};
-use contract::{AlgorithmDef, CellOutput, Metric, Release, Run, RunContext};
+use contract::{AlgorithmDef, CellOutput, Metric, Options, Release, Run, RunContext};
 
 /// A black-box release with `theory`, `bound`, `reference` and the
 /// black-box diagnostics.
@@ -51,8 +49,9 @@ fn run_conceptual_projected(
     problem: &dyn Objective,
     rng: &mut Pcg64,
 ) -> Result<CellOutput, RunFailure> {
+    let options = ProjectedOptions::read(ctx.options)?;
     let mech = ConceptualProjectedOutputPerturbation {
-        sensitivity: sensitivity_choice(ctx.options),
+        sensitivity: options.sensitivity.into(),
     };
     let r = mech.run(problem, ctx.privacy.approx(), rng)?;
     let bound = conceptual_projected_bound(ctx, problem);
@@ -71,12 +70,13 @@ fn run_black_box(
     problem: &dyn Objective,
     rng: &mut Pcg64,
 ) -> Result<CellOutput, RunFailure> {
+    let options = BlackBoxOptions::read(ctx.options)?;
     let (c, _, _) = dims(problem);
     let alpha =
-        black_box_theorem(ctx, &c).alpha(&c, &Setting::of(problem, ctx.privacy.approx()))?;
+        black_box_theorem(problem, &c).alpha(&c, &Setting::of(problem, ctx.privacy.approx()))?;
     let mech = BlackBoxOutputPerturbation {
-        sensitivity: sensitivity_choice(ctx.options),
-        solver: inner_solver(ctx.options),
+        sensitivity: options.sensitivity.into(),
+        solver: options.inner.into(),
         alpha,
         projection: Projection::Auto,
     };
@@ -98,18 +98,22 @@ fn run_regularized(
     problem: &dyn Objective,
     rng: &mut Pcg64,
 ) -> Result<CellOutput, RunFailure> {
+    let options = RegularizedOptions::read(ctx.options)?;
     let p = ctx.privacy.approx();
-    let calibration = calibration_choice(ctx.options);
+    let calibration: Calibration = options.calibration.into();
     let mech = RegularizedOutputPerturbation::prescribed(
         problem,
         p,
-        sensitivity_choice(ctx.options),
+        options.sensitivity.into(),
         calibration,
     )?;
-    let black_box = is_black_box_mode(ctx.options);
+    let black_box = match options.mode {
+        Mode::Conceptual => false,
+        Mode::BlackBox => true,
+    };
     let r = if black_box {
         let alpha = prescribed_alpha(problem, p)?;
-        mech.run_black_box(problem, p, inner_solver(ctx.options), alpha, rng)?
+        mech.run_black_box(problem, p, options.inner.into(), alpha, rng)?
     } else {
         mech.run_conceptual(problem, p, rng)?
     };
@@ -137,10 +141,13 @@ fn run_adversarial(
     problem: &dyn Objective,
     rng: &mut Pcg64,
 ) -> Result<CellOutput, RunFailure> {
-    let sensitivity = sensitivity_choice(ctx.options);
-    let mut mech =
-        AdversarialOutputPerturbation::prescribed(problem, ctx.privacy.approx(), sensitivity)?;
-    mech.inflation = inflation_choice(ctx.options);
+    let options = AdversarialOptions::read(ctx.options)?;
+    let mut mech = AdversarialOutputPerturbation::prescribed(
+        problem,
+        ctx.privacy.approx(),
+        options.sensitivity.into(),
+    )?;
+    mech.inflation = options.inflation.into();
     let r = mech.run(problem, ctx.privacy.approx(), rng)?;
     let bound = adversarial_bound(ctx, problem);
     release_output(&r, f64::NAN, bound, f64::NAN)
@@ -164,7 +171,11 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         &[Metric::ExcessEmpiricalRisk, Metric::ExcessPopulationRisk],
         Run::Objective(run_conceptual_projected),
     )
-    .with_options(&[SENSITIVITY])
+    .only_on(
+        &["abs_deviation", "adversarial_logistic", "diagonal_quadratic", "least_squares_glm", "lin_ball", "logistic", "logistic_glm", "sco_quadratic", "sharp", "term"],
+        "its noise is calibrated to the minimizer's sensitivity, infinite on the families without strong convexity or a bounded-minimizer argument",
+    )
+    .with_options(ProjectedOptions::PARAMS)
     .delta_below(0.5)
     .with_diagnostics(&["sensitivity", "noise_scale", "noise_norm_sq"])
     .with_curves("Cor 2.1 / Prop 4.1 bound", "", "")
@@ -178,8 +189,12 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         RISK_AND_COST_METRICS,
         Run::Objective(run_black_box),
     )
+    .only_on(
+        &["diagonal_quadratic", "logistic", "sco_quadratic", "sharp", "term"],
+        "Algorithm 1's prescribed accuracy needs a strongly convex objective (mu > 0)",
+    )
 .with_work(super::cost::black_box)
-    .with_options(&[SENSITIVITY, INNER])
+    .with_options(BlackBoxOptions::PARAMS)
     .delta_below(0.5)
     .with_diagnostics(BLACK_BOX_DIAGNOSTICS)
     .with_curves("theorem bound (Thm 3.1/3.2/5.1/5.2 corrected)", "solver's prescribed gradient evaluations", "printed Thm 5.2 bound (C_tau, erratum P7)")
@@ -192,8 +207,12 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         RISK_AND_COST_METRICS,
         Run::Objective(run_regularized),
     )
+    .only_on(
+        &["geometric_median", "pseudo_huber", "sharp"],
+        "it needs the family's exact regularized minimizer",
+    )
 .with_work(super::cost::regularized)
-    .with_options(&[SENSITIVITY, MODE, INNER, CALIBRATION])
+    .with_options(RegularizedOptions::PARAMS)
     .delta_below(0.5)
     .with_diagnostics(REGULARIZED_DIAGNOSTICS)
     .with_curves("Prop 2.7/2.8 (conceptual), Thm C.1/C.2 (black box; Gaussian C.1: its skeleton with the corrected sigma)", "", "printed Thm C.1(b) constant 25 LR rho_delta^{1/2} (printed sigma, P2)")
@@ -206,8 +225,12 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         &[Metric::ExcessEmpiricalRisk, Metric::GradientEvaluations],
         Run::Objective(run_adversarial),
     )
+    .only_on(
+        &["adversarial_logistic", "diagonal_quadratic", "logistic", "sco_quadratic", "sharp", "term"],
+        "Algorithm 6 needs a strongly convex objective (mu > 0)",
+    )
 .with_work(super::cost::adversarial)
-    .with_options(&[SENSITIVITY, INFLATION])
+    .with_options(AdversarialOptions::PARAMS)
     .delta_below(0.5)
     .with_diagnostics(BLACK_BOX_DIAGNOSTICS)
     .with_curves("Thm 3.1 bound", "", "")

@@ -32,10 +32,7 @@
 //! (Poisson batches, projected steps): threshold audit.
 
 use contract::audit::first_coordinate;
-use contract::{
-    AuditDef, AuditPair, AuditSetting, Estimator, Instance, Metric, Relation, RunContext, Value,
-    Values,
-};
+use contract::{AuditDef, AuditPair, AuditSetting, Estimator, Instance, Relation, Value, Values};
 use datagen::adversarial::{Adversarial, AdversarialParams};
 use datagen::geometric_median::AxisGeometricMedian;
 use datagen::labelled::LabelledData;
@@ -44,11 +41,12 @@ use dpcore::{Objective, PrivacyParams, ProblemConstants, RunFailure};
 use solvers::lowy_razaviyayn::adversarial::AdversarialOutputPerturbation;
 use solvers::lowy_razaviyayn::prescriptions::{alpha_thm_5_3, Setting};
 use solvers::lowy_razaviyayn::regularized::{prescribed_alpha, RegularizedOutputPerturbation};
-use solvers::output_perturbation::ConceptualOutputPerturbation;
+use solvers::output_perturbation::{ConceptualOutputPerturbation, SensitivityChoice};
 
 use super::bounds::black_box_theorem;
-use super::options::{calibration_choice, inflation_choice, is_black_box_mode};
-use crate::common::sensitivity_choice;
+use contract::Options;
+
+use super::options::{AdversarialOptions, Mode, ProjectedOptions, RegularizedOptions};
 
 /// Relative margin below a solver's stopping threshold at which `D'`'s start
 /// gradient is placed: far above rounding (1e-16 relative) yet leaving the
@@ -222,7 +220,8 @@ fn projected_pair(s: &AuditSetting) -> Result<AuditPair, RunFailure> {
     let Instance::Objective(q) = &pair.instances[0] else {
         unreachable!("quadratic pairs are objectives")
     };
-    let sens = sensitivity_choice(s.options).select(q.minimizer_sensitivity());
+    let options = ProjectedOptions::read(s.options)?;
+    let sens = SensitivityChoice::from(options.sensitivity).select(q.minimizer_sensitivity());
     let sigma = ConceptualOutputPerturbation::noise_scale(sens, p)?;
     projection_stays_inactive(1.0 / n as f64, sigma, q.constants().radius, d)?;
     Ok(pair)
@@ -242,15 +241,9 @@ fn black_box_pair(s: &AuditSetting) -> Result<AuditPair, RunFailure> {
     let (n, d) = size(s)?;
     let p = s.privacy.approx();
     gaussian_only(p)?;
-    let problem = quadratic_values(n, d);
-    let c = quadratic(n, d, &vec![vec![0.0; d]; n])?.constants();
-    let ctx = RunContext {
-        options: s.options,
-        problem: &problem,
-        privacy: s.privacy,
-        metric: Metric::ExcessEmpiricalRisk,
-    };
-    let alpha = black_box_theorem(&ctx, &c).alpha(&c, &Setting { n, d, privacy: p })?;
+    let centred = quadratic(n, d, &vec![vec![0.0; d]; n])?;
+    let c = centred.constants();
+    let alpha = black_box_theorem(&centred, &c).alpha(&c, &Setting { n, d, privacy: p })?;
     let gap = (2.0 * alpha / c.strong_convexity).sqrt() * (1.0 - BELOW_THRESHOLD);
     let total = 1.0 + n as f64 * gap;
     let shared: Vec<Vec<f64>> = axis_mass(total, n - 1)
@@ -297,11 +290,12 @@ fn regularized_pair(s: &AuditSetting) -> Result<AuditPair, RunFailure> {
         build(&records[0]).map_err(invalid)?,
         build(&records[1]).map_err(invalid)?,
     );
+    let options = RegularizedOptions::read(s.options)?;
     let mech = RegularizedOutputPerturbation::prescribed(
         &q,
         p,
-        sensitivity_choice(s.options),
-        calibration_choice(s.options),
+        options.sensitivity.into(),
+        options.calibration.into(),
     )?;
     let lambda = mech.lambda;
     if lambda * n as f64 <= 2.0 {
@@ -310,10 +304,9 @@ fn regularized_pair(s: &AuditSetting) -> Result<AuditPair, RunFailure> {
             lambda * n as f64
         )));
     }
-    let alpha = if is_black_box_mode(s.options) {
-        prescribed_alpha(&q, p)?
-    } else {
-        0.0
+    let alpha = match options.mode {
+        Mode::BlackBox => prescribed_alpha(&q, p)?,
+        Mode::Conceptual => 0.0,
     };
     let sigma = mech.calibrate(&q, p, alpha)?.noise_scale;
     let centre = |o: &AxisGeometricMedian| {
@@ -412,8 +405,9 @@ fn adversarial_pair(s: &AuditSetting) -> Result<AuditPair, RunFailure> {
         Ok(a)
     };
     let (g, g_prime) = (build(&records[0])?, build(&records[1])?);
-    let mut mech = AdversarialOutputPerturbation::prescribed(&g, p, sensitivity_choice(s.options))?;
-    mech.inflation = inflation_choice(s.options);
+    let options = AdversarialOptions::read(s.options)?;
+    let mut mech = AdversarialOutputPerturbation::prescribed(&g, p, options.sensitivity.into())?;
+    mech.inflation = options.inflation.into();
     let sigma = mech.calibrate(&g, p)?.noise_scale;
     let norm = |v: &[f64]| v.iter().map(|x| x * x).sum::<f64>().sqrt();
     let reach = norm(g.minimizer()).max(norm(g_prime.minimizer())) + (2.0 * alpha / mu).sqrt();

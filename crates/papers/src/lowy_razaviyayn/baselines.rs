@@ -9,14 +9,20 @@ use solvers::baselines::noisy_sgd::{NoisySgd, NoisySgdCalibration};
 use solvers::baselines::zzmw17::{target_accuracy, Zzmw17};
 use solvers::output_perturbation::ConceptualOutputPerturbation;
 
-use contract::{num, AlgorithmDef, CellOutput, Metric, ParamDef, Release, Run, RunContext};
+use contract::{AlgorithmDef, CellOutput, Metric, Options, ParamDef, Release, Run, RunContext};
 
-const EXPECTED_BATCH: ParamDef = ParamDef::positive(
-    "expected_batch",
-    "expected Poisson batch size b = q n (BST14: 1)",
-)
-.default("1.0")
-.option();
+contract::options! {
+    /// Options of `noisy_sgd`.
+    struct NoisySgdOptions {
+        /// Expected Poisson batch size.
+        expected_batch: f64 = ParamDef::positive(
+            "expected_batch",
+            "expected Poisson batch size b = q n (BST14: 1)",
+        )
+        .default("1.0")
+        .option(),
+    }
+}
 
 /// \[ZZMW17\]: projected GD for `T = ceil(kappa ln(beta R^2/alpha))` steps at
 /// the Thm 3.2 target accuracy, then output perturbation calibrated to the
@@ -101,7 +107,7 @@ fn run_noisy_sgd(
 ) -> Result<CellOutput, RunFailure> {
     let p = ctx.privacy.approx();
     let sgd = NoisySgd {
-        expected_batch: num(ctx.options, "expected_batch"),
+        expected_batch: NoisySgdOptions::read(ctx.options)?.expected_batch,
         ..NoisySgd::default()
     };
     let cal = memoized_calibration(&sgd, problem.num_records(), p)?;
@@ -136,6 +142,10 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         &[Metric::ExcessEmpiricalRisk, Metric::GradientEvaluations],
         Run::Objective(run_zzmw17),
     )
+    .only_on(
+        &["diagonal_quadratic", "logistic", "sco_quadratic", "term"],
+        "its iteration count needs 0 < mu <= beta < inf",
+    )
     .with_work(super::cost::zzmw17)
     .delta_below(0.5)
     .with_diagnostics(&[
@@ -160,8 +170,18 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         &[Metric::ExcessEmpiricalRisk, Metric::GradientEvaluations],
         Run::Objective(run_noisy_sgd),
     )
+    .only_on(
+        &[
+            "adversarial_logistic",
+            "diagonal_quadratic",
+            "logistic",
+            "sco_quadratic",
+            "sharp",
+        ],
+        "it needs a strongly convex finite-sum (ERM) objective",
+    )
     .with_work(super::cost::noisy_sgd)
-    .with_options(&[EXPECTED_BATCH])
+    .with_options(NoisySgdOptions::PARAMS)
     .requiring_delta()
     .with_diagnostics(&[
         "steps",

@@ -9,31 +9,23 @@ use solvers::lowy_razaviyayn::black_box::BlackBoxRelease;
 use solvers::lowy_razaviyayn::bounds::{self, erm, sco, term};
 use solvers::lowy_razaviyayn::prescriptions::Theorem;
 
-use contract::{choice, num, Metric, RunContext, Value};
+use contract::{Metric, RunContext};
 
 /// Constants, number of records and dimension of a problem.
 pub(super) fn dims(problem: &dyn Objective) -> (ProblemConstants, usize, usize) {
     (problem.constants(), problem.num_records(), problem.dim())
 }
 
-/// Tilted-ERM quantities from the family values: `ln C_tau` and `kappa_tau`.
-fn term_constants(ctx: &RunContext, c: &ProblemConstants) -> Option<(f64, f64)> {
-    let tau = match ctx.problem.get("tau") {
-        Some(Value::Num(t)) => *t,
-        _ => return None,
-    };
-    let mu = num(ctx.problem, "mu");
-    let range = match choice(ctx.problem, "loss") {
-        "nonsmooth" => mu / 2.0 + 2.0,
-        _ => 2.0 * mu,
-    };
+/// Tilted-ERM quantities of the instance: `ln C_tau` and `kappa_tau`
+/// (`None` for an objective that is not tilted).
+fn term_constants(problem: &dyn Objective, c: &ProblemConstants) -> Option<(f64, f64)> {
     // The family's constants are already F_tau's (smoothness beta_tau = beta +
     // tau L^2, Lemma 5.3's statement), so kappa_tau = beta_tau/mu is their
     // condition number: 1 + 4 mu tau on the quadratic loss (L = 2 mu).
     // `term::kappa_tau` adds tau L^2 to a *base* smoothness; applied here it
     // counted it twice (1 + 8 mu tau: 5 instead of 3 at mu = 1, tau = 0.5),
     // loosening Thm 5.2's bound and its prescribed alpha (issue 24, item 2).
-    Some((tau * range, c.condition_number()))
+    Some((problem.tilted_log_c()?, c.condition_number()))
 }
 
 /// Bound of `op_conceptual_projected`: Prop 4.1 (population), the conceptual
@@ -41,7 +33,7 @@ fn term_constants(ctx: &RunContext, c: &ProblemConstants) -> Option<(f64, f64)> 
 pub(super) fn conceptual_projected_bound(ctx: &RunContext, problem: &dyn Objective) -> f64 {
     let (c, n, d) = dims(problem);
     let p = ctx.privacy.approx();
-    match (ctx.metric, term_constants(ctx, &c)) {
+    match (ctx.metric, term_constants(problem, &c)) {
         (Metric::ExcessPopulationRisk, _) => sco::prop_4_1(&c, n, d, p),
         (_, Some((log_c, _))) => term::term_conceptual(&c, n, d, p, log_c),
         _ => erm::cor_2_1(&c, n, d, p),
@@ -50,8 +42,8 @@ pub(super) fn conceptual_projected_bound(ctx: &RunContext, problem: &dyn Objecti
 
 /// The theorem whose accuracy `alpha` Algorithm 1 is run to: Thm 5.2/5.1 on
 /// tilted ERM, Thm 3.2/3.1 otherwise (smooth/non-smooth).
-pub(super) fn black_box_theorem(ctx: &RunContext, c: &ProblemConstants) -> Theorem {
-    match term_constants(ctx, c) {
+pub(super) fn black_box_theorem(problem: &dyn Objective, c: &ProblemConstants) -> Theorem {
+    match term_constants(problem, c) {
         Some((log_c_tau, kappa_tau)) if c.smoothness.is_finite() => Theorem::Thm5_2 {
             log_c_tau,
             kappa_tau,
@@ -67,7 +59,7 @@ pub(super) fn black_box_theorem(ctx: &RunContext, c: &ProblemConstants) -> Theor
 pub(super) fn black_box_bound(ctx: &RunContext, problem: &dyn Objective) -> (f64, f64) {
     let (c, n, d) = dims(problem);
     let p = ctx.privacy.approx();
-    if let Some((log_c, kappa)) = term_constants(ctx, &c) {
+    if let Some((log_c, kappa)) = term_constants(problem, &c) {
         return if c.smoothness.is_finite() {
             (
                 term::thm_5_2(&c, n, d, p, log_c, kappa),
@@ -171,7 +163,6 @@ pub(super) fn black_box_diagnostics(r: &BlackBoxRelease) -> Vec<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use contract::Values;
     use datagen::term::{Term, TermLoss, TermParams};
     use rand::SeedableRng;
 
@@ -189,21 +180,9 @@ mod tests {
                 1.0 + tau * 4.0,
                 "the family's beta_tau is tilted"
             );
-            let problem_values: Values = [
-                ("tau".to_string(), Value::Num(tau)),
-                ("mu".to_string(), Value::Num(1.0)),
-                ("loss".to_string(), Value::Str("quadratic".into())),
-            ]
-            .into();
-            let ctx = RunContext {
-                options: &Values::new(),
-                problem: &problem_values,
-                privacy: contract::Privacy::Approx(dpcore::PrivacyParams::pure(1.0)),
-                metric: Metric::ExcessEmpiricalRisk,
-            };
             let Theorem::Thm5_2 {
                 kappa_tau: kappa, ..
-            } = black_box_theorem(&ctx, &c)
+            } = black_box_theorem(&problem, &c)
             else {
                 panic!("smooth tilted ERM runs to Thm 5.2's accuracy")
             };

@@ -23,29 +23,29 @@ fn inner_solver_work(v: &CostPoint, w: &FamilyWork, black_box: bool) -> (f64, f6
 }
 
 /// `op_black_box`: Algorithm 1 with its inner solver.
-pub(crate) fn black_box(v: &CostPoint, _: &str, w: &FamilyWork) -> (f64, f64) {
+pub(crate) fn black_box(v: &CostPoint, w: &FamilyWork) -> (f64, f64) {
     inner_solver_work(v, w, true)
 }
 
 /// `op_regularized`: exact (conceptual) or by the inner solver (black box).
-pub(crate) fn regularized(v: &CostPoint, _: &str, w: &FamilyWork) -> (f64, f64) {
+pub(crate) fn regularized(v: &CostPoint, w: &FamilyWork) -> (f64, f64) {
     inner_solver_work(v, w, v.choice("mode") == "black_box")
 }
 
 /// `adversarial_black_box`: certified gradient descent, about `(1/mu) log n`
 /// passes.
-pub(crate) fn adversarial(v: &CostPoint, _: &str, w: &FamilyWork) -> (f64, f64) {
+pub(crate) fn adversarial(v: &CostPoint, w: &FamilyWork) -> (f64, f64) {
     let mu = v.num("mu", 0.1).max(1e-12);
     (w.n * w.d * w.n.max(2.0).log2() / mu, 16.0 * w.d)
 }
 
 /// \[ZZMW17\]: `T = ceil(kappa ln(...))` full gradients.
-pub(crate) fn zzmw17(v: &CostPoint, _: &str, w: &FamilyWork) -> (f64, f64) {
+pub(crate) fn zzmw17(v: &CostPoint, w: &FamilyWork) -> (f64, f64) {
     let kappa = v.num("kappa", 1.0).max(1.0);
     (w.n * w.d * kappa * w.n.max(2.0).log2(), 16.0 * w.d)
 }
 
 /// \[BST14\]: `T = n^2` steps on Poisson batches of expected size `b`.
-pub(crate) fn noisy_sgd(v: &CostPoint, _: &str, w: &FamilyWork) -> (f64, f64) {
+pub(crate) fn noisy_sgd(v: &CostPoint, w: &FamilyWork) -> (f64, f64) {
     (w.n * w.n * v.num("expected_batch", 1.0) * w.d, 16.0 * w.d)
 }

@@ -5,7 +5,7 @@ use mechanisms::calibration::{lowy_c_delta, zwb_gaussian_sigma};
 use crate::errata::erratum::Erratum;
 use crate::errata::number_format::{num, param};
 use crate::errata::row::{erratum, noise};
-use crate::errata::{DELTA, EPS};
+use crate::errata::row::{DELTA, EPS};
 
 const LOWY: &str = "Lowy–Razaviyayn";
 

@@ -11,11 +11,12 @@ use datagen::term::{Term, TermLoss, TermParams};
 use dpcore::{Objective, RunFailure};
 use rand_pcg::Pcg64;
 
-use contract::{choice, num, Build, FamilyDef, Metric, ParamDef, Values, POSITIVE};
+use contract::{num, read, Build, FamilyDef, Metric, ParamDef, Values, POSITIVE};
 
-const N: ParamDef = ParamDef::int("n", 2, "number of records");
-const D: ParamDef = ParamDef::int("d", 1, "dimension");
-const D2: ParamDef = ParamDef::int("d", 2, "dimension (at least 2: data on the sphere S^(d-1))");
+const N: ParamDef = ParamDef::int("n", 2, "number of records").size();
+const D: ParamDef = ParamDef::int("d", 1, "dimension").size();
+const D2: ParamDef =
+    ParamDef::int("d", 2, "dimension (at least 2: data on the sphere S^(d-1))").size();
 const ATOMS: ParamDef = ParamDef::float(
     "p",
     (0.0, 1.0, false),
@@ -98,11 +99,21 @@ fn build_pseudo_huber(v: &Values, rng: &mut Pcg64) -> Result<Box<dyn Objective>,
     Ok(Box::new(PseudoHuber::generate(params, rng)))
 }
 
+contract::choices! {
+    /// The `loss` of the tilted-ERM family.
+    enum Loss {
+        /// The smooth quadratic loss.
+        Quadratic = "quadratic",
+        /// The non-smooth loss (digest §8 E6).
+        NonSmooth = "nonsmooth",
+    }
+}
+
 fn build_term(v: &Values, rng: &mut Pcg64) -> Result<Box<dyn Objective>, RunFailure> {
     let (n, d) = n_d(v);
-    let loss = match choice(v, "loss") {
-        "nonsmooth" => TermLoss::NonSmooth,
-        _ => TermLoss::Quadratic,
+    let loss = match read::<Loss>(v, "loss")? {
+        Loss::NonSmooth => TermLoss::NonSmooth,
+        Loss::Quadratic => TermLoss::Quadratic,
     };
     let params = TermParams {
         mu: num(v, "mu"),
@@ -251,7 +262,7 @@ pub(crate) const FAMILIES: &[FamilyDef] = &[
             ),
             ParamDef::choice(
                 "loss",
-                &["quadratic", "nonsmooth"],
+                Loss::NAMES,
                 "loss f",
             )
             .default("\"quadratic\""),

@@ -1,79 +1,155 @@
-//! Option schemas of the Lowy–Razaviyayn registry entries (`inner`,
-//! `calibration`, `mode`, `inflation`) and the readers that turn a validated
-//! option value into the solver's setting. The shared `sensitivity` option
+//! Options of the Lowy–Razaviyayn registry entries, each declared once as a
+//! typed struct (`contract::options!`) whose choices are enums mapped onto the
+//! solver's settings by exhaustive matches. The shared `sensitivity` option
 //! lives in `common`.
 
 use solvers::inner::InnerSolver;
-use solvers::lowy_razaviyayn::adversarial::Inflation;
-use solvers::lowy_razaviyayn::regularized::Calibration;
+use solvers::lowy_razaviyayn::adversarial::Inflation as SolverInflation;
+use solvers::lowy_razaviyayn::regularized::Calibration as SolverCalibration;
 
-use contract::{choice, ParamDef, Values};
+use crate::common::{Sensitivity, SENSITIVITY};
+use contract::ParamDef;
+
+contract::choices! {
+    /// The `inner` option's values: which inner solver reaches the
+    /// prescribed accuracy.
+    pub enum Inner {
+        /// Katyusha (Alg 3, certified).
+        Katyusha = "katyusha",
+        /// SGD (Alg 2, in expectation: flagged).
+        Sgd = "sgd",
+        /// Full-batch subgradient (deterministic).
+        Subgradient = "subgradient",
+        /// Projected AGD (Alg 4).
+        Agd = "agd",
+    }
+}
+
+impl From<Inner> for InnerSolver {
+    fn from(inner: Inner) -> Self {
+        match inner {
+            Inner::Katyusha => InnerSolver::Katyusha,
+            Inner::Sgd => InnerSolver::Sgd,
+            Inner::Subgradient => InnerSolver::Subgradient,
+            Inner::Agd => InnerSolver::Agd,
+        }
+    }
+}
+
+contract::choices! {
+    /// The `calibration` option's values: Algorithm 7's Gaussian scale.
+    pub enum Calibration {
+        /// The corrected scale.
+        Corrected = "corrected",
+        /// The printed one, sqrt 2 too small (P2).
+        Paper = "paper",
+    }
+}
+
+impl From<Calibration> for SolverCalibration {
+    fn from(c: Calibration) -> Self {
+        match c {
+            Calibration::Corrected => SolverCalibration::Corrected,
+            Calibration::Paper => SolverCalibration::Paper,
+        }
+    }
+}
+
+contract::choices! {
+    /// The `mode` option's values of `op_regularized`.
+    pub enum Mode {
+        /// The exact regularized minimizer (Eq. 6/7).
+        Conceptual = "conceptual",
+        /// Algorithm 7 with an inner solver.
+        BlackBox = "black_box",
+    }
+}
+
+contract::choices! {
+    /// The `inflation` option's values: Algorithm 6's sensitivity inflation.
+    pub enum Inflation {
+        /// `Delta + 2 sqrt(2 alpha/mu)`.
+        Corrected = "corrected",
+        /// The printed `Delta + 2 alpha/mu` (P3).
+        Paper = "paper",
+    }
+}
+
+impl From<Inflation> for SolverInflation {
+    fn from(i: Inflation) -> Self {
+        match i {
+            Inflation::Corrected => SolverInflation::Corrected,
+            Inflation::Paper => SolverInflation::Paper,
+        }
+    }
+}
 
 /// The `inner` option: which inner solver reaches the prescribed accuracy.
-pub(super) const INNER: ParamDef = ParamDef::choice(
+const INNER: ParamDef = ParamDef::choice(
     "inner",
-    &["katyusha", "sgd", "subgradient", "agd"],
+    Inner::NAMES,
     "inner solver: Katyusha (Alg 3, certified), SGD (Alg 2, in expectation: flagged), \
      full-batch subgradient (deterministic), projected AGD (Alg 4)",
 )
 .default("\"katyusha\"")
 .option();
 
-/// The `calibration` option of `op_regularized`: Algorithm 7's Gaussian scale.
-pub(super) const CALIBRATION: ParamDef = ParamDef::choice(
-    "calibration",
-    &["corrected", "paper"],
-    "Gaussian scale of Algorithm 7: corrected (default) or the printed one, sqrt 2 too small (P2)",
-)
-.default("\"corrected\"")
-.option();
-
-/// The `mode` option of `op_regularized`: exact minimizer or black box.
-pub(super) const MODE: ParamDef = ParamDef::choice(
-    "mode",
-    &["conceptual", "black_box"],
-    "exact regularized minimizer (Eq. 6/7) or Algorithm 7 with an inner solver",
-)
-.default("\"conceptual\"")
-.option();
-
-/// The `inflation` option of `adversarial_black_box`: Algorithm 6's
-/// sensitivity inflation.
-pub(super) const INFLATION: ParamDef = ParamDef::choice(
-    "inflation",
-    &["corrected", "paper"],
-    "Algorithm 6 sensitivity inflation: Delta + 2 sqrt(2 alpha/mu) (default) or the printed Delta + 2 alpha/mu (P3)",
-)
-.default("\"corrected\"")
-.option();
-
-/// Reads the `inner` option.
-pub(super) fn inner_solver(options: &Values) -> InnerSolver {
-    match choice(options, INNER.name) {
-        "sgd" => InnerSolver::Sgd,
-        "subgradient" => InnerSolver::Subgradient,
-        "agd" => InnerSolver::Agd,
-        _ => InnerSolver::Katyusha,
+contract::options! {
+    /// Options of `op_conceptual_projected`.
+    pub struct ProjectedOptions {
+        /// Which sensitivity bound calibrates the noise.
+        pub sensitivity: Sensitivity = SENSITIVITY,
     }
 }
 
-/// Reads the `calibration` option.
-pub(super) fn calibration_choice(options: &Values) -> Calibration {
-    match choice(options, CALIBRATION.name) {
-        "paper" => Calibration::Paper,
-        _ => Calibration::Corrected,
+contract::options! {
+    /// Options of `op_black_box`.
+    pub struct BlackBoxOptions {
+        /// Which sensitivity bound calibrates the noise.
+        pub sensitivity: Sensitivity = SENSITIVITY,
+        /// The inner solver.
+        pub inner: Inner = INNER,
     }
 }
 
-/// Reads the `mode` option: whether Algorithm 7 (black box) is selected.
-pub(super) fn is_black_box_mode(options: &Values) -> bool {
-    choice(options, MODE.name) == "black_box"
+contract::options! {
+    /// Options of `op_regularized`.
+    pub struct RegularizedOptions {
+        /// Which sensitivity bound calibrates the noise.
+        pub sensitivity: Sensitivity = SENSITIVITY,
+        /// Exact minimizer or black box.
+        pub mode: Mode = ParamDef::choice(
+            "mode",
+            Mode::NAMES,
+            "exact regularized minimizer (Eq. 6/7) or Algorithm 7 with an inner solver",
+        )
+        .default("\"conceptual\"")
+        .option(),
+        /// The inner solver of the black-box mode.
+        pub inner: Inner = INNER,
+        /// Algorithm 7's Gaussian scale.
+        pub calibration: Calibration = ParamDef::choice(
+            "calibration",
+            Calibration::NAMES,
+            "Gaussian scale of Algorithm 7: corrected (default) or the printed one, sqrt 2 too small (P2)",
+        )
+        .default("\"corrected\"")
+        .option(),
+    }
 }
 
-/// Reads the `inflation` option.
-pub(super) fn inflation_choice(options: &Values) -> Inflation {
-    match choice(options, INFLATION.name) {
-        "paper" => Inflation::Paper,
-        _ => Inflation::Corrected,
+contract::options! {
+    /// Options of `adversarial_black_box`.
+    pub struct AdversarialOptions {
+        /// Which sensitivity bound calibrates the noise.
+        pub sensitivity: Sensitivity = SENSITIVITY,
+        /// Algorithm 6's sensitivity inflation.
+        pub inflation: Inflation = ParamDef::choice(
+            "inflation",
+            Inflation::NAMES,
+            "Algorithm 6 sensitivity inflation: Delta + 2 sqrt(2 alpha/mu) (default) or the printed Delta + 2 alpha/mu (P3)",
+        )
+        .default("\"corrected\"")
+        .option(),
     }
 }

@@ -23,10 +23,8 @@ use solvers::menart::adaptive::{AdaptiveNoisyGd, StationarySelection};
 use solvers::menart::bounds::{self, TheoryInputs};
 use solvers::menart::dp_gd::DpGd;
 
-use super::common::{
-    beta, calibration, kl_diagnostics, output, theory_inputs, KlCurves, BETA, CALIBRATION,
-};
-use contract::{AlgorithmDef, CellOutput, Metric, Run, RunContext};
+use super::common::{kl_diagnostics, output, theory_inputs, KlCurves, KlOptions};
+use contract::{AlgorithmDef, CellOutput, Metric, Options, Run, RunContext};
 
 /// `1.0` for true, `0.0` for false.
 fn flag(b: bool) -> f64 {
@@ -49,9 +47,9 @@ fn run_adaptive(
     problem: &dyn KlObjective,
     rng: &mut Pcg64,
 ) -> Result<CellOutput, RunFailure> {
-    let beta = beta(ctx.options);
+    let KlOptions { calibration, beta } = KlOptions::read(ctx.options)?;
     let algorithm = AdaptiveNoisyGd {
-        calibration: calibration(ctx.options),
+        calibration: calibration.into(),
     };
     let out = algorithm.run(problem, ctx.privacy.rho(), beta, rng)?;
     let t = theory_inputs(problem, ctx.privacy.rho(), beta);
@@ -80,9 +78,9 @@ fn run_selection(
     problem: &dyn KlObjective,
     rng: &mut Pcg64,
 ) -> Result<CellOutput, RunFailure> {
-    let beta = beta(ctx.options);
+    let KlOptions { calibration, beta } = KlOptions::read(ctx.options)?;
     let selection = StationarySelection {
-        calibration: calibration(ctx.options),
+        calibration: calibration.into(),
     };
     let out = selection.run(problem, ctx.privacy.rho(), beta, rng)?;
     let t = theory_inputs(
@@ -160,8 +158,12 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         ],
         Run::KlObjective(run_adaptive),
     )
+    .only_on(
+        &["kl_geman_mcclure", "kl_kns_pl", "kl_least_squares", "kl_mean_estimation", "kl_phase_retrieval", "kl_power_regression", "kl_power_tilt"],
+        "it needs a finite smoothness L1 (kl_theorem8's is infinite)",
+    )
 .with_work(super::cost::kl_method)
-    .with_options(&[CALIBRATION, BETA])
+    .with_options(KlOptions::PARAMS)
     .zcdp()
     .with_diagnostics(kl_diagnostics![
             "queries",
@@ -184,8 +186,12 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         STATIONARITY_METRICS,
         Run::KlObjective(run_selection),
     )
+    .only_on(
+        &["kl_geman_mcclure", "kl_kns_pl", "kl_least_squares", "kl_mean_estimation", "kl_phase_retrieval", "kl_power_regression", "kl_power_tilt"],
+        "it needs a finite smoothness L1 (kl_theorem8's is infinite)",
+    )
 .with_work(super::cost::kl_method)
-    .with_options(&[CALIBRATION, BETA])
+    .with_options(KlOptions::PARAMS)
     .zcdp()
     .with_diagnostics(kl_diagnostics![
             "queries",
@@ -203,6 +209,10 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
               uniformly random iterate. Metric ||grad F(w_R)||; bound = theory = sqrt(2 L1 F0/T + 2 d T L0^2/x^2)",
         STATIONARITY_METRICS,
         Run::KlObjective(run_dp_gd),
+    )
+    .only_on(
+        &["kl_geman_mcclure", "kl_kns_pl", "kl_least_squares", "kl_mean_estimation", "kl_phase_retrieval", "kl_power_regression", "kl_power_tilt"],
+        "it needs a finite smoothness L1 (kl_theorem8's is infinite)",
     )
 .with_work(super::cost::kl_method)
     .zcdp()

@@ -66,13 +66,15 @@
 //!   from Algorithm 3's literal noise (1e6 runs a side: 0.129).
 
 use contract::audit::{first_coordinate, AuditDef, AuditPair, AuditSetting, Estimator, Relation};
-use contract::{Instance, RunContext, Value, Values};
+use contract::{Instance, Options, RunContext, Value, Values};
 use datagen::menart::{MeanEstimation, MeanEstimationParams};
 use dpcore::menart::KlObjective;
 use dpcore::RunFailure;
 use rand_pcg::Pcg64;
 use solvers::menart::adaptive::AdaptiveNoisyGd;
 use solvers::transcript::{Query, Transcript};
+
+use super::common::{CalibrationOption, KlOptions};
 
 /// `start_distance` `R0` of the audit instances (F-A's default).
 const START_DISTANCE: f64 = 1.0;
@@ -245,10 +247,10 @@ fn drift_pair(setting: &AuditSetting) -> Result<AuditPair, RunFailure> {
 /// same pair (the corrected rule stops at its first floor step, whose
 /// gradient release costs `rho/4`).
 fn adaptive_pair(setting: &AuditSetting) -> Result<AuditPair, RunFailure> {
-    match setting.options.get("calibration") {
-        Some(Value::Str(c)) if c == "paper" => balanced_pair(setting),
-        _ if setting.d == 1 => balanced_pair(setting),
-        _ => drift_pair(setting),
+    match KlOptions::read(setting.options)?.calibration {
+        CalibrationOption::Paper => balanced_pair(setting),
+        CalibrationOption::Recommended if setting.d == 1 => balanced_pair(setting),
+        CalibrationOption::Recommended => drift_pair(setting),
     }
 }
 
@@ -374,10 +376,10 @@ fn adaptive_transcript(
     let problem = kl_side(pair, side)?;
     let (n, d) = (pair.records[side].len(), problem.dim());
     let mut loss = TranscriptLoss::new(pair, side, n, d)?;
+    let KlOptions { calibration, beta } = KlOptions::read(ctx.options)?;
     let algorithm = AdaptiveNoisyGd {
-        calibration: super::common::calibration(ctx.options),
+        calibration: calibration.into(),
     };
-    let beta = super::common::beta(ctx.options);
     algorithm.run_observed(problem, ctx.privacy.rho(), beta, &mut loss, rng)?;
     Ok(loss.loss)
 }

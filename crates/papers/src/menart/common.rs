@@ -16,7 +16,7 @@ use mechanisms::zcdp::classic_eps;
 use solvers::menart::bounds::TheoryInputs;
 use solvers::menart::{Calibration, MenartRun};
 
-use contract::{choice, num, CellOutput, Metric, ParamDef, Release, RunContext, Values};
+use contract::{CellOutput, Metric, ParamDef, Release, RunContext};
 
 /// The `delta` of the diagnostic `(eps, delta)` conversion (digest §6.0).
 pub const DIAGNOSTIC_DELTA: f64 = 1e-6;
@@ -25,7 +25,7 @@ pub const DIAGNOSTIC_DELTA: f64 = 1e-6;
 /// paper's printed noise (named variant, digest §2, P1–P8).
 pub const CALIBRATION: ParamDef = ParamDef::choice(
     "calibration",
-    &["recommended", "paper"],
+    CalibrationOption::NAMES,
     "noise calibration: \"recommended\" (digest §2 replace-one recalibration, spend <= rho) or the \
           paper-literal \"paper\" (printed scales and loops; its true spend is reported and may exceed rho)",
 )
@@ -62,17 +62,34 @@ pub(super) use kl_diagnostics;
 /// Diagnostics every Menart et al. entry stores first.
 pub const BASE_DIAGNOSTICS: &[&str] = kl_diagnostics![];
 
-/// Reads the `calibration` option.
-pub fn calibration(options: &Values) -> Calibration {
-    match choice(options, "calibration") {
-        "paper" => Calibration::PaperLiteral,
-        _ => Calibration::Recommended,
+contract::choices! {
+    /// The `calibration` option's values.
+    pub enum CalibrationOption {
+        /// The digest's replace-one recalibration (spend <= rho).
+        Recommended = "recommended",
+        /// The paper-literal noise (its true spend may exceed rho).
+        Paper = "paper",
     }
 }
 
-/// Reads the `beta` option.
-pub fn beta(options: &Values) -> f64 {
-    num(options, "beta")
+impl From<CalibrationOption> for Calibration {
+    fn from(c: CalibrationOption) -> Self {
+        match c {
+            CalibrationOption::Recommended => Calibration::Recommended,
+            CalibrationOption::Paper => Calibration::PaperLiteral,
+        }
+    }
+}
+
+contract::options! {
+    /// Options of the entries with only the shared `calibration` and `beta`
+    /// (`kl_adaptive_gd`, `kl_stationary_selection`).
+    pub struct KlOptions {
+        /// The noise calibration.
+        pub calibration: CalibrationOption = CALIBRATION,
+        /// Failure probability of the w.h.p. guarantees.
+        pub beta: f64 = BETA,
+    }
 }
 
 /// The theorems' public inputs on `problem` at budget `rho` (`gamma`,

@@ -9,16 +9,18 @@ use contract::{CostPoint, FamilyWork};
 /// tilts or the spread are non-zero.
 fn kl_family_work(v: &CostPoint, virtual_data: bool) -> FamilyWork {
     let (n, d) = n_and_d(v);
-    let (generate_ops, data_numbers) = if virtual_data {
-        (d, 4.0 * d)
+    // A virtual data set answers a full-batch oracle in O(d) for any n.
+    let (generate_ops, data_numbers, oracle_ops) = if virtual_data {
+        (d, 4.0 * d, d)
     } else {
-        (n * d, n * (d + 3.0))
+        (n * d, n * (d + 3.0), n * d)
     };
     FamilyWork {
         n,
         d,
         generate_ops,
         data_numbers,
+        oracle_ops,
     }
 }
 
@@ -40,29 +42,19 @@ pub(crate) fn theorem8(v: &CostPoint) -> FamilyWork {
         d: 1.0,
         generate_ops: n,
         data_numbers: 2.0 * n,
-    }
-}
-
-/// The cost of one full-batch oracle call.
-fn oracle(family: &str, w: &FamilyWork) -> f64 {
-    let virtual_data = matches!(family, "kl_mean_estimation" | "kl_power_tilt" | "kl_kns_pl")
-        && w.data_numbers <= 4.0 * w.d;
-    // The scalar instance of Theorem 8 answers its oracles from sorted
-    // records in O(log n) (measured: 0.06 s a cell at n = 1e5).
-    match (virtual_data, family) {
-        (true, _) => w.d,
-        (false, "kl_theorem8") => w.n.max(2.0).log2(),
-        (false, _) => w.n * w.d,
+        // The scalar instance answers its oracles from sorted records in
+        // O(log n) (measured: 0.06 s a cell at n = 1e5).
+        oracle_ops: n.max(2.0).log2(),
     }
 }
 
 /// KL Spider, the adaptive GD and its selection, DP-GD: the number of oracle
 /// calls grows like the private rate's inverse, about `(n sqrt(rho))^(1/2)`.
-pub(crate) fn kl_method(v: &CostPoint, family: &str, w: &FamilyWork) -> (f64, f64) {
+pub(crate) fn kl_method(v: &CostPoint, w: &FamilyWork) -> (f64, f64) {
     let (n, d) = (w.n, w.d);
     let rho = v.rho_or_one();
     let calls = (n * rho.sqrt() / d.sqrt()).max(1.0).sqrt() * n.max(2.0).log2();
-    (oracle(family, w) * calls, 16.0 * d)
+    (w.oracle_ops * calls, 16.0 * d)
 }
 
 /// Algorithm 2 + 4 (proximal point): Algorithm 4's inner loop runs `T_in = n^2
@@ -70,7 +62,7 @@ pub(crate) fn kl_method(v: &CostPoint, family: &str, w: &FamilyWork) -> (f64, f6
 /// of about `log n` outer rounds: the `n^2` growth the default E2 sweeps
 /// showed (measured/estimated 29-40x at n = 31623 with the `sqrt(x)` formula
 /// the other KL methods use).
-pub(crate) fn proximal_point(v: &CostPoint, family: &str, w: &FamilyWork) -> (f64, f64) {
+pub(crate) fn proximal_point(v: &CostPoint, w: &FamilyWork) -> (f64, f64) {
     let (n, d) = (w.n, w.d);
     let rho = v.rho_or_one();
     let theorem9 = if v.choice("inner_steps") == "practical" {
@@ -79,11 +71,11 @@ pub(crate) fn proximal_point(v: &CostPoint, family: &str, w: &FamilyWork) -> (f6
         (2.0_f64 / v.num("beta", 0.1)).ln().powi(2)
     };
     let calls = (n * n * rho / d).max(1.0) * theorem9 * n.max(2.0).log2();
-    (oracle(family, w) * calls, 16.0 * d)
+    (w.oracle_ops * calls, 16.0 * d)
 }
 
 /// `kl_gaussian_mean`: one pass of the oracle (the clipped mean) and one
 /// Gaussian draw.
-pub(crate) fn gaussian_mean(_: &CostPoint, family: &str, w: &FamilyWork) -> (f64, f64) {
-    (oracle(family, w), 16.0 * w.d)
+pub(crate) fn gaussian_mean(_: &CostPoint, w: &FamilyWork) -> (f64, f64) {
+    (w.oracle_ops, 16.0 * w.d)
 }

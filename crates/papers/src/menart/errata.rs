@@ -5,7 +5,7 @@ use crate::errata::formulas::{dp_to_zcdp_rho, gaussian_zcdp, log_inv};
 use crate::errata::number_format::{num, param};
 use crate::errata::privacy::{Accounting, Privacy};
 use crate::errata::row::{budget, erratum, noise, Assessment, Calibrations};
-use crate::errata::{DELTA, EPS};
+use crate::errata::row::{DELTA, EPS};
 
 const MENART: &str = "Menart et al.";
 

@@ -24,10 +24,11 @@ const N: ParamDef = ParamDef::int(
     "n",
     1,
     "number of records (a count only for the virtual data sets)",
-);
+)
+.size();
 const N_DESIGN: ParamDef =
-    ParamDef::int("n", 1, "number of records (n >= d for a full-rank design)");
-const D: ParamDef = ParamDef::int("d", 1, "dimension");
+    ParamDef::int("n", 1, "number of records (n >= d for a full-rank design)").size();
+const D: ParamDef = ParamDef::int("d", 1, "dimension").size();
 const START: ParamDef = ParamDef::float(
     "start_distance",
     (0.0, INF, true),
@@ -223,7 +224,7 @@ pub(crate) const FAMILIES: &[FamilyDef] = &[
                 "n",
                 2,
                 "number of records",
-            ),
+            ).size(),
             ParamDef::float(
                 "tau",
                 (1.0, 2.0, true),

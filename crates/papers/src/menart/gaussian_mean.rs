@@ -2,32 +2,24 @@
 //! the Gaussian mechanism on the clipped mean
 //! ([`solvers::menart::gaussian_mean`]; digest §4.3 F-A).
 //!
-//! It runs only on `kl_mean_estimation`: the clip is the family's public
-//! record radius `R_x = start_distance + spread` (its parameters, read from
-//! [`RunContext::problem`], and checked against the public constant
-//! `F0 = R_x^2/2`). Any other family is refused with
+//! It accepts only `kl_mean_estimation` (declared, so a study on another
+//! family is refused before anything runs): the clip is the instance's public
+//! record radius `R_x = start_distance + spread`
+//! ([`KlObjective::record_radius`], checked against the public constant
+//! `F0 = R_x^2/2`); an instance without one is refused with
 //! [`RunFailure::InvalidParameters`].
 //!
 //! Curves: `excess_empirical_risk` theory = the exact expectation
 //! `d sigma^2/2`, `gradient_norm` theory = the exact chi mean; no bound (the
 //! expectation is exact, not bounded) and no reference.
 
-use contract::{AlgorithmDef, CellOutput, Metric, Run, RunContext, Value, Values};
+use contract::{AlgorithmDef, CellOutput, Metric, Run, RunContext};
 use dpcore::menart::KlObjective;
 use dpcore::RunFailure;
 use rand_pcg::Pcg64;
 use solvers::menart::gaussian_mean::GaussianMean;
 
 use super::common::{kl_diagnostics, output, KlCurves};
-
-/// `R_x = start_distance + spread` of a `kl_mean_estimation` cell, `None`
-/// for a family without these parameters.
-fn data_radius(problem: &Values) -> Option<f64> {
-    match (problem.get("start_distance"), problem.get("spread")) {
-        (Some(Value::Num(r0)), Some(Value::Num(s))) => Some(r0 + s),
-        _ => None,
-    }
-}
 
 /// The Gaussian mechanism on the clipped mean (F-A only).
 fn run_gaussian_mean(
@@ -36,7 +28,8 @@ fn run_gaussian_mean(
     rng: &mut Pcg64,
 ) -> Result<CellOutput, RunFailure> {
     let f0 = problem.kl_constants().initial_gap;
-    let rx = data_radius(ctx.problem)
+    let rx = problem
+        .record_radius()
         .filter(|rx| (0.5 * rx * rx - f0).abs() <= 1e-12 * f0)
         .ok_or_else(|| {
             RunFailure::InvalidParameters(
@@ -80,6 +73,10 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[AlgorithmDef::new(
     Run::KlObjective(run_gaussian_mean),
 )
 .with_work(super::cost::gaussian_mean)
+.only_on(
+    &["kl_mean_estimation"],
+    "its clip is the record radius R_x = start_distance + spread, which only kl_mean_estimation declares",
+)
 .zcdp()
 .with_diagnostics(kl_diagnostics!["sigma", "sensitivity"])
 .with_curves("", "exact expectation (chi-square)", "")

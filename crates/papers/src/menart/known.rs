@@ -19,21 +19,104 @@ use solvers::menart::proximal::{InnerSteps, ProximalPoint};
 use solvers::menart::spider::{KlSpider, SpiderConstants, SpiderInputs};
 
 use super::common::{
-    beta, calibration, kl_diagnostics, output, theory_inputs, KlCurves, BETA, CALIBRATION,
+    kl_diagnostics, output, theory_inputs, CalibrationOption, KlCurves, BETA, CALIBRATION,
 };
-use contract::{choice, num, AlgorithmDef, CellOutput, Metric, ParamDef, Run, RunContext};
+use contract::{AlgorithmDef, CellOutput, Metric, Options, ParamDef, Run, RunContext};
+
+contract::choices! {
+    /// The `constants` option's values of `kl_spider`.
+    enum Constants {
+        /// The calibration's own utility constants (48 or the paper's 32, and 64).
+        Calibration = "calibration",
+        /// The E1b variant with `floor_constant` and `round_constant`.
+        Scaled = "scaled",
+    }
+}
+
+contract::options! {
+    /// Options of `kl_spider`.
+    struct SpiderOptions {
+        /// The noise calibration.
+        calibration: CalibrationOption = CALIBRATION,
+        /// Failure probability of the w.h.p. guarantee.
+        beta: f64 = BETA,
+        /// Which utility constants.
+        constants: Constants = ParamDef::choice(
+            "constants",
+            Constants::NAMES,
+            "utility constants: the calibration's own (48 or the paper's 32, and 64) or the E1b \
+                  \"scaled\" variant with floor_constant and round_constant (privacy unaffected)",
+        )
+        .default("\"calibration\"")
+        .option(),
+        /// E1b floor constant.
+        floor_constant: f64 = ParamDef::positive(
+            "floor_constant",
+            "E1b floor constant c_f (only with constants = \"scaled\")",
+        )
+        .default("4.0")
+        .option(),
+        /// E1b round constant.
+        round_constant: f64 = ParamDef::positive(
+            "round_constant",
+            "E1b round constant c_K (only with constants = \"scaled\")",
+        )
+        .default("4.0")
+        .option(),
+    }
+}
+
+contract::choices! {
+    /// The `inner_steps` option's values of `kl_proximal_point`.
+    enum InnerStepsOption {
+        /// Theorem 9's `n^2 rho_A log^2(2/beta_A)/d`.
+        Theorem9 = "theorem9",
+        /// The marked practical variant without the `log^2` (digest E2).
+        Practical = "practical",
+    }
+}
+
+contract::options! {
+    /// Options of `kl_proximal_point`.
+    struct ProximalOptions {
+        /// The noise calibration.
+        calibration: CalibrationOption = CALIBRATION,
+        /// Failure probability of the w.h.p. guarantee.
+        beta: f64 = BETA,
+        /// Algorithm 4's inner step count.
+        inner_steps: InnerStepsOption = ParamDef::choice(
+            "inner_steps",
+            InnerStepsOption::NAMES,
+            "T_in of Algorithm 4: Theorem 9's n^2 rho_A log^2(2/beta_A)/d, or the marked \"practical\" \
+                  variant without the log^2 (digest E2)",
+        )
+        .default("\"theorem9\"")
+        .option(),
+        /// Multiplier of the balanced prox weight.
+        prox_weight_factor: f64 = ParamDef::positive(
+            "prox_weight_factor",
+            "multiplier of the balanced prox weight (E2 checks: 0.1, 10)",
+        )
+        .default("1.0")
+        .option(),
+        /// Lemma 3's constant `a` in the theory curve.
+        theory_constant: f64 = ParamDef::positive(
+            "theory_constant",
+            "Lemma 3's unspecified constant a in the theory curve (digest E2 prototype: a ~ 0.4-0.6)",
+        )
+        .default("0.5")
+        .option(),
+    }
+}
 
 /// The Algorithm 1 configuration from its options.
-fn spider(options: &contract::Values) -> KlSpider {
-    let constants = match choice(options, "constants") {
-        "scaled" => Some(SpiderConstants::scaled(
-            num(options, "floor_constant"),
-            num(options, "round_constant"),
-        )),
-        _ => None,
+fn spider(o: &SpiderOptions) -> KlSpider {
+    let constants = match o.constants {
+        Constants::Scaled => Some(SpiderConstants::scaled(o.floor_constant, o.round_constant)),
+        Constants::Calibration => None,
     };
     KlSpider {
-        calibration: calibration(options),
+        calibration: o.calibration.into(),
         constants,
     }
 }
@@ -44,8 +127,9 @@ fn run_spider(
     problem: &dyn KlObjective,
     rng: &mut Pcg64,
 ) -> Result<CellOutput, RunFailure> {
-    let algorithm = spider(ctx.options);
-    let inputs = SpiderInputs::from_problem(problem, ctx.privacy.rho(), beta(ctx.options))?;
+    let options = SpiderOptions::read(ctx.options)?;
+    let algorithm = spider(&options);
+    let inputs = SpiderInputs::from_problem(problem, ctx.privacy.rho(), options.beta)?;
     let schedule = algorithm.schedule(inputs)?;
     let run = algorithm.run_with(problem, inputs, rng)?;
     let phi_k = schedule.map_or(inputs.f0, |s| s.theory_bound());
@@ -73,16 +157,16 @@ fn run_proximal(
     problem: &dyn KlObjective,
     rng: &mut Pcg64,
 ) -> Result<CellOutput, RunFailure> {
-    let o = ctx.options;
+    let o = ProximalOptions::read(ctx.options)?;
     let algorithm = ProximalPoint {
-        calibration: calibration(o),
-        inner_steps: match choice(o, "inner_steps") {
-            "practical" => InnerSteps::Practical,
-            _ => InnerSteps::Theorem9,
+        calibration: o.calibration.into(),
+        inner_steps: match o.inner_steps {
+            InnerStepsOption::Practical => InnerSteps::Practical,
+            InnerStepsOption::Theorem9 => InnerSteps::Theorem9,
         },
-        prox_weight_factor: num(o, "prox_weight_factor"),
+        prox_weight_factor: o.prox_weight_factor,
     };
-    let beta = beta(o);
+    let beta = o.beta;
     let schedule = algorithm.schedule(problem, ctx.privacy.rho(), beta)?;
     let run = algorithm.run(problem, ctx.privacy.rho(), beta, rng)?;
     let t = theory_inputs(problem, ctx.privacy.rho(), beta);
@@ -93,7 +177,7 @@ fn run_proximal(
                     l1: s.prox_weight,
                     ..t
                 },
-                num(o, "theory_constant"),
+                o.theory_constant,
             ),
             [s.rounds as f64, s.inner_steps as f64, s.prox_weight],
         ),
@@ -125,31 +209,12 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         METRICS,
         Run::KlObjective(run_spider),
     )
+    .only_on(
+        &["kl_kns_pl", "kl_least_squares", "kl_mean_estimation", "kl_power_regression", "kl_power_tilt"],
+        "Algorithm 1 needs KL constants and a finite smoothness L1",
+    )
 .with_work(super::cost::kl_method)
-    .with_options(&[
-        CALIBRATION,
-        BETA,
-        ParamDef::choice(
-            "constants",
-            &["calibration", "scaled"],
-            "utility constants: the calibration's own (48 or the paper's 32, and 64) or the E1b \
-                  \"scaled\" variant with floor_constant and round_constant (privacy unaffected)",
-        )
-        .default("\"calibration\"")
-        .option(),
-        ParamDef::positive(
-            "floor_constant",
-            "E1b floor constant c_f (only with constants = \"scaled\")",
-        )
-        .default("4.0")
-        .option(),
-        ParamDef::positive(
-            "round_constant",
-            "E1b round constant c_K (only with constants = \"scaled\")",
-        )
-        .default("4.0")
-        .option(),
-    ])
+    .with_options(SpiderOptions::PARAMS)
     .zcdp()
     .with_diagnostics(kl_diagnostics![
             "rounds",
@@ -168,31 +233,12 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         METRICS,
         Run::KlObjective(run_proximal),
     )
+    .only_on(
+        &["kl_kns_pl", "kl_least_squares", "kl_mean_estimation", "kl_power_tilt", "kl_theorem8"],
+        "Algorithm 2 needs KL constants with kappa >= 2",
+    )
 .with_work(super::cost::proximal_point)
-    .with_options(&[
-        CALIBRATION,
-        BETA,
-        ParamDef::choice(
-            "inner_steps",
-            &["theorem9", "practical"],
-            "T_in of Algorithm 4: Theorem 9's n^2 rho_A log^2(2/beta_A)/d, or the marked \"practical\" \
-                  variant without the log^2 (digest E2)",
-        )
-        .default("\"theorem9\"")
-        .option(),
-        ParamDef::positive(
-            "prox_weight_factor",
-            "multiplier of the balanced prox weight (E2 checks: 0.1, 10)",
-        )
-        .default("1.0")
-        .option(),
-        ParamDef::positive(
-            "theory_constant",
-            "Lemma 3's unspecified constant a in the theory curve (digest E2 prototype: a ~ 0.4-0.6)",
-        )
-        .default("0.5")
-        .option(),
-    ])
+    .with_options(ProximalOptions::PARAMS)
     .zcdp()
     .with_diagnostics(kl_diagnostics![
             "rounds",

@@ -64,7 +64,7 @@
 //! private release) claim no privacy, so they carry no audit.
 
 use contract::audit::{first_coordinate, AuditDef, AuditPair, AuditSetting, Estimator, Relation};
-use contract::{choice, num, Instance, Privacy, Value, Values};
+use contract::{Instance, Options, Privacy, Value, Values};
 use datagen::labelled::LabelledData;
 use dpcore::halfspace::HalfspaceProblem;
 use dpcore::{PrivacyParams, RunFailure};
@@ -75,7 +75,9 @@ use solvers::wang::{
     margin_grid, total_mu, BudgetConversion, IterateChoice, IterationMode, NgdPlan,
 };
 
-use super::options::{full_projection, jl_projection, last_iterate, m_star_options, mode};
+use super::options::{
+    Budget, FullDimOptions, Iterate, MPrimeOptions, MStarEntryOptions, OracleJlgdOptions, Tuning,
+};
 
 /// The public margin the pair declares ([`HalfspaceProblem::true_margin`]):
 /// the `gamma` of the oracle JLGD and of known-margin DP-GD (hinge
@@ -237,8 +239,8 @@ fn ngd_dim(n: usize, d: usize, grid_len: usize, gamma: f64, c_jl: Option<f64>) -
 
 /// Refuses a setting where every NGD run of an averaged-iterate entry takes
 /// one step: its release is `w_0 = 0` on both sides, nothing to audit.
-fn refuse_vacuous(o: &Values, most_steps: u64, n: usize) -> Result<(), RunFailure> {
-    if !last_iterate(o) && most_steps < 2 {
+fn refuse_vacuous(iterate: Iterate, most_steps: u64, n: usize) -> Result<(), RunFailure> {
+    if !iterate.is_last() && most_steps < 2 {
         return Err(invalid(format!(
             "at n = {n} and this privacy every NGD run takes T = 1 step and the averaged iterate is \
              w_0 = 0 on both sides: the release is data independent (raise n or eps)"
@@ -250,16 +252,17 @@ fn refuse_vacuous(o: &Values, most_steps: u64, n: usize) -> Result<(), RunFailur
 fn m_star_pair(s: &AuditSetting) -> Result<AuditPair, RunFailure> {
     let pair = canary_pair(s.n, s.d)?;
     let p = approx(s.privacy)?;
-    let opts = m_star_options(s.options, jl_projection(s.options));
+    let options = MStarEntryOptions::read(s.options)?;
+    let opts = options.m_star();
     let grid = candidate_grid(s.n, p.eps, &opts);
     let mu_p = total_mu(p, opts.conversion)? / (2.0 * grid.len() as f64).sqrt();
-    let c_jl = Some(num(s.options, "jl_constant"));
+    let c_jl = Some(options.jl_constant);
     let mut most = 0;
     for &g in &grid {
         let k = ngd_dim(s.n, s.d, grid.len(), g, c_jl);
-        most = most.max(steps(s.n, k, mu_p, mode(s.options))?);
+        most = most.max(steps(s.n, k, mu_p, opts.mode)?);
     }
-    refuse_vacuous(s.options, most, s.n)?;
+    refuse_vacuous(options.iterate, most, s.n)?;
     Ok(pair)
 }
 
@@ -271,15 +274,16 @@ fn m_prime_pair(s: &AuditSetting) -> Result<AuditPair, RunFailure> {
     let grid = margin_grid(s.n, 1.0);
     let nf = s.n as f64;
     let paper_r = 1.0 / (grid.len() as f64 * (nf * nf - 1.0));
-    let r = (paper_r * num(s.options, "r_factor")).min(1.0);
+    let options = MPrimeOptions::read(s.options)?;
+    let r = (paper_r * options.r_factor).min(1.0);
     let mu = privtune_mu(p.eps, r, p.delta).map_err(|e| invalid(e.to_string()))?;
-    let c_jl = Some(num(s.options, "jl_constant"));
+    let c_jl = Some(options.jl_constant);
     let mut most = 0;
     for &g in &grid {
         let k = ngd_dim(s.n, s.d, grid.len(), g, c_jl);
-        most = most.max(steps(s.n, k, mu / 2f64.sqrt(), mode(s.options))?);
+        most = most.max(steps(s.n, k, mu / 2f64.sqrt(), options.mode.into())?);
     }
-    refuse_vacuous(s.options, most, s.n)?;
+    refuse_vacuous(options.iterate, most, s.n)?;
     Ok(pair)
 }
 
@@ -287,20 +291,15 @@ fn oracle_jlgd_pair(s: &AuditSetting) -> Result<AuditPair, RunFailure> {
     let pair = canary_pair(s.n, s.d)?;
     let p = approx(s.privacy)?;
     // As `known_margin`: the whole mu, or M*'s per-call mu_p.
-    let opts = m_star_options(s.options, jl_projection(s.options));
+    let options = OracleJlgdOptions::read(s.options)?;
+    let opts = options.m_star();
     let len = candidate_grid(s.n, p.eps, &opts).len();
-    let mu = match choice(s.options, "budget") {
-        "per_call" => total_mu(p, opts.conversion)? / (2.0 * len as f64).sqrt(),
-        _ => total_mu(p, opts.conversion)?,
+    let mu = match options.budget {
+        Budget::PerCall => total_mu(p, opts.conversion)? / (2.0 * len as f64).sqrt(),
+        Budget::Total => total_mu(p, opts.conversion)?,
     };
-    let k = ngd_dim(
-        s.n,
-        s.d,
-        len,
-        AUDIT_MARGIN,
-        Some(num(s.options, "jl_constant")),
-    );
-    refuse_vacuous(s.options, steps(s.n, k, mu, mode(s.options))?, s.n)?;
+    let k = ngd_dim(s.n, s.d, len, AUDIT_MARGIN, Some(options.jl_constant));
+    refuse_vacuous(options.iterate, steps(s.n, k, mu, opts.mode)?, s.n)?;
     Ok(pair)
 }
 
@@ -308,13 +307,14 @@ fn full_dim_pair(s: &AuditSetting) -> Result<AuditPair, RunFailure> {
     let pair = canary_pair(s.n, s.d)?;
     let p = approx(s.privacy)?;
     // As `run_full_dimension`: known gets the whole mu, tuned M*'s mu_p.
-    let opts = m_star_options(s.options, full_projection(s.options));
+    let options = FullDimOptions::read(s.options)?;
+    let opts = options.m_star();
     let mu = total_mu(p, opts.conversion)?;
-    let mu_run = match choice(s.options, "tuning") {
-        "known" => mu,
-        _ => mu / (2.0 * candidate_grid(s.n, p.eps, &opts).len() as f64).sqrt(),
+    let mu_run = match options.tuning {
+        Tuning::Known => mu,
+        Tuning::Tuned => mu / (2.0 * candidate_grid(s.n, p.eps, &opts).len() as f64).sqrt(),
     };
-    refuse_vacuous(s.options, steps(s.n, s.d, mu_run, mode(s.options))?, s.n)?;
+    refuse_vacuous(options.iterate, steps(s.n, s.d, mu_run, opts.mode)?, s.n)?;
     Ok(pair)
 }
 

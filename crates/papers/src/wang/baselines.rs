@@ -19,18 +19,8 @@ use solvers::wang::bounds::{full_dimension_bound, jlgd_bound, selection_expected
 use solvers::wang::{hard_margin_svm, known_margin, m_star, KnownMarginBudget, MarginOptions};
 
 use super::mstar::{halfspace_release, planted, shape_reference, METRICS};
-use super::options::{
-    full_projection, jl_projection, m_star_options, BUDGET, CONVERSION, ITERATE, JL_CONSTANT, MODE,
-    RADIUS_FACTOR, TUNING,
-};
-use contract::{choice, num, AlgorithmDef, CellOutput, Curves, Metric, Release, Run, RunContext};
-
-fn budget(ctx: &RunContext) -> KnownMarginBudget {
-    match choice(ctx.options, "budget") {
-        "per_call" => KnownMarginBudget::PerCall,
-        _ => KnownMarginBudget::Total,
-    }
-}
+use super::options::{FullDimOptions, OracleJlgdOptions, Tuning};
+use contract::{AlgorithmDef, CellOutput, Curves, Metric, Options, Release, Run, RunContext};
 
 fn run_oracle_jlgd(
     ctx: &RunContext,
@@ -43,8 +33,10 @@ fn run_oracle_jlgd(
             "oracle JLGD needs a family with a planted margin".into(),
         ));
     }
-    let opts = m_star_options(ctx.options, jl_projection(ctx.options));
-    let r = known_margin(problem, gamma, ctx.privacy.approx(), opts, budget(ctx), rng)?;
+    let options = OracleJlgdOptions::read(ctx.options)?;
+    let opts = options.m_star();
+    let budget = options.budget.into();
+    let r = known_margin(problem, gamma, ctx.privacy.approx(), opts, budget, rng)?;
     let n = problem.num_records();
     let nf = n as f64;
     let len = solvers::wang::margin_grid(n, 1.0).len();
@@ -54,7 +46,7 @@ fn run_oracle_jlgd(
             gamma,
             m as f64,
             r.mu,
-            num(ctx.options, "jl_constant"),
+            options.jl_constant,
             len,
             1.0 / (nf * nf),
             1.0,
@@ -82,12 +74,16 @@ fn run_full_dimension(
     rng: &mut Pcg64,
 ) -> Result<CellOutput, RunFailure> {
     let (gamma, m) = planted(problem);
-    let opts = m_star_options(ctx.options, full_projection(ctx.options));
+    let options = FullDimOptions::read(ctx.options)?;
+    let opts = options.m_star();
     let (n, d) = (problem.num_records() as f64, problem.dim() as f64);
-    let radius = num(ctx.options, "radius_factor");
+    let radius = options.radius_factor;
     // Delta = 2 (clip radius)/(gamma/3) = 6 radius_factor b/gamma.
     let sensitivity = |g: f64| 6.0 * radius / g;
-    let known = choice(ctx.options, "tuning") == "known";
+    let known = match options.tuning {
+        Tuning::Known => true,
+        Tuning::Tuned => false,
+    };
     let (w, evals, eps, mu_p, selected, gamma_bound) = if known {
         if !gamma.is_finite() {
             return Err(RunFailure::InvalidParameters(
@@ -177,7 +173,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         Run::Halfspace(run_oracle_jlgd),
     )
 .with_work(super::cost::oracle_jlgd)
-    .with_options(&[MODE, ITERATE, CONVERSION, JL_CONSTANT, BUDGET])
+    .with_options(OracleJlgdOptions::PARAMS)
     .requiring_delta()
     .with_diagnostics(&["k", "steps", "sigma", "mu", "realised_mu"])
     .with_curves("Lemma D.1 (explicit constants) at mu", "", "B_shape = 1/(gamma^2 n eps) + m/(gamma n)")
@@ -190,7 +186,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         Run::Halfspace(run_full_dimension),
     )
 .with_work(super::cost::full_dimension)
-    .with_options(&[MODE, ITERATE, CONVERSION, RADIUS_FACTOR, TUNING])
+    .with_options(FullDimOptions::PARAMS)
     .requiring_delta()
     .with_diagnostics(&["selected_gamma", "mu_per_run", "gradient_evaluations"])
     .with_curves("Lemma C.1 with Phi = I (4 Delta sqrt(d)/(n mu) + outliers)", "", "B_shape = 1/(gamma^2 n eps) + m/(gamma n)")
@@ -202,6 +198,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         &[Metric::ZeroOneError, Metric::PopulationZeroOneError],
         Run::Halfspace(run_hard_margin_svm),
     )
+    .not_private()
 .with_work(super::cost::hard_margin_svm)
     .with_diagnostics(&["margin_lower", "margin_upper", "iterations"]),
 ];

@@ -84,32 +84,32 @@ fn work(method: Method, v: &CostPoint, w: &FamilyWork) -> (f64, f64) {
 }
 
 /// `wang_m_star`.
-pub(crate) fn m_star(v: &CostPoint, _: &str, w: &FamilyWork) -> (f64, f64) {
+pub(crate) fn m_star(v: &CostPoint, w: &FamilyWork) -> (f64, f64) {
     work(Method::MStar, v, w)
 }
 
 /// `wang_m_prime`.
-pub(crate) fn m_prime(v: &CostPoint, _: &str, w: &FamilyWork) -> (f64, f64) {
+pub(crate) fn m_prime(v: &CostPoint, w: &FamilyWork) -> (f64, f64) {
     work(Method::MPrime, v, w)
 }
 
 /// `wang_oracle_jlgd`.
-pub(crate) fn oracle_jlgd(v: &CostPoint, _: &str, w: &FamilyWork) -> (f64, f64) {
+pub(crate) fn oracle_jlgd(v: &CostPoint, w: &FamilyWork) -> (f64, f64) {
     work(Method::OracleJlgd, v, w)
 }
 
 /// `wang_full_dim_dpgd`.
-pub(crate) fn full_dimension(v: &CostPoint, _: &str, w: &FamilyWork) -> (f64, f64) {
+pub(crate) fn full_dimension(v: &CostPoint, w: &FamilyWork) -> (f64, f64) {
     work(Method::FullDimension, v, w)
 }
 
 /// `wang_jl_margin_check`.
-pub(crate) fn jl_margin_check(v: &CostPoint, _: &str, w: &FamilyWork) -> (f64, f64) {
+pub(crate) fn jl_margin_check(v: &CostPoint, w: &FamilyWork) -> (f64, f64) {
     work(Method::JlMarginCheck, v, w)
 }
 
 /// `wang_hard_margin_svm`: a certified min-norm point, about `sqrt(n)` passes.
-pub(crate) fn hard_margin_svm(_: &CostPoint, _: &str, w: &FamilyWork) -> (f64, f64) {
+pub(crate) fn hard_margin_svm(_: &CostPoint, w: &FamilyWork) -> (f64, f64) {
     let nd = w.n * w.d;
     (nd * w.n.sqrt(), 16.0 * w.d + nd)
 }

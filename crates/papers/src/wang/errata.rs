@@ -6,7 +6,7 @@ use crate::errata::erratum::Erratum;
 use crate::errata::formulas::{log_inv, smallest_passing};
 use crate::errata::number_format::{num, param, sig};
 use crate::errata::row::{erratum, noise};
-use crate::errata::{DELTA, EPS};
+use crate::errata::row::{DELTA, EPS};
 
 /// Wang §8 P4: `T = n^2 mu_p^2` is not an integer; rounding it up while
 /// keeping `sigma = n Delta` overspends each JLGD call's GDP budget.

@@ -13,19 +13,45 @@ use dpcore::halfspace::HalfspaceProblem;
 use dpcore::RunFailure;
 use rand_pcg::Pcg64;
 
-use contract::{choice, num, Build, FamilyDef, Metric, ParamDef, ParamKind, Values};
+use contract::{num, read, Build, FamilyDef, Metric, ParamDef, ParamKind, Values};
+
+contract::choices! {
+    /// `outlier_type`'s values.
+    enum Outliers {
+        /// Contradictory twins (exact `|S_out| = m`).
+        Twins = "twins",
+        /// Label flips.
+        Flips = "flips",
+        /// A margin band.
+        Band = "band",
+        /// A pull cluster at `pi/4`.
+        Adversarial = "adversarial",
+    }
+}
+
+contract::choices! {
+    /// `profile`'s values: the inlier margins.
+    enum Profile {
+        /// `s = gamma* + (1 - gamma*) rho U`.
+        Spread = "spread",
+        /// `s = gamma*`.
+        Tight = "tight",
+    }
+}
 
 const N: ParamDef = ParamDef::int(
     "n",
     4,
     "number of records (anchor pair + inliers + outliers)",
-);
-const D_G: ParamDef = ParamDef::int("d", 2, "dimension (at least 2)");
+)
+.size();
+const D_G: ParamDef = ParamDef::int("d", 2, "dimension (at least 2)").size();
 const D_G2: ParamDef = ParamDef::int(
     "d",
     3,
     "dimension (at least 3: w*, u_2 and their complement)",
-);
+)
+.size();
 const OUTLIERS: ParamDef = ParamDef::int(
     "m",
     0,
@@ -55,26 +81,26 @@ const MARGIN_G2: ParamDef = ParamDef {
 };
 const OUTLIER_TYPE: ParamDef = ParamDef::choice(
     "outlier_type",
-    &["twins", "flips", "band", "adversarial"],
+    Outliers::NAMES,
     "T: contradictory twins (exact |S_out| = m), F: label flips, B: margin band, A: pull cluster at pi/4",
 )
 .default("\"twins\"");
 const PROFILE: ParamDef = ParamDef::choice(
     "profile",
-    &["spread", "tight"],
+    Profile::NAMES,
     "inlier margins s = gamma* + (1 - gamma*) rho U (spread) or s = gamma* (tight)",
 )
 .default("\"spread\"");
 const RHO: ParamDef =
     ParamDef::float("rho", (0.0, 1.0, true), "spread rho of the spread profile").default("1.0");
 
-fn outlier_type(v: &Values) -> OutlierType {
-    match choice(v, "outlier_type") {
-        "flips" => OutlierType::Flips,
-        "band" => OutlierType::Band,
-        "adversarial" => OutlierType::adversarial_default(),
-        _ => OutlierType::Twins,
-    }
+fn outlier_type(v: &Values) -> Result<OutlierType, RunFailure> {
+    Ok(match read::<Outliers>(v, "outlier_type")? {
+        Outliers::Flips => OutlierType::Flips,
+        Outliers::Band => OutlierType::Band,
+        Outliers::Adversarial => OutlierType::adversarial_default(),
+        Outliers::Twins => OutlierType::Twins,
+    })
 }
 
 fn generate(
@@ -87,7 +113,7 @@ fn generate(
         d: num(v, "d") as usize,
         margin: num(v, "gamma"),
         outliers: num(v, "m") as usize,
-        outlier_type: outlier_type(v),
+        outlier_type: outlier_type(v)?,
         family,
         population_samples: num(v, "population_samples") as usize,
     };
@@ -96,9 +122,9 @@ fn generate(
 }
 
 fn build_isotropic(v: &Values, rng: &mut Pcg64) -> Result<Box<dyn HalfspaceProblem>, RunFailure> {
-    let profile = match choice(v, "profile") {
-        "tight" => MarginProfile::Tight,
-        _ => MarginProfile::Spread { rho: num(v, "rho") },
+    let profile = match read::<Profile>(v, "profile")? {
+        Profile::Tight => MarginProfile::Tight,
+        Profile::Spread => MarginProfile::Spread { rho: num(v, "rho") },
     };
     generate(v, Family::Isotropic(profile), rng)
 }

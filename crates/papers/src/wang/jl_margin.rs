@@ -18,8 +18,8 @@ use solvers::wang::jl::jl_dimension;
 use solvers::wang::jlgd::clipped_projection;
 use solvers::wang::{exact_margin, margin_grid, JlMap, MarginOptions};
 
-use super::options::JL_CONSTANT;
-use contract::{num, AlgorithmDef, CellOutput, Metric, Release, Run, RunContext};
+use super::options::JlMarginOptions;
+use contract::{AlgorithmDef, CellOutput, Metric, Options, Release, Run, RunContext};
 
 fn run_jl_margin(
     ctx: &RunContext,
@@ -42,7 +42,7 @@ fn run_jl_margin(
         gamma,
         beta,
         1.0,
-        num(ctx.options, "jl_constant"),
+        JlMarginOptions::read(ctx.options)?.jl_constant,
     );
     let map = JlMap::with_dimension(k_gamma, d, rng.random::<u64>());
     let k = map.output_dim();
@@ -84,8 +84,9 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[AlgorithmDef::new(
     &[Metric::JlMarginRatio],
     Run::Halfspace(run_jl_margin),
 )
+.not_private()
 .with_work(super::cost::jl_margin_check)
-.with_options(&[JL_CONSTANT])
+.with_options(JlMarginOptions::PARAMS)
 .with_diagnostics(&[
     "k",
     "upper_ratio",

@@ -23,11 +23,8 @@ use rand_pcg::Pcg64;
 use solvers::wang::bounds::{b_proof, b_shape, privtune_bound};
 use solvers::wang::{m_prime, m_star, PrivTuneOptions};
 
-use super::options::{
-    jl_projection, last_iterate, m_star_options, mode, CONVERSION, CRITERION, DROP_VACUOUS,
-    ITERATE, JL_CONSTANT, MODE,
-};
-use contract::{num, AlgorithmDef, CellOutput, Metric, ParamDef, Release, Run, RunContext};
+use super::options::{MPrimeOptions, MStarEntryOptions};
+use contract::{AlgorithmDef, CellOutput, Metric, Options, Release, Run, RunContext};
 
 /// The metrics every Wang algorithm reports.
 pub(super) const METRICS: &[Metric] = &[
@@ -77,12 +74,13 @@ fn run_m_star(
     problem: &dyn HalfspaceProblem,
     rng: &mut Pcg64,
 ) -> Result<CellOutput, RunFailure> {
-    let opts = m_star_options(ctx.options, jl_projection(ctx.options));
+    let options = MStarEntryOptions::read(ctx.options)?;
+    let opts = options.m_star();
     let r = m_star(problem, ctx.privacy.approx(), opts, rng)?;
     let (gamma, m) = planted(problem);
     let (eps, delta) = (ctx.privacy.approx().eps, ctx.privacy.approx().delta);
     let n = problem.num_records();
-    let envelope = || b_proof(n, gamma, m, eps, delta, num(ctx.options, "jl_constant"));
+    let envelope = || b_proof(n, gamma, m, eps, delta, options.jl_constant);
     let certified = !opts.last_iterate && gamma.is_finite();
     let bound = match ctx.metric {
         Metric::ZeroOneError if certified => envelope(),
@@ -112,16 +110,17 @@ fn run_m_prime(
     problem: &dyn HalfspaceProblem,
     rng: &mut Pcg64,
 ) -> Result<CellOutput, RunFailure> {
-    let r_factor = num(ctx.options, "r_factor");
+    let options = MPrimeOptions::read(ctx.options)?;
+    let r_factor = options.r_factor;
     let n = problem.num_records() as f64;
     let grid = solvers::wang::margin_grid(problem.num_records(), 1.0).len() as f64;
     let paper_r = 1.0 / (grid * (n * n - 1.0));
     let opts = PrivTuneOptions {
-        mode: mode(ctx.options),
-        last_iterate: last_iterate(ctx.options),
-        jl_constant: num(ctx.options, "jl_constant"),
+        mode: options.mode.into(),
+        last_iterate: options.iterate.is_last(),
+        jl_constant: options.jl_constant,
         stop_probability: Some((paper_r * r_factor).min(1.0)),
-        max_runs: num(ctx.options, "max_runs") as u64,
+        max_runs: options.max_runs,
         ..PrivTuneOptions::default()
     };
     let r = m_prime(problem, ctx.privacy.approx(), opts, rng)?;
@@ -149,21 +148,6 @@ fn run_m_prime(
     ))
 }
 
-const R_FACTOR: ParamDef = ParamDef::float(
-    "r_factor",
-    (1.0, f64::INFINITY, false),
-    "stopping probability r = r_factor/(|Gamma|(n^2 - 1)) (1: Algorithm 6; larger stays private, P14)",
-)
-.default("1.0")
-.option();
-const MAX_RUNS: ParamDef = ParamDef::int(
-    "max_runs",
-    1,
-    "largest admissible realised K (a larger draw fails the cell; K is never truncated, P13)",
-)
-.default("1000000")
-.option();
-
 pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
     AlgorithmDef::new(
         "wang_m_star",
@@ -175,7 +159,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         Run::Halfspace(run_m_star),
     )
 .with_work(super::cost::m_star)
-    .with_options(&[MODE, ITERATE, CONVERSION, CRITERION, JL_CONSTANT, DROP_VACUOUS])
+    .with_options(MStarEntryOptions::PARAMS)
     .requiring_delta()
     .with_diagnostics(&[
         "selected_gamma",
@@ -198,7 +182,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         Run::Halfspace(run_m_prime),
     )
 .with_work(super::cost::m_prime)
-    .with_options(&[MODE, ITERATE, JL_CONSTANT, R_FACTOR, MAX_RUNS])
+    .with_options(MPrimeOptions::PARAMS)
     .requiring_delta()
     .with_diagnostics(&[
         "selected_gamma",

@@ -55,7 +55,7 @@ pub fn cell_work(study: &Study, v: &PointValues) -> Work {
     // The formulas are the entries' own (`contract::cost`, declared beside
     // each entry in `papers`).
     let family = (study.family.work)(v);
-    let (run_ops, work_numbers) = (study.algorithm.work)(v, study.family.name, &family);
+    let (run_ops, work_numbers) = (study.algorithm.work)(v, &family);
     Work {
         generate_ops: family.generate_ops,
         run_ops,

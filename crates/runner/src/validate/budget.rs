@@ -8,6 +8,7 @@
 use crate::cost::{self, PlanEstimate, PointValues};
 use crate::diagnostics::{PathSeg, SpecError};
 use crate::format::{format_bytes, format_count, format_duration};
+use crate::registry::{SizeStep, Value};
 use crate::spec::LoadedSpec;
 use crate::toml_path;
 use crate::validate::{Experiment, Study};
@@ -224,10 +225,10 @@ pub fn check(
     Ok(())
 }
 
-/// The size parameter whose halving shrinks the peak cell most, and the
-/// point's size values as text (`n = 1000, d = 1e11`).
+/// The size parameter (declared by the family, [`SizeStep`]) whose halving
+/// shrinks the peak cell most, and the point's size values as text
+/// (`n = 1000, d = 1e11`).
 fn memory_driver(study: &Study, point: usize) -> (String, String) {
-    const SIZES: [&str; 4] = ["n", "d", "log2_d", "bits"];
     let mut found = None;
     cost::for_each_point(study, |index, v| {
         if index != point {
@@ -237,18 +238,19 @@ fn memory_driver(study: &Study, point: usize) -> (String, String) {
         let bytes = |w: &cost::Work| w.data_numbers + w.work_numbers;
         let mut best: Option<(f64, &str)> = None;
         let mut shown = Vec::new();
-        for name in SIZES {
-            let Some(crate::registry::Value::Num(x)) = v.problem.get(name) else {
+        for def in study.family.params {
+            let Some(step) = def.size else { continue };
+            let name = def.name;
+            let Some(Value::Num(x)) = v.problem.get(name) else {
                 continue;
             };
             shown.push(format!("{name} = {x}"));
             let mut problem = v.problem.clone();
-            let smaller = if name == "log2_d" || name == "bits" {
-                x - 1.0
-            } else {
-                x / 2.0
+            let smaller = match step {
+                SizeStep::Halve => x / 2.0,
+                SizeStep::Decrement => x - 1.0,
             };
-            problem.insert(name.to_string(), crate::registry::Value::Num(smaller));
+            problem.insert(name.to_string(), Value::Num(smaller));
             let w = cost::cell_work(
                 study,
                 &PointValues {

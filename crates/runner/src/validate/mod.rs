@@ -19,6 +19,7 @@ mod params;
 mod slopes;
 mod study;
 
+pub(crate) use params::declared_default;
 pub use slopes::in_window;
 
 /// Largest repetition count of a study: a million runs of one grid point is
@@ -103,13 +104,22 @@ pub struct Study {
     pub family: &'static FamilyDef,
     /// Algorithm.
     pub algorithm: &'static AlgorithmDef,
-    /// Fixed problem values (swept ones hold their first grid value).
+    /// Problem values: the fixed ones, and each swept one at its first grid
+    /// value (the plan sets it per grid point).
     pub problem: Values,
-    /// Fixed algorithm values.
+    /// Algorithm values, as [`Study::problem`].
     pub options: Values,
-    /// The fixed privacy guarantee, in the algorithm's unit (a privacy axis
-    /// overrides its parameter per grid point).
+    /// The guarantee at the first grid point, in the algorithm's unit: a
+    /// swept privacy parameter holds its first grid value (a privacy axis
+    /// overrides it per grid point).
     pub privacy: Privacy,
+    /// The guarantee as the study's identity hash reads it
+    /// ([`crate::identity`]): fixed parameters as in [`Study::privacy`], a
+    /// swept one at the experiment's `privacy` value for it (NaN when it has
+    /// none). No cell uses that value: before a swept parameter was written
+    /// once (issue 38) every study also fixed it in its own `privacy`, and the
+    /// hash of its stored results reads that value.
+    pub privacy_identity: Privacy,
     /// Swept axes (cartesian grid, first axis slowest).
     pub axes: Vec<Axis>,
     /// Whether every mean must be under the bound.
@@ -256,7 +266,15 @@ pub fn resolve(loaded: &LoadedSpec, profile: Option<&str>) -> Result<Experiment,
                 "use tens to hundreds of repetitions: the committed specs use 3 to 200, chosen for a 95% CI half-width of 0.1 on the fitted slopes",
             ));
         }
-        studies.push(study::resolve(&loc, s, &base, reps, profile, profile_spec)?);
+        studies.push(study::resolve(
+            &loc,
+            s,
+            &base,
+            reps,
+            profile,
+            profile_spec,
+            &spec.privacy,
+        )?);
     }
     let points: f64 = studies.iter().map(Study::grid_size).sum();
     let cells: f64 = studies

@@ -2,16 +2,17 @@
 //! order, so that the first error reported is always the same) its grid, fixed
 //! values, privacy parameters and slope expectations.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
-use super::{grid, join, params, slopes, Study};
+use super::{grid, join, params, slopes, Study, Target};
 use crate::diagnostics::{PathSeg, SpecError, SpecLocator};
 use crate::registry;
-use crate::spec::{ProfileSpec, StudySpec};
+use crate::spec::{PrivacySpec, ProfileSpec, StudySpec};
 use crate::toml_path;
 
 /// Resolves study `s`, written at `base`, with `repetitions` already decided,
-/// under `profile` (whose spec is `profile_spec`).
+/// under `profile` (whose spec is `profile_spec`), inheriting the
+/// experiment's privacy `defaults`.
 pub(super) fn resolve(
     loc: &SpecLocator,
     s: &StudySpec,
@@ -19,6 +20,7 @@ pub(super) fn resolve(
     repetitions: usize,
     profile: Option<&str>,
     profile_spec: Option<&ProfileSpec>,
+    defaults: &PrivacySpec,
 ) -> Result<Study, SpecError> {
     let family = registry::family(&s.problem.name).ok_or_else(|| {
         loc.error(
@@ -63,6 +65,16 @@ pub(super) fn resolve(
             "pair it with a family of its kind (`runner list` shows each kind)",
         ));
     }
+    if !algorithm.accepts(family.name) {
+        return Err(loc.error(
+            &join(base, &toml_path!["problem", "family"]),
+            format!(
+                "algorithm `{}` does not accept family `{}`: {}",
+                algorithm.name, family.name, algorithm.families_reason
+            ),
+            format!("families it accepts: {:?}", algorithm.families),
+        ));
+    }
     if !algorithm.metrics.contains(&metric_kind) {
         return Err(loc.error(
             &join(base, &toml_path!["metric"]),
@@ -93,13 +105,19 @@ pub(super) fn resolve(
     let grid = grid::merge(loc, s, base, profile, profile_spec)?;
     let axes = grid::resolve_axes(loc, family, algorithm, &grid)?;
     let swept: BTreeSet<&str> = axes.iter().map(|a| a.name.as_str()).collect();
+    let first_of = |target: Target| -> BTreeMap<&str, f64> {
+        axes.iter()
+            .filter(|a| a.target == target)
+            .map(|a| (a.name.as_str(), a.values[0]))
+            .collect()
+    };
 
     let problem = params::resolve_values(
         loc,
         family.params,
         &s.problem.params,
         &join(base, &toml_path!["problem"]),
-        &swept,
+        &first_of(Target::Problem),
         &format!("family `{}`", family.name),
         &["family", "name"],
     )?;
@@ -108,15 +126,15 @@ pub(super) fn resolve(
         algorithm.options,
         &s.algorithm.params,
         &join(base, &toml_path!["algorithm"]),
-        &swept,
+        &first_of(Target::Algorithm),
         &format!("algorithm `{}`", algorithm.name),
         &["name"],
     )?;
-    let privacy = params::check_privacy(loc, s, base, algorithm, &axes, &grid)?;
+    let privacy = params::check_privacy(loc, s, base, defaults, algorithm, &axes, &grid)?;
     if algorithm.needs_delta {
         let deltas: Vec<f64> = match axes.iter().find(|a| a.name == "delta") {
             Some(a) => a.values.clone(),
-            None => vec![s.privacy.delta],
+            None => vec![privacy.first.approx().delta],
         };
         if deltas.contains(&0.0) {
             return Err(loc.error(
@@ -178,7 +196,8 @@ pub(super) fn resolve(
         algorithm,
         problem,
         options,
-        privacy,
+        privacy: privacy.first,
+        privacy_identity: privacy.identity,
         axes,
         below_bound: expect.below_bound,
         match_theory: expect.match_theory,

@@ -152,7 +152,7 @@ name = "eps_gauss"
 metric = "excess_empirical_risk"
 problem = {{ family = "diagonal_quadratic", n = 2000, kappa = 4.0 }}
 algorithm = {{ name = "output_perturbation_conceptual", sensitivity = "paper" }}
-privacy = {{ eps = 1.0, delta = 1e-6 }}
+privacy = {{ delta = 1e-6 }}
 grid = {{ eps = [0.1, 0.2, 0.5], d = [2, 4] }}
 expect = {{ below_bound = true }}
 "#

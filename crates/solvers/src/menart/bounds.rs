@@ -67,12 +67,6 @@ pub fn theorem8_lower_bound(n: f64, eps: f64, kappa: f64) -> f64 {
     0.25 * (n * eps).recip().powf(kappa)
 }
 
-/// The F-A oracle reference `R_x^2 d/(n^2 rho)` (digest §4.3: the Gaussian
-/// mechanism on the mean, replace-one).
-pub fn mean_estimation_oracle(n: f64, d: f64, rho: f64, data_radius: f64) -> f64 {
-    data_radius * data_radius * d / (n * n * rho)
-}
-
 /// Theorem 2's proof bound for Algorithm 2 with prox weight `t.l1 = Lt1` and
 /// the unspecified Lemma 3 constant `a` (fitted, digest §3.3):
 /// `max(F0 c^-T, min((a gamma L0 sqrt(T d log(x^2 log^2(1/beta')/(d beta')))/x)^kappa, F0))`,
