@@ -136,7 +136,12 @@ fn pairs_refuse_settings_they_cannot_build() {
     };
     // The drift records lie along e2.
     assert!(invalid("kl_spider", 35, 1));
-    assert!(invalid("kl_adaptive_gd", 101, 1));
+    assert!(invalid("kl_stationary_selection", 101, 1));
+    // Algorithm 3 takes the balanced pair in dimension 1 (its transcript
+    // rows compare the printed and the corrected rule on one pair), which
+    // needs n - 1 even like every balanced pair.
+    assert!(!invalid("kl_adaptive_gd", 101, 1));
+    assert!(invalid("kl_adaptive_gd", 100, 1));
     // The balanced records come in cancelling pairs: n - 1 must be even.
     assert!(invalid("kl_dp_gd", 100, 1));
     assert!(invalid("kl_proximal_point", 36, 1));
