@@ -35,7 +35,7 @@ use contract::seeds::SeedBuilder;
 use rayon::prelude::*;
 
 use super::execute::execute;
-use super::report::{claimed_eps_delta, declared_method, Outcome};
+use super::outcome::{claimed_eps_delta, declared_method, Outcome, Power};
 use super::spec::{Audit, AuditPlan};
 use super::store::{AuditRuns, AuditStore};
 use crate::registry::Privacy;
@@ -54,23 +54,6 @@ pub const MAX_PROBES: usize = 5;
 
 /// The separator of a probe's name in the audit file.
 pub const PROBE_MARK: &str = "@probe";
-
-/// The power of one row for its statistic.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Power {
-    /// The smallest `eps` found that an audit of the row's size flags with
-    /// probability at least 0.95 on this statistic (see the module docs);
-    /// `None` when none was found.
-    pub detectable_eps_95: Option<f64>,
-    /// The bootstrap's flag rate on the row's own runs (violation rows only:
-    /// a consistent row's power comes from its probes).
-    pub own_rate: Option<f64>,
-    /// Each probe: its `eps'` and bootstrap flag rate (empty for a
-    /// violation row, or when the reference power is out of reach).
-    pub probes: Vec<(f64, f64)>,
-    /// What limited the search, when it found nothing.
-    pub note: String,
-}
 
 /// The name of a row's probe `k`.
 pub fn probe_name(row: &str, k: usize) -> String {
