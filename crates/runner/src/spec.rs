@@ -385,6 +385,25 @@ pub struct ProfileSpec {
     /// the default's slope, but its bound checks still apply.
     #[serde(default)]
     pub expect: BTreeMap<String, ExpectSpec>,
+    /// The studies this profile runs (`only = ["a", "b"]`; every study when
+    /// empty). Cell seeds do not depend on the profile, so a profile that only
+    /// selects ([`ProfileSpec::selects_only`]) computes exactly the default
+    /// cells of its studies: a long sweep can run on its own, and the claims
+    /// ledger reads its summary for the studies the default summary lacks.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub only: Vec<String>,
+}
+
+impl ProfileSpec {
+    /// Whether the profile selects studies and changes nothing else: its
+    /// cells are the default profile's cells of those studies.
+    pub fn selects_only(&self) -> bool {
+        !self.only.is_empty()
+            && self.repetitions.is_none()
+            && self.grids.is_empty()
+            && self.study_repetitions.is_empty()
+            && self.expect.is_empty()
+    }
 }
 
 /// A spec read from disk, with its text kept for provenance and error locations.

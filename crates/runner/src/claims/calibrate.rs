@@ -145,7 +145,9 @@ pub fn calibrate(
                 let Some(analyses) = &j.analyses else {
                     continue;
                 };
-                for (study, a) in j.experiment.studies.iter().zip(analyses) {
+                for ((study, a), source) in
+                    j.experiment.studies.iter().zip(analyses).zip(&j.sources)
+                {
                     if !study.claims.contains(&c.id) {
                         continue;
                     }
@@ -181,7 +183,7 @@ pub fn calibrate(
                         rel.sort_by(f64::total_cmp);
                         rows.push(CalibrationRow {
                             claim: c.id.clone(),
-                            study: format!("{}:{}", j.experiment.output_name(), study.name),
+                            study: format!("{source}:{}", study.name),
                             points: w.x.len(),
                             repetitions: w.reps,
                             median_rel_se: rel[rel.len() / 2],

@@ -19,27 +19,58 @@ pub struct Judged {
     pub path: PathBuf,
     /// The resolved experiment (default profile).
     pub experiment: Experiment,
-    /// Its analyses (`None` without a committed summary).
+    /// Its analyses (`None` without a committed summary), one per study.
     pub analyses: Option<Vec<StudyAnalysis>>,
+    /// Per study, the output name of the summary its analysis was read from:
+    /// the default's (`<name>`), or a selecting profile's (`<name>-<profile>`)
+    /// for a study the default summary has no point of.
+    pub sources: Vec<String>,
 }
 
 /// Every experiment file of `dir` (default profile), with its analyses
-/// re-derived from the committed summary in `results_dir`.
+/// re-derived from the committed summary in `results_dir`. A study the
+/// default summary lacks is read from the summary of a profile that only
+/// selects studies (its cells are the default cells: seeds do not depend on
+/// the profile), so a long sweep run on its own is evidence.
 pub fn judge_experiments(dir: &Path, results_dir: &Path) -> Result<Vec<Judged>> {
     toml_files(dir)?
         .into_iter()
         .map(|path| {
             let loaded = crate::spec::load(&path)?;
             let experiment = crate::validate::resolve(&loaded, None)?;
+            let name = experiment.output_name();
+            let mut sources = vec![name.clone(); experiment.studies.len()];
             let summary = crate::summary::summary_path(results_dir, &experiment);
-            let analyses = summary
+            let mut analyses = summary
                 .exists()
                 .then(|| crate::summary::analyses_from_summary(&experiment, &summary))
                 .transpose()?;
+            for (profile, p) in &loaded.spec.profiles {
+                if !p.selects_only() {
+                    continue;
+                }
+                let selected = crate::validate::resolve(&loaded, Some(profile))?;
+                let path = crate::summary::summary_path(results_dir, &selected);
+                if !path.exists() {
+                    continue;
+                }
+                let read = crate::summary::analyses_from_summary(&experiment, &path)?;
+                let own = analyses.get_or_insert_with(|| {
+                    sources.iter_mut().for_each(|s| *s = selected.output_name());
+                    read.clone()
+                });
+                for (i, a) in read.into_iter().enumerate() {
+                    if own[i].points.is_empty() && !a.points.is_empty() {
+                        own[i] = a;
+                        sources[i] = selected.output_name();
+                    }
+                }
+            }
             Ok(Judged {
                 path,
                 experiment,
                 analyses,
+                sources,
             })
         })
         .collect()

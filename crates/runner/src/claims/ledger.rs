@@ -101,11 +101,11 @@ pub fn ledger_with(
             let mut specs = BTreeSet::new();
             let mut revised = Vec::new();
             for j in judged {
-                let exp = j.experiment.output_name();
                 for (i, study) in j.experiment.studies.iter().enumerate() {
                     if !study.claims.contains(&c.id) {
                         continue;
                     }
+                    let exp = &j.sources[i];
                     studies.push(format!("{exp}:{}", study.name));
                     specs.insert(j.path.display().to_string());
                     for why in study
@@ -117,7 +117,7 @@ pub fn ledger_with(
                         revised.push(format!("{}: {why}", study.name));
                     }
                     match &j.analyses {
-                        Some(a) => parts.extend(study_parts(c, &j.path, &exp, study, &a[i])),
+                        Some(a) => parts.extend(study_parts(c, &j.path, exp, study, &a[i])),
                         None => parts.push(Part {
                             where_: format!("{exp}:{}", study.name),
                             judgement: Judgement::new(

@@ -66,22 +66,39 @@ impl Prereg {
         let mut statuses = BTreeMap::new();
         let order = commit_order(results_dir);
         for j in judged {
-            let report = results_dir.join(format!("{}.md", j.experiment.output_name()));
-            let Ok(text) = std::fs::read_to_string(&report) else {
+            // The runs of every report the studies' evidence comes from (the
+            // default's, and a selecting profile's): an expectation is
+            // "before" only if it is the one of the first run that had it.
+            let mut reports: Vec<&String> = j.sources.iter().collect();
+            reports.sort();
+            reports.dedup();
+            let mut commits = Vec::new();
+            let mut read_any = false;
+            for name in reports {
+                let report = results_dir.join(format!("{name}.md"));
+                if let Ok(text) = std::fs::read_to_string(&report) {
+                    read_any = true;
+                    commits.extend(run_commits(&report, &text, order.as_ref()));
+                }
+            }
+            if !read_any {
                 continue;
-            };
+            }
+            if let Some(position) = &order {
+                commits.sort_by_key(|h| std::cmp::Reverse(position[h]));
+            }
+            commits.dedup();
             let Ok(now_text) = std::fs::read_to_string(&j.path) else {
                 continue;
             };
             let Some(now) = studies_of(&now_text) else {
                 continue;
             };
-            let versions: Vec<BTreeMap<String, toml::Value>> =
-                run_commits(&report, &text, order.as_ref())
-                    .iter()
-                    .filter_map(|c| git_show(&j.path, c))
-                    .filter_map(|t| studies_of(&t))
-                    .collect();
+            let versions: Vec<BTreeMap<String, toml::Value>> = commits
+                .iter()
+                .filter_map(|c| git_show(&j.path, c))
+                .filter_map(|t| studies_of(&t))
+                .collect();
             for study in &j.experiment.studies {
                 let Some(current) = now.get(&study.name) else {
                     continue;

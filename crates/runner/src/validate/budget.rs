@@ -269,9 +269,22 @@ fn memory_driver(study: &Study, point: usize) -> (String, String) {
     found.unwrap_or_else(|| ("n".into(), "its grid point".into()))
 }
 
+/// The index in the spec file of the experiment's study `i` (a profile's
+/// `only` leaves a subset of the file's studies).
+fn spec_index(loaded: &LoadedSpec, experiment: &Experiment, i: usize) -> usize {
+    let name = &experiment.studies[i].name;
+    loaded
+        .spec
+        .studies
+        .iter()
+        .position(|s| &s.name == name)
+        .expect("every resolved study comes from the spec file")
+}
+
 /// Where parameter `param` of study `i` is written: its grid axis (the
 /// profile's override when there is one) or its fixed value.
 fn param_path(loaded: &LoadedSpec, experiment: &Experiment, i: usize, param: &str) -> Vec<PathSeg> {
+    let i = spec_index(loaded, experiment, i);
     let s = &loaded.spec.studies[i];
     if let Some(p) = &experiment.profile {
         let overridden = loaded
@@ -292,6 +305,7 @@ fn param_path(loaded: &LoadedSpec, experiment: &Experiment, i: usize, param: &st
 
 /// The grid of study `i` (the profile's override when there is one).
 fn study_grid_path(loaded: &LoadedSpec, experiment: &Experiment, i: usize) -> Vec<PathSeg> {
+    let i = spec_index(loaded, experiment, i);
     let s = &loaded.spec.studies[i];
     if let Some(p) = &experiment.profile {
         let overridden = loaded

@@ -321,6 +321,18 @@ pub fn resolve(loaded: &LoadedSpec, profile: Option<&str>) -> Result<Experiment,
             }
         }
     }
+    if let Some(p) = profile_spec.filter(|p| !p.only.is_empty()) {
+        for (i, study) in p.only.iter().enumerate() {
+            if !seen.contains(study) {
+                return Err(loc.error(
+                    &toml_path!["profiles", profile.unwrap_or_default(), "only", i],
+                    format!("profile selects unknown study `{study}`"),
+                    format!("studies in this file: {seen:?}"),
+                ));
+            }
+        }
+        studies.retain(|s| p.only.contains(&s.name));
+    }
     Ok(Experiment {
         name: spec.name.clone(),
         profile: profile.map(str::to_string),
