@@ -256,3 +256,58 @@ fn structured_instance_at_two_to_the_twenty_runs_in_linear_time() {
     ec[c.col] = 1.0;
     assert_eq!(game.duality_gap(&er, &ec), 0.0);
 }
+
+/// GGP-E-ysign (digest §3.1 erratum): Algorithm 1 as printed sets
+/// `g_y = -grad_y F` and `y+ ∝ y exp(+tau g_y)`. On a planted bilinear game
+/// (no penalties, so the population objective is linear in `y` and
+/// `F(x, y+) - F(x, y) = <grad_y F, y+ - y>` exactly), that step lowers the
+/// max player's objective at every one of 20 random interior points and
+/// three step sizes: it is a descent step, so the printed statement that it
+/// is mirror ascent is false. The corrected step `y exp(+tau grad_y F)`
+/// raises it at the same points. Deterministic (fixed seeds).
+#[test]
+fn printed_max_player_step_is_descent() {
+    let d = 8;
+    let g = planted(d, 1_000, 41);
+    let mut rng = Pcg64::seed_from_u64(42);
+    let interior = |rng: &mut Pcg64| {
+        let w: Vec<f64> = (0..d)
+            .map(|_| 0.05 + rand::RngExt::random::<f64>(rng))
+            .collect();
+        let s: f64 = w.iter().sum();
+        w.into_iter().map(|v| v / s).collect::<Vec<f64>>()
+    };
+    let step = |y: &[f64], gy: &[f64], sign: f64, tau: f64| {
+        let w: Vec<f64> = y
+            .iter()
+            .zip(gy)
+            .map(|(y, g)| y * (sign * tau * g).exp())
+            .collect();
+        let s: f64 = w.iter().sum();
+        w.into_iter().map(|v| v / s).collect::<Vec<f64>>()
+    };
+    let change = |gy: &[f64], from: &[f64], to: &[f64]| -> f64 {
+        gy.iter()
+            .zip(to.iter().zip(from))
+            .map(|(g, (a, b))| g * (a - b))
+            .sum()
+    };
+    let (mut gx, mut gy) = (vec![0.0; d], vec![0.0; d]);
+    for _ in 0..20 {
+        let (x, y) = (interior(&mut rng), interior(&mut rng));
+        g.population_gradient(
+            dpcore::saddle::SimplexPoint::Dense(&x),
+            dpcore::saddle::SimplexPoint::Dense(&y),
+            &mut gx,
+            &mut gy,
+        );
+        for tau in [0.01, 0.1, 1.0] {
+            // Printed: g_y = -grad_y F, then y exp(+tau g_y).
+            let printed = step(&y, &gy, -1.0, tau);
+            let corrected = step(&y, &gy, 1.0, tau);
+            let (down, up) = (change(&gy, &y, &printed), change(&gy, &y, &corrected));
+            assert!(down < 0.0, "tau {tau}: the printed step raised F by {down}");
+            assert!(up > 0.0, "tau {tau}: the corrected step lowered F by {up}");
+        }
+    }
+}

@@ -213,3 +213,29 @@ fn alg3_beats_the_uniform_release_and_improves_with_n() {
         "n = 2e5: {m_large}, n = 5e4: {m_small} (se {se})"
     );
 }
+
+/// GGP-E-CM (digest §3.2 erratum): Algorithm 2 as printed defines
+/// `P[N = k] = p^k 1{k in 0..M} / C_M` with `p <= C_M <= 1`. For `p = 1/2`
+/// and every `M` in 1..=30, no constant in `[p, 1]` makes those weights a
+/// law (they sum to `sum_k 2^-k / C_M >= 2 - 2^-M > 1`), and Lemma 4.3's
+/// weight `C_M 2^N` equals `1 / P[N]` only with the true normaliser
+/// `C_M = 2 - 2^-M` (the one implemented), which lies in `[1, 2)`: the
+/// printed range is false. Deterministic.
+#[test]
+fn printed_truncated_geometric_normaliser_range_is_false() {
+    for m in 1u64..=30 {
+        let tg = TruncatedGeometric::new(0.5, m).unwrap();
+        let c_m = tg.normalizer();
+        let mass: f64 = (0..=m).map(|k| 0.5f64.powi(k as i32)).sum();
+        // The largest constant the printed range allows gives the smallest total.
+        let printed_total = mass / 1.0;
+        assert!(printed_total > 1.0 + 1e-12, "M = {m}: {printed_total}");
+        assert!(c_m > 1.0 && c_m < 2.0, "M = {m}: C_M = {c_m}");
+        assert!((mass / c_m - 1.0).abs() < 1e-12, "M = {m}");
+        for k in 0..=m {
+            let p_k = 0.5f64.powi(k as i32) / c_m;
+            let weight = c_m * 2f64.powi(k as i32);
+            assert!((weight * p_k - 1.0).abs() < 1e-12, "M = {m}, k = {k}");
+        }
+    }
+}

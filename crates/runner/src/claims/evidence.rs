@@ -278,16 +278,23 @@ pub fn study_parts<'a>(
 /// evidence that could have failed, and `cargo test --workspace` (which CI
 /// runs before `runner claims --check`) fails if it does, so a test found
 /// confirms; one not found, or one that asserts nothing, is not evidence.
+/// A printed statement's test asserts the statement false (a counterexample
+/// on the harness's own instance), so it contradicts the claim, the same way
+/// round as every printed row.
 pub fn test_parts(c: &ClaimSpec, repo: &Path) -> Vec<Part<'static>> {
     c.tests
         .iter()
         .map(|t| {
+            let runs = "which `cargo test --workspace` runs (CI fails before this ledger is checked if it fails)";
             let judgement = match find_test(repo, t) {
+                Ok(()) if c.kind == ClaimKind::Printed => Judgement::new(
+                    Verdict::Contradicted,
+                    format!("shown false by the unit test `{t}`, {runs}"),
+                )
+                .by(Rule::PrintedPolarity),
                 Ok(()) => Judgement::new(
                     Verdict::Confirmed,
-                    format!(
-                        "asserted by the unit test `{t}`, which `cargo test --workspace` runs (CI fails before this ledger is checked if it fails)"
-                    ),
+                    format!("asserted by the unit test `{t}`, {runs}"),
                 ),
                 Err(why) => Judgement::new(Verdict::NotMeasured, why),
             };
@@ -490,6 +497,17 @@ mod tests {
             .contains("not a #[test]"));
         assert!(find_test(&dir, "t.rs::missing").is_err());
         assert!(find_test(&dir, "u.rs::checks").is_err());
+        // The same passing test confirms a rate and contradicts a printed
+        // statement (its test is a counterexample).
+        let claim = |kind: &str| -> ClaimSpec {
+            toml::from_str(&format!(
+                "id = \"X\"\ntheorem = \"T\"\nstatement = \"s\"\nkind = \"{kind}\"\nevidence = \"test\"\ntests = [\"t.rs::checks\"]\nexpected = \"e\"\n"
+            ))
+            .unwrap()
+        };
+        let verdict = |kind: &str| test_parts(&claim(kind), &dir)[0].judgement.verdict;
+        assert_eq!(verdict("upper_bound"), Verdict::Confirmed);
+        assert_eq!(verdict("printed"), Verdict::Contradicted);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
