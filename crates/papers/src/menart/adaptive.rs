@@ -7,8 +7,8 @@
 //!   Theorem 4 with unit constants ([`bounds::adaptive_theory`], shape only,
 //!   logs included), reference = `A1` alone (the adaptive term); no bound
 //!   (the constants are unspecified). None on families without KL constants
-//!   (F-G, F-H), where the diagnostics `a1`, `a2`, `a3` and `regime_r1` are
-//!   absent too.
+//!   (F-G, F-H), where the diagnostics `a1` and `a2` are absent too (`a3`
+//!   and `regime_r1` stay 0 as they were stored before, see `run_adaptive`).
 //! - Theorem 5, `gradient_norm`: theory = the explicit D.6 expression
 //!   ([`bounds::stationarity_theory`]) with the realised number of steps and
 //!   Algorithm 3's budget `2 rho/3` (recommended split). No bound: D.6's
@@ -78,6 +78,13 @@ fn run_adaptive(
             .set("a2", terms.a2)
             .set("a3", terms.a3)
             .set("regime_r1", flag(bounds::adaptive_regime_r1(&t)));
+    } else {
+        // Without KL constants Theorem 4's terms are undefined, but `a3` and
+        // `regime_r1` have always been stored as 0 here (they came from
+        // comparisons with a NaN kappa, `kappa < 2` and `d >= x^(kappa/2)`,
+        // which read as false); kept so that no stored number moves (issue
+        // 38 item 8). Without this `else` they are absent (NaN).
+        extra.set("a3", 0.0).set("regime_r1", 0.0);
     }
     output(ctx, &out.run, excess, Curves::NONE, extra)
 }
