@@ -4,7 +4,7 @@
 
 use crate::audit::AuditDef;
 use crate::cost::{default_algorithm_work, default_family_work, AlgorithmWorkFn, FamilyWorkFn};
-use crate::{Build, Metric, ParamDef, Privacy, PrivacyUnit, Run, Values};
+use crate::{Build, Diagnostics, Metric, ParamDef, Privacy, PrivacyUnit, Run, Values};
 
 /// Everything an algorithm's runner needs besides the problem and the noise stream.
 #[derive(Debug, Clone, Copy)]
@@ -68,7 +68,8 @@ pub struct AlgorithmDef {
     pub privacy_unit: PrivacyUnit,
     /// Metrics it can report.
     pub metrics: &'static [Metric],
-    /// Names of the diagnostic outputs stored per cell.
+    /// Names of the diagnostic outputs stored per cell, in the store's
+    /// order; a run may set only these ([`AlgorithmDef::diagnostic_columns`]).
     pub diagnostics: &'static [&'static str],
     /// What the stored `bound` is, for legends (e.g. "Cor 2.2 bound").
     pub bound_name: &'static str,
@@ -90,10 +91,10 @@ pub struct AlgorithmDef {
     pub families_reason: &'static str,
     /// Diagnostics that depend on the measured metric, filled in by the
     /// runner after it measures the release: called with the metric and the
-    /// run's diagnostics (e.g. González Alg. 1's sparsification penalty, the
-    /// gap minus the gap of the multiplicative-weights average). `None` for
-    /// most entries.
-    pub derive_diagnostics: Option<fn(metric: f64, diagnostics: &mut [f64])>,
+    /// run's diagnostics, it sets names among [`AlgorithmDef::diagnostics`]
+    /// (e.g. González Alg. 1's sparsification penalty, the gap minus the gap
+    /// of the multiplicative-weights average). `None` for most entries.
+    pub derive_diagnostics: Option<fn(metric: f64, diagnostics: &mut Diagnostics)>,
     /// Its run's work at a grid point, for the plan's estimates
     /// ([`crate::cost`]).
     pub work: AlgorithmWorkFn,
@@ -230,11 +231,37 @@ impl AlgorithmDef {
 
     /// The same entry with diagnostics derived from the measured metric
     /// ([`AlgorithmDef::derive_diagnostics`]).
-    pub const fn deriving_diagnostics(self, derive: fn(f64, &mut [f64])) -> Self {
+    pub const fn deriving_diagnostics(self, derive: fn(f64, &mut Diagnostics)) -> Self {
         Self {
             derive_diagnostics: Some(derive),
             ..self
         }
+    }
+
+    /// A run's diagnostics as the store's columns, in the order of
+    /// [`AlgorithmDef::diagnostics`], `None` where the run set no value.
+    ///
+    /// # Panics
+    ///
+    /// If the run set a name the entry does not declare: a misspelt or
+    /// undeclared diagnostic is a bug of the entry, caught by the conformance
+    /// test that runs every entry (in a sweep the runner records the panic as
+    /// the cell's error).
+    pub fn diagnostic_columns(&self, diagnostics: &Diagnostics) -> Vec<Option<f64>> {
+        if let Some((name, _)) = diagnostics
+            .iter()
+            .find(|(name, _)| !self.diagnostics.contains(name))
+        {
+            panic!(
+                "algorithm `{}` set the diagnostic `{name}`, which it does not declare \
+                 (declared: {:?})",
+                self.name, self.diagnostics
+            );
+        }
+        self.diagnostics
+            .iter()
+            .map(|name| diagnostics.get(name))
+            .collect()
     }
 
     /// The same entry with these options.
@@ -243,7 +270,7 @@ impl AlgorithmDef {
     }
 
     /// The same entry with these diagnostics (names of the values its runs
-    /// return, in order).
+    /// may set, in the store's order).
     pub const fn with_diagnostics(self, diagnostics: &'static [&'static str]) -> Self {
         Self {
             diagnostics,
@@ -286,5 +313,42 @@ impl AlgorithmDef {
             privacy_unit: PrivacyUnit::Zcdp,
             ..self
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{CellOutput, Curves, Release, RunFailure};
+    use dpcore::Objective;
+    use rand_pcg::Pcg64;
+
+    fn never_runs(
+        _: &RunContext,
+        _: &dyn Objective,
+        _: &mut Pcg64,
+    ) -> Result<CellOutput, RunFailure> {
+        Ok(CellOutput::new(
+            Release::measurement(0.0),
+            Curves::NONE,
+            Diagnostics::new(),
+        ))
+    }
+
+    const ENTRY: AlgorithmDef = AlgorithmDef::new("probe", "", &[], Run::Objective(never_runs))
+        .with_diagnostics(&["steps", "sigma", "epochs"]);
+
+    #[test]
+    fn diagnostic_columns_follow_the_declared_order_with_absent_as_none() {
+        let d = Diagnostics::from([("epochs", 3.0), ("steps", 10.0)]);
+        assert_eq!(ENTRY.diagnostic_columns(&d), [Some(10.0), None, Some(3.0)]);
+    }
+
+    #[test]
+    #[should_panic(
+        expected = "algorithm `probe` set the diagnostic `epoch`, which it does not declare"
+    )]
+    fn an_undeclared_diagnostic_name_panics_with_the_entry_and_the_name() {
+        ENTRY.diagnostic_columns(&Diagnostics::from([("steps", 1.0), ("epoch", 3.0)]));
     }
 }

@@ -28,7 +28,7 @@ pub use kind::{
     Build, BuildFn, Instance, ObjectiveBuildFn, ObjectiveRunFn, ProblemKind, Run, RunFn,
 };
 pub use metric::Metric;
-pub use output::{CellOutput, Curves};
+pub use output::{CellOutput, Curves, Diagnostics};
 pub use param::{choice, num, ParamDef, ParamKind, ParamRole, SizeStep, Value, Values, POSITIVE};
 pub use privacy::{Privacy, PrivacyUnit};
 pub use release::{Release, Released};

@@ -4,7 +4,7 @@ use dpcore::{Objective, RunFailure};
 use rand_pcg::Pcg64;
 use solvers::output_perturbation::{ConceptualOutputPerturbation, SensitivityChoice};
 
-use contract::{CellOutput, Metric, Options, ParamDef, Release, RunContext};
+use contract::{CellOutput, Curves, Metric, Options, ParamDef, Release, RunContext};
 
 contract::choices! {
     /// The `sensitivity` option's values: which bound on the minimizer's
@@ -85,29 +85,28 @@ pub fn run_output_perturbation_conceptual(
         release.noise_scale *= multiplier;
         release.noise_norm_sq *= multiplier * multiplier;
     }
-    let noise_term = algorithm
-        .exact_expected_excess(problem, privacy)
-        .unwrap_or(f64::NAN);
+    let noise_term = algorithm.exact_expected_excess(problem, privacy);
     let (c, n, d) = (problem.constants(), problem.num_records(), problem.dim());
     let erm_bound = algorithm.theorem_bound(&c, n, d, privacy);
     let (theory, bound) = match ctx.metric {
         Metric::ExcessPopulationRisk => {
-            let stat = problem
-                .expected_minimizer_population_excess()
-                .unwrap_or(f64::NAN);
+            let stat = problem.expected_minimizer_population_excess();
             // Prop 4.2: L^2/mu (2/n + 4 kappa rho^2); the second term is Cor 2.2's.
             let generalization = 2.0 * c.lipschitz * c.lipschitz / (c.strong_convexity * n as f64);
-            (stat + noise_term, generalization + erm_bound)
+            (
+                stat.zip(noise_term).map(|(s, z)| s + z),
+                erm_bound.map(|b| generalization + b),
+            )
         }
         _ => (noise_term, erm_bound),
     };
-    Ok(CellOutput::from_nan_curves(
+    Ok(CellOutput::new(
         Release::point(release.w, 0.0),
-        [theory, bound, f64::NAN],
-        vec![
-            release.sensitivity,
-            release.noise_scale,
-            release.noise_norm_sq,
+        Curves::new(theory, bound, None),
+        [
+            ("sensitivity", release.sensitivity),
+            ("noise_scale", release.noise_scale),
+            ("noise_norm_sq", release.noise_norm_sq),
         ],
     ))
 }

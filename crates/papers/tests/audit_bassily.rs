@@ -243,8 +243,15 @@ fn add_remove_nsgd_runs_the_same_schedule_on_both_neighbours() {
                 &mut rng_from_seed(1),
             )
             .unwrap();
-        // steps, batch, step size, sigma, noise multiplier, realised eps.
-        out.diagnostics[..6].to_vec()
+        [
+            "steps",
+            "batch",
+            "step_size",
+            "sigma",
+            "noise_multiplier",
+            "realised_eps",
+        ]
+        .map(|name| out.diagnostics.get(name).unwrap())
     };
     let (on_d, on_d_prime) = (schedule(big), schedule(small));
     assert_eq!(on_d, on_d_prime);

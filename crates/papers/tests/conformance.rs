@@ -1,10 +1,11 @@
 //! Conformance of every entry in `papers` to the plug-in contract: each
 //! algorithm runs on a tiny instance of a compatible family for every metric it
-//! declares, and each run returns a finite metric and exactly as many
-//! diagnostics as the entry names. Names are unique, every declared metric is a
-//! known one that some family (or the algorithm itself) can measure, and every
-//! parameter default parses and lies in its declared range. Deterministic:
-//! fixed data and noise seeds, so a failure reproduces exactly.
+//! declares, and each run returns a finite metric, no NaN curve, and
+//! diagnostics only under the names the entry declares. Names are unique,
+//! every declared metric is a known one that some family (or the algorithm
+//! itself) can measure, and every parameter default parses and lies in its
+//! declared range. Deterministic: fixed data and noise seeds, so a failure
+//! reproduces exactly.
 
 use std::collections::BTreeSet;
 
@@ -269,6 +270,8 @@ fn variants(a: &AlgorithmDef, f: &FamilyDef) -> Vec<Variant> {
 fn every_algorithm_measures_every_declared_metric_on_a_tiny_instance() {
     // Every refused accepted pair, gathered so that one run lists them all.
     let mut failures = Vec::new();
+    // Every NaN curve, gathered likewise.
+    let mut nan_curves = Vec::new();
     for a in algorithms() {
         for &metric in a.metrics {
             let m = metric.name();
@@ -304,15 +307,22 @@ fn every_algorithm_measures_every_declared_metric_on_a_tiny_instance() {
                     a.name,
                     f.name,
                 );
-                assert_eq!(
-                    out.diagnostics.len(),
-                    a.diagnostics.len(),
-                    "{} on {}: diagnostics {:?} against the names {:?}",
-                    a.name,
-                    f.name,
-                    out.diagnostics,
-                    a.diagnostics
-                );
+                // Every name the run (and the runner's derivation) set is
+                // declared: `diagnostic_columns` panics on any other.
+                let mut diagnostics = out.diagnostics.clone();
+                if let Some(derive) = a.derive_diagnostics {
+                    derive(value, &mut diagnostics);
+                }
+                a.diagnostic_columns(&diagnostics);
+                // A curve that applies has a value: a formula undefined at
+                // the setting returns `None`, not NaN.
+                let curves = [out.curves.theory, out.curves.bound, out.curves.reference];
+                if curves.iter().flatten().any(|x| x.is_nan()) {
+                    nan_curves.push(format!(
+                        "{} on {} measuring {m}: {curves:?}",
+                        a.name, f.name
+                    ));
+                }
                 measured.push(f.name);
             }
             if !refused.is_empty() || measured.is_empty() {
@@ -324,6 +334,11 @@ fn every_algorithm_measures_every_declared_metric_on_a_tiny_instance() {
             }
         }
     }
+    assert!(
+        nan_curves.is_empty(),
+        "NaN curves (return `None` where a curve is undefined):\n{}",
+        nan_curves.join("\n")
+    );
     assert!(
         failures.is_empty(),
         "accepted pairs refused at run time (declare the families an algorithm accepts with \

@@ -49,8 +49,8 @@ fn the_entry_reports_the_calibration_and_the_exact_expectation() {
     let rx = r0 + s;
     let sigma = 2.0 * rx / n / (2.0 * rho).sqrt();
     let diagnostic = |out: &contract::CellOutput, name: &str| {
-        let i = a.diagnostics.iter().position(|d| *d == name).unwrap();
-        out.diagnostics[i]
+        assert!(a.diagnostics.contains(&name), "{name} is declared");
+        out.diagnostics.get(name).unwrap()
     };
     let out = run(
         "kl_mean_estimation",

@@ -13,7 +13,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
 use crate::plan::{Cell, GridPoint, Plan};
-use crate::registry::{CellOutput, RunContext};
+use crate::registry::{Curves, RunContext};
 use crate::seeds::rng_from_seed;
 use crate::store::{CellRecord, ResultsStore};
 use crate::validate::{Experiment, Study};
@@ -112,7 +112,9 @@ pub fn run_group(study: &Study, points: &[GridPoint], cells: &[Cell]) -> Vec<Cel
                         if let Some(derive) = study.algorithm.derive_diagnostics {
                             derive(metric, &mut out.diagnostics);
                         }
-                        Ok((metric, out))
+                        // Panics (a failed cell) on a name the entry does not declare.
+                        let diagnostics = study.algorithm.diagnostic_columns(&out.diagnostics);
+                        Ok((metric, out.curves, diagnostics))
                     })) {
                         Ok(Ok(out)) => Ok(out),
                         Ok(Err(failure)) => Err(failure.to_string()),
@@ -128,12 +130,12 @@ pub fn run_group(study: &Study, points: &[GridPoint], cells: &[Cell]) -> Vec<Cel
 fn record(
     study: &Study,
     cell: &Cell,
-    outcome: Result<(f64, CellOutput), String>,
+    outcome: Result<(f64, Curves, Vec<Option<f64>>), String>,
     wall_seconds: f64,
 ) -> CellRecord {
     let nan = f64::NAN;
     let (error, metric, out) = match outcome {
-        Ok((metric, out)) => (String::new(), metric, Some(out)),
+        Ok((metric, curves, diagnostics)) => (String::new(), metric, Some((curves, diagnostics))),
         Err(e) => (e, nan, None),
     };
     CellRecord {
@@ -144,13 +146,14 @@ fn record(
         noise_seed: cell.noise_seed,
         error,
         metric,
-        // The store's columns keep NaN for "no curve" (and for a failed cell).
-        theory: out.as_ref().and_then(|o| o.curves.theory).unwrap_or(nan),
-        bound: out.as_ref().and_then(|o| o.curves.bound).unwrap_or(nan),
-        reference: out.as_ref().and_then(|o| o.curves.reference).unwrap_or(nan),
+        // The store's columns keep NaN for "no curve", for a diagnostic the
+        // run did not set, and for every column of a failed cell.
+        theory: out.as_ref().and_then(|(c, _)| c.theory).unwrap_or(nan),
+        bound: out.as_ref().and_then(|(c, _)| c.bound).unwrap_or(nan),
+        reference: out.as_ref().and_then(|(c, _)| c.reference).unwrap_or(nan),
         diagnostics: out.map_or_else(
             || vec![nan; study.algorithm.diagnostics.len()],
-            |o| o.diagnostics,
+            |(_, d)| d.into_iter().map(|x| x.unwrap_or(nan)).collect(),
         ),
         wall_seconds,
         segment: 0,

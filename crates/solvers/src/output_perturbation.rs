@@ -237,32 +237,33 @@ impl ConceptualOutputPerturbation {
     /// The bound is proven for the paper's `Delta = 2L/(mu n)`; the noise
     /// scale is increasing in `Delta`, so it also holds for the (smaller)
     /// instance-tight `Delta`. It does not depend on `self.sensitivity`.
-    /// Returns NaN for invalid privacy parameters (`eps <= 0`, `delta` outside
-    /// `{0} U (0, 1/2)`).
+    /// `None` for invalid privacy parameters (`eps <= 0`, `delta` outside
+    /// `{0} U (0, 1/2)`) and where the formula is undefined: `kappa L^2/mu`
+    /// is 0/0 on a family without curvature or smoothness (`mu = beta = 0`,
+    /// e.g. the linear `lin_ball`), where Cor 2.2 does not apply. An infinite
+    /// value (`mu = 0 < beta`) is kept: the bound is vacuous, not undefined.
     pub fn theorem_bound(
         &self,
         constants: &ProblemConstants,
         n: usize,
         d: usize,
         privacy: PrivacyParams,
-    ) -> f64 {
+    ) -> Option<f64> {
         let eps = privacy.eps;
         if !(eps.is_finite() && eps > 0.0) || check_delta(privacy).is_err() {
-            return f64::NAN;
+            return None;
         }
         let (l, mu) = (constants.lipschitz, constants.strong_convexity);
         let kappa = constants.condition_number();
         let (df, en) = (d as f64, eps * n as f64);
         let prefactor = 4.0 * kappa * l * l / mu;
-        if privacy.is_pure() {
+        let bound = if privacy.is_pure() {
             prefactor * (df / en).powi(2)
         } else {
-            let c = match lowy_c_delta(privacy.delta) {
-                Ok(c) => c,
-                Err(_) => return f64::NAN,
-            };
+            let c = lowy_c_delta(privacy.delta).ok()?;
             let k = c + (c * c + eps).sqrt();
             prefactor * df * k * k / (en * en)
-        }
+        };
+        (!bound.is_nan()).then_some(bound)
     }
 }

@@ -296,7 +296,7 @@ fn p8_corrected_prop_2_4_is_beta_d_sigma_sq_over_2() {
         // Cor 2.2 agrees with the existing theorem_bound.
         assert!(close(
             erm::cor_2_2(&qc, 500, 6, p),
-            mech.theorem_bound(&qc, 500, 6, p),
+            mech.theorem_bound(&qc, 500, 6, p).unwrap(),
             1e-13
         ));
     }

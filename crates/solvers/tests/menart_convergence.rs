@@ -159,7 +159,7 @@ fn theory_expressions_have_the_nominal_slopes() {
     assert!((s + 1.2).abs() < 0.15, "{s}");
     // Theorem 5 (worst case): -1/2 plus drift.
     let s = slope(
-        |x| stationarity_theory(&theory(x, 64.0, 1.0), 1.0),
+        |x| stationarity_theory(&theory(x, 64.0, 1.0).smooth(), 1.0),
         1e5,
         1e7,
     );

@@ -17,7 +17,9 @@ use rand_pcg::Pcg64;
 use solvers::bassily::objp::{run_objp, HessianRank, ObjPApp, ObjPRelease, ObjPSetting};
 
 use super::options::ObjPAppOptions;
-use contract::{AlgorithmDef, CellOutput, Curves, Metric, Options, Release, Run, RunContext};
+use contract::{
+    AlgorithmDef, CellOutput, Curves, Diagnostics, Metric, Options, Release, Run, RunContext,
+};
 
 fn hessian_rank(problem: &dyn Objective) -> HessianRank {
     if problem.rank_one_hessians() {
@@ -27,26 +29,27 @@ fn hessian_rank(problem: &dyn Objective) -> HessianRank {
     }
 }
 
-/// The bounds of one release for each risk metric: (bound, reference).
-fn risk_bounds(ctx: &RunContext, s: &ObjPSetting, r: &ObjPRelease, exact: bool) -> (f64, f64) {
+/// The curves of one release for each risk metric (bound and reference).
+fn risk_bounds(ctx: &RunContext, s: &ObjPSetting, r: &ObjPRelease, exact: bool) -> Curves {
     let trivial = s.trivial_bound();
-    match ctx.metric {
+    let (bound, reference) = match ctx.metric {
         Metric::ExcessPopulationRisk if exact => (
             s.theorem_5_3().min(trivial),
-            s.theorem_5_3_printed().min(trivial),
+            Some(s.theorem_5_3_printed().min(trivial)),
         ),
         Metric::ExcessPopulationRisk => (
             s.objp_app_bound(r.lambda, r.sigma_g, r.alpha, r.sigma_h)
                 .min(trivial),
-            f64::NAN,
+            None,
         ),
         Metric::ExcessEmpiricalRisk if exact => (
             s.empirical_bound(r.lambda, r.sigma_g),
-            s.lemma_5_4(r.lambda),
+            Some(s.lemma_5_4(r.lambda)),
         ),
-        Metric::GeneralizationGap if exact => (s.stability_bound(r.lambda, r.sigma_g), f64::NAN),
-        _ => (f64::NAN, f64::NAN),
-    }
+        Metric::GeneralizationGap if exact => (s.stability_bound(r.lambda, r.sigma_g), None),
+        _ => return Curves::NONE,
+    };
+    Curves::new(None, Some(bound), reference)
 }
 
 fn objp_output(
@@ -57,28 +60,27 @@ fn objp_output(
 ) -> Result<CellOutput, RunFailure> {
     let s = ObjPSetting::from_problem(problem, ctx.privacy.approx());
     let evaluations = r.svrg.map_or(0.0, |v| v.gradient_evaluations as f64);
-    let (theory, (bound, reference)) = match ctx.metric {
-        Metric::GradientEvaluations => (
-            r.svrg.map_or(f64::NAN, |v| v.theory_gradient_evaluations),
-            (f64::NAN, f64::NAN),
-        ),
-        _ => (f64::NAN, risk_bounds(ctx, &s, r, exact)),
+    let curves = match ctx.metric {
+        Metric::GradientEvaluations => {
+            Curves::new(r.svrg.map(|v| v.theory_gradient_evaluations), None, None)
+        }
+        _ => risk_bounds(ctx, &s, r, exact),
     };
-    let (certificate, epochs) = r
-        .svrg
-        .map_or((f64::NAN, f64::NAN), |v| (v.certificate, v.epochs as f64));
-    Ok(CellOutput::from_nan_curves(
+    let mut diagnostics = Diagnostics::from([
+        ("lambda", r.lambda),
+        ("sigma_g", r.sigma_g),
+        ("sigma_h", r.sigma_h),
+        ("alpha", r.alpha),
+    ]);
+    // The exact A_ObjP runs no SVRG: no certificate, no epochs.
+    diagnostics
+        .set_opt("certificate", r.svrg.map(|v| v.certificate))
+        .set_opt("epochs", r.svrg.map(|v| v.epochs as f64))
+        .set("gradient_evaluations", evaluations);
+    Ok(CellOutput::new(
         Release::point(r.w.clone(), evaluations),
-        [theory, bound, reference],
-        vec![
-            r.lambda,
-            r.sigma_g,
-            r.sigma_h,
-            r.alpha,
-            certificate,
-            epochs,
-            evaluations,
-        ],
+        curves,
+        diagnostics,
     ))
 }
 
@@ -117,7 +119,7 @@ fn run_erm(
     Ok(CellOutput::new(
         Release::point(problem.minimizer().to_vec(), 0.0),
         Curves::NONE,
-        vec![],
+        Diagnostics::new(),
     ))
 }
 

@@ -22,7 +22,10 @@ use solvers::bassily::sgd::bounds::{
 use solvers::bassily::sgd::{one_pass_sgd, one_pass_sgd_bound, Nsgd, NsgdRelease, NsgdVariant};
 
 use super::options::NsgdOptions;
-use contract::{AlgorithmDef, CellOutput, Metric, Options, ParamDef, Release, Run, RunContext};
+use contract::{
+    AlgorithmDef, CellOutput, Curves, Diagnostics, Metric, Options, ParamDef, Release, Run,
+    RunContext,
+};
 
 fn curve_point(ctx: &RunContext, problem: &dyn Objective) -> CurvePoint {
     let c = problem.constants();
@@ -36,24 +39,27 @@ fn curve_point(ctx: &RunContext, problem: &dyn Objective) -> CurvePoint {
     }
 }
 
-/// (bound, reference) of a risk metric for an NSGD release.
+/// (bound, reference) of a risk metric for an NSGD release, `None` where the
+/// paper gives none.
 fn nsgd_bounds(
     ctx: &RunContext,
     p: &CurvePoint,
     r: &NsgdRelease,
     variant: NsgdVariant,
-) -> (f64, f64) {
+) -> (Option<f64>, Option<f64>) {
     let (eta, t, m, sigma) = (r.step_size, r.steps, r.batch, r.sigma);
     let cap = |b: f64| capped_at_trivial(b, p.radius, p.lipschitz);
     let implemented = b_nsgd_implemented(p, eta, t, m, sigma);
-    match (ctx.metric, variant) {
+    let (bound, reference) = match (ctx.metric, variant) {
         (Metric::ExcessPopulationRisk, NsgdVariant::Smooth) => (cap(implemented), b_nsgd_stated(p)),
         (Metric::ExcessPopulationRisk, NsgdVariant::MoreauEnvelope) => (
             cap(implemented + moreau_smoothing_gap(p)),
             b_moreau_paper(p),
         ),
         // A_ProxGD: "same as Thm 4.4" up to constants the paper does not give.
-        (Metric::ExcessPopulationRisk, NsgdVariant::ProxGd) => (f64::NAN, b_moreau_paper(p)),
+        (Metric::ExcessPopulationRisk, NsgdVariant::ProxGd) => {
+            return (None, Some(b_moreau_paper(p)))
+        }
         (Metric::ExcessEmpiricalRisk, NsgdVariant::Smooth) => (
             lemma_3_3_poisson(p, eta, t, m, sigma),
             lemma_3_3_empirical(p, eta, t),
@@ -62,8 +68,9 @@ fn nsgd_bounds(
             lemma_3_4_stability(p, eta, t),
             lemma_3_4_stability_stated(p, eta, t),
         ),
-        _ => (f64::NAN, f64::NAN),
-    }
+        _ => return (None, None),
+    };
+    (Some(bound), Some(reference))
 }
 
 /// The public `n` an NSGD schedule is computed from: under add/remove the
@@ -110,24 +117,29 @@ fn run_variant(
     };
     let r = algorithm.run(problem, ctx.privacy.approx(), rng)?;
     let p = curve_point(ctx, problem);
-    let (theory, (bound, reference)) = match ctx.metric {
-        Metric::RealisedEps => (f64::NAN, (ctx.privacy.approx().eps, f64::NAN)),
-        Metric::GradientEvaluations => (r.theory_gradient_evaluations as f64, (f64::NAN, f64::NAN)),
-        _ => (f64::NAN, nsgd_bounds(ctx, &p, &r, variant)),
+    let curves = match ctx.metric {
+        Metric::RealisedEps => Curves::new(None, Some(ctx.privacy.approx().eps), None),
+        Metric::GradientEvaluations => {
+            Curves::new(Some(r.theory_gradient_evaluations as f64), None, None)
+        }
+        _ => {
+            let (bound, reference) = nsgd_bounds(ctx, &p, &r, variant);
+            Curves::new(None, bound, reference)
+        }
     };
-    Ok(CellOutput::from_nan_curves(
+    Ok(CellOutput::new(
         Release::point(r.w.clone(), r.gradient_evaluations as f64)
             .with_realised_privacy(r.realised_eps),
-        [theory, bound, reference],
-        vec![
-            r.steps as f64,
-            r.batch as f64,
-            r.step_size,
-            r.sigma,
-            r.noise_multiplier,
-            r.realised_eps,
-            r.gradient_evaluations as f64,
-            r.largest_batch as f64,
+        curves,
+        [
+            ("steps", r.steps as f64),
+            ("batch", r.batch as f64),
+            ("step_size", r.step_size),
+            ("sigma", r.sigma),
+            ("noise_multiplier", r.noise_multiplier),
+            ("realised_eps", r.realised_eps),
+            ("gradient_evaluations", r.gradient_evaluations as f64),
+            ("largest_batch", r.largest_batch as f64),
         ],
     ))
 }
@@ -166,19 +178,19 @@ fn run_one_pass_sgd(
     let w = one_pass_sgd(problem)?;
     let c = problem.constants();
     let n = problem.num_records();
-    let bound = match ctx.metric {
-        Metric::ExcessPopulationRisk => one_pass_sgd_bound(c.radius, c.lipschitz, n),
-        _ => f64::NAN,
+    let curves = match ctx.metric {
+        Metric::ExcessPopulationRisk => Curves::new(
+            None,
+            Some(one_pass_sgd_bound(c.radius, c.lipschitz, n)),
+            None,
+        ),
+        Metric::GradientEvaluations => Curves::new(Some(n as f64), None, None),
+        _ => Curves::NONE,
     };
-    let theory = if ctx.metric == Metric::GradientEvaluations {
-        n as f64
-    } else {
-        f64::NAN
-    };
-    Ok(CellOutput::from_nan_curves(
+    Ok(CellOutput::new(
         Release::point(w, n as f64),
-        [theory, bound, f64::NAN],
-        vec![],
+        curves,
+        Diagnostics::new(),
     ))
 }
 
@@ -199,10 +211,10 @@ fn run_theory_curve(
         Curve::PrivateScoRate => rate(p.n, p.d, p.eps, p.delta),
     };
     let value = p.radius * p.lipschitz * shape;
-    Ok(CellOutput::from_nan_curves(
+    Ok(CellOutput::new(
         Release::measurement(value),
-        [value, f64::NAN, f64::NAN],
-        vec![],
+        Curves::new(Some(value), None, None),
+        Diagnostics::new(),
     ))
 }
 

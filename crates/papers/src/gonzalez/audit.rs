@@ -530,7 +530,7 @@ fn mwem_pair(setting: &AuditSetting) -> Result<AuditPair, RunFailure> {
     // (n-4)/n - 1/3 and (n-2)/n - 1/3, both positive from n = 7: the canary
     // raises q1's score by 2/n and lowers q2's by 2/n.
     let shared: Vec<usize> = (1..n).map(|i| if i == 1 { 0 } else { 2 }).collect();
-    let eps = approx(setting).map(|p| p.eps).unwrap_or(f64::NAN);
+    let eps = approx(setting)?.eps;
     let rounds = mwem_rounds(n, eps, MWEM_DOMAIN, queries.len());
     query_pair(
         MWEM_DOMAIN,

@@ -32,25 +32,22 @@ use solvers::gonzalez::sgda::euclidean_dp_sgda;
 use solvers::gonzalez::SaddleRelease;
 
 use super::options::{Alg1EntryOptions, Alg3EntryOptions, SgdaOptions};
-use contract::{AlgorithmDef, CellOutput, Metric, Options, Release, Run, RunContext};
+use contract::{
+    AlgorithmDef, CellOutput, Curves, Diagnostics, Metric, Options, Release, Run, RunContext,
+};
 
 /// The realised eps of a release (0 for non-private ones).
 fn spent(r: &SaddleRelease) -> f64 {
     r.privacy.as_ref().map_or(0.0, |p| p.eps())
 }
 
-/// The release of a saddle run and the curves `[theory, bound, reference]`
-/// that apply to the study's metric: those passed in for the gap; for
-/// `realised_eps`, the target as bound; none for the cost.
-fn release_and_curves(
-    ctx: &RunContext,
-    r: &SaddleRelease,
-    curves: [f64; 3],
-) -> (Release, [f64; 3]) {
-    let nan = f64::NAN;
+/// The release of a saddle run and the curves that apply to the study's
+/// metric: those passed in for the gap; for `realised_eps`, the target as
+/// bound; none for the cost.
+fn release_and_curves(ctx: &RunContext, r: &SaddleRelease, curves: Curves) -> (Release, Curves) {
     let curves = match ctx.metric {
-        Metric::RealisedEps => [nan, ctx.privacy.approx().eps, nan],
-        Metric::GradientEvaluations => [nan, nan, nan],
+        Metric::RealisedEps => Curves::new(None, Some(ctx.privacy.approx().eps), None),
+        Metric::GradientEvaluations => Curves::NONE,
         _ => curves,
     };
     let release = Release::pair(r.x.clone(), r.y.clone(), r.gradient_evaluations as f64)
@@ -58,15 +55,15 @@ fn release_and_curves(
     (release, curves)
 }
 
-/// Index of Alg. 1's `mw_gap` diagnostic; the `sparsification_penalty`
-/// follows it.
-const MW_GAP: usize = 8;
+/// Alg. 1's diagnostic holding the (non-private) gap at the
+/// multiplicative-weights average, set on gap studies only.
+const MW_GAP: &str = "mw_average_gap_nonprivate";
 
 /// Alg. 1's sparsification penalty: the measured gap minus the gap at the
-/// multiplicative-weights average (NaN where that was not computed).
-fn derive_sparsification_penalty(metric: f64, diagnostics: &mut [f64]) {
-    if !diagnostics[MW_GAP].is_nan() {
-        diagnostics[MW_GAP + 1] = metric - diagnostics[MW_GAP];
+/// multiplicative-weights average (absent where that was not computed).
+fn derive_sparsification_penalty(metric: f64, diagnostics: &mut Diagnostics) {
+    if let Some(mw_gap) = diagnostics.get(MW_GAP) {
+        diagnostics.set("sparsification_penalty", metric - mw_gap);
     }
 }
 
@@ -90,33 +87,36 @@ fn run_alg1(
     };
     let bound = alg1_plug_in_bound(c, l, s.steps, s.tau, s.k);
     let reference = ssp_lower_bound(n, p.eps, p.delta, dx, dy);
-    let (release, curves) = release_and_curves(ctx, &r, [theory, bound, reference]);
+    let (release, curves) = release_and_curves(
+        ctx,
+        &r,
+        Curves::new(Some(theory), Some(bound), Some(reference)),
+    );
+    let mut diagnostics = Diagnostics::from([
+        ("steps", s.steps as f64),
+        ("batch", s.batch as f64),
+        ("k", s.k as f64),
+        ("tau", s.tau),
+        ("tau_statistical", s.tau_statistical),
+        ("tau_privacy_cap", s.tau_privacy_cap),
+        ("clamped", f64::from(u8::from(s.clamped))),
+        ("realised_eps", spent(&r)),
+        (
+            "lemma_4_2_bound",
+            sparsification_penalty_bound(c.l1, l, s.steps),
+        ),
+    ]);
     // NOT private: the gap at the MW average and (derived by the runner from
     // the measured gap) the sparsification penalty against Lemma 4.2 (digest
     // §7.1), only on gap studies.
-    let mw_gap = if ctx.metric == Metric::DualityGap {
+    if ctx.metric == Metric::DualityGap {
         let d = &r.diagnostics;
-        problem.duality_gap(&d.mw_average_x, &d.mw_average_y)
-    } else {
-        f64::NAN
-    };
-    Ok(CellOutput::from_nan_curves(
-        release,
-        curves,
-        vec![
-            s.steps as f64,
-            s.batch as f64,
-            s.k as f64,
-            s.tau,
-            s.tau_statistical,
-            s.tau_privacy_cap,
-            f64::from(u8::from(s.clamped)),
-            spent(&r),
-            mw_gap,
-            f64::NAN,
-            sparsification_penalty_bound(c.l1, l, s.steps),
-        ],
-    ))
+        diagnostics.set(
+            MW_GAP,
+            problem.duality_gap(&d.mw_average_x, &d.mw_average_y),
+        );
+    }
+    Ok(CellOutput::new(release, curves, diagnostics))
 }
 
 fn run_alg3(
@@ -131,20 +131,19 @@ fn run_alg3(
     let (dx, dy) = problem.dims();
     let n = problem.num_records() as f64;
     let theory = alg3_rate(problem.constants(), n, p.eps, p.delta, dx, dy);
-    let nan = f64::NAN;
-    let (release, curves) = release_and_curves(ctx, &r, [theory, nan, nan]);
-    Ok(CellOutput::from_nan_curves(
+    let (release, curves) = release_and_curves(ctx, &r, Curves::new(Some(theory), None, None));
+    Ok(CellOutput::new(
         release,
         curves,
-        vec![
-            r.diagnostics.steps as f64,
-            r.diagnostics.batch as f64,
-            f64::from(params.m),
-            params.tau,
-            params.u,
-            params.alpha,
-            f64::from(u8::from(params.outside_theory)),
-            spent(&r),
+        [
+            ("steps", r.diagnostics.steps as f64),
+            ("records_used", r.diagnostics.batch as f64),
+            ("m", f64::from(params.m)),
+            ("tau", params.tau),
+            ("u", params.u),
+            ("alpha", params.alpha),
+            ("outside_theory", f64::from(u8::from(params.outside_theory))),
+            ("realised_eps", spent(&r)),
         ],
     ))
 }
@@ -153,14 +152,19 @@ fn run_alg3(
 fn baseline_output(
     ctx: &RunContext,
     r: &SaddleRelease,
-    curves: [f64; 3],
+    curves: Curves,
 ) -> Result<CellOutput, RunFailure> {
     let (release, curves) = release_and_curves(ctx, r, curves);
     let d = &r.diagnostics;
-    Ok(CellOutput::from_nan_curves(
+    Ok(CellOutput::new(
         release,
         curves,
-        vec![d.steps as f64, d.batch as f64, d.tau, spent(r)],
+        [
+            ("steps", d.steps as f64),
+            ("batch", d.batch as f64),
+            ("step_size", d.tau),
+            ("realised_eps", spent(r)),
+        ],
     ))
 }
 
@@ -176,7 +180,7 @@ fn run_nonprivate_smd(
     let (t, tau) = (r.diagnostics.steps as f64, r.diagnostics.tau);
     let theory = (c.l0 + c.l1) * (l / n).sqrt();
     let bound = 2.0 * l / (tau * t) + 5.0 * tau * c.l0 * c.l0;
-    baseline_output(ctx, &r, [theory, bound, f64::NAN])
+    baseline_output(ctx, &r, Curves::new(Some(theory), Some(bound), None))
 }
 
 fn run_noisy_entropic_md(
@@ -185,8 +189,7 @@ fn run_noisy_entropic_md(
     rng: &mut Pcg64,
 ) -> Result<CellOutput, RunFailure> {
     let r = noisy_entropic_md(problem, ctx.privacy.approx(), rng)?;
-    let nan = f64::NAN;
-    baseline_output(ctx, &r, [nan, nan, nan])
+    baseline_output(ctx, &r, Curves::NONE)
 }
 
 fn run_euclidean_dp_sgda(
@@ -204,7 +207,7 @@ fn run_euclidean_dp_sgda(
     let (dx, dy) = problem.dims();
     let (p, n) = (ctx.privacy.approx(), problem.num_records() as f64);
     let theory = euclidean_sgda_rate(problem.constants().l0, n, p.eps, p.delta, dx + dy);
-    baseline_output(ctx, &r, [theory, f64::NAN, f64::NAN])
+    baseline_output(ctx, &r, Curves::new(Some(theory), None, None))
 }
 
 const GAP_METRICS: &[Metric] = &[

@@ -25,35 +25,39 @@ use solvers::gonzalez::sco_baselines::euclidean_dp_sgd_simplex;
 use solvers::gonzalez::ScoRelease;
 
 use super::options::Alg4EntryOptions;
-use contract::{AlgorithmDef, CellOutput, Metric, Options, Release, Run, RunContext};
+use contract::{AlgorithmDef, CellOutput, Curves, Metric, Options, Release, Run, RunContext};
 
-/// `(metric, theory, bound, reference)` of an SCO release.
+/// The output of an SCO release with `theory` (Alg. 4's rate, `None` for
+/// the baselines) on a risk metric.
 fn sco_measured(
     ctx: &RunContext,
     problem: &dyn SimplexSco,
     r: &ScoRelease,
-    theory: f64,
+    theory: Option<f64>,
 ) -> Result<CellOutput, RunFailure> {
-    let nan = f64::NAN;
     let spent = r.privacy.as_ref().map_or(0.0, |p| p.eps());
     let p = ctx.privacy.approx();
     let n = problem.num_records() as f64;
     let curves = match ctx.metric {
-        Metric::RealisedEps => [nan, p.eps, nan],
-        Metric::GradientEvaluations => [nan, nan, nan],
-        _ => [theory, nan, asi_frank_wolfe_rate(n, p.eps, problem.dim())],
+        Metric::RealisedEps => Curves::new(None, Some(p.eps), None),
+        Metric::GradientEvaluations => Curves::NONE,
+        _ => Curves::new(
+            theory,
+            None,
+            Some(asi_frank_wolfe_rate(n, p.eps, problem.dim())),
+        ),
     };
     let d = &r.diagnostics;
-    Ok(CellOutput::from_nan_curves(
+    Ok(CellOutput::new(
         Release::point(r.w.clone(), r.gradient_evaluations as f64).with_realised_privacy(spent),
         curves,
-        vec![
-            d.steps as f64,
-            d.batch as f64,
-            d.k as f64,
-            d.q as f64,
-            d.tau,
-            spent,
+        [
+            ("steps", d.steps as f64),
+            ("batch", d.batch as f64),
+            ("k", d.k as f64),
+            ("q", d.q as f64),
+            ("tau", d.tau),
+            ("realised_eps", spent),
         ],
     ))
 }
@@ -77,7 +81,7 @@ fn run_alg4(
         ScoRegime::FirstOrder => alg4_first_order_rate(c, n, p.eps, p.delta, d),
         ScoRegime::SecondOrder => alg4_second_order_rate(c, n, p.eps, p.delta, d),
     };
-    sco_measured(ctx, problem, &r, theory)
+    sco_measured(ctx, problem, &r, Some(theory))
 }
 
 fn run_dp_frank_wolfe(
@@ -86,7 +90,7 @@ fn run_dp_frank_wolfe(
     rng: &mut Pcg64,
 ) -> Result<CellOutput, RunFailure> {
     let r = dp_frank_wolfe(problem, ctx.privacy.approx(), None, rng)?;
-    sco_measured(ctx, problem, &r, f64::NAN)
+    sco_measured(ctx, problem, &r, None)
 }
 
 fn run_dp_sgd_simplex(
@@ -95,25 +99,26 @@ fn run_dp_sgd_simplex(
     rng: &mut Pcg64,
 ) -> Result<CellOutput, RunFailure> {
     let r = euclidean_dp_sgd_simplex(problem, ctx.privacy.approx(), rng)?;
-    sco_measured(ctx, problem, &r, f64::NAN)
+    sco_measured(ctx, problem, &r, None)
 }
 
+/// The output of a synthetic-data release with `bound` (Alg. 5's Thm G.1,
+/// `None` for MWEM) on the query-error metric.
 fn query_output(
     ctx: &RunContext,
     r: &SyntheticRelease,
-    bound: f64,
+    bound: Option<f64>,
 ) -> Result<CellOutput, RunFailure> {
-    let nan = f64::NAN;
     let spent = r.account.eps_spent;
     let bound = match ctx.metric {
-        Metric::RealisedEps => ctx.privacy.approx().eps,
+        Metric::RealisedEps => Some(ctx.privacy.approx().eps),
         _ => bound,
     };
-    Ok(CellOutput::from_nan_curves(
+    Ok(CellOutput::new(
         // Query release spends no gradient.
         Release::histogram(r.histogram.clone(), 0.0).with_realised_privacy(spent),
-        [nan, bound, nan],
-        vec![r.steps as f64, spent],
+        Curves::new(None, bound, None),
+        [("steps", r.steps as f64), ("realised_eps", spent)],
     ))
 }
 
@@ -132,7 +137,7 @@ fn run_alg5(
         problem.domain_size(),
         problem.num_queries(),
     );
-    query_output(ctx, &r, bound)
+    query_output(ctx, &r, Some(bound))
 }
 
 fn run_mwem(
@@ -141,7 +146,7 @@ fn run_mwem(
     rng: &mut Pcg64,
 ) -> Result<CellOutput, RunFailure> {
     let r = mwem(problem, ctx.privacy.approx().eps, None, rng)?;
-    query_output(ctx, &r, f64::NAN)
+    query_output(ctx, &r, None)
 }
 
 const SCO_METRICS: &[Metric] = &[

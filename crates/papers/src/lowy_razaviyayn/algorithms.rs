@@ -25,19 +25,13 @@ use super::bounds::{
 use super::options::{
     AdversarialOptions, BlackBoxOptions, Mode, ProjectedOptions, RegularizedOptions,
 };
-use contract::{AlgorithmDef, CellOutput, Metric, Options, Release, Run, RunContext};
+use contract::{AlgorithmDef, CellOutput, Curves, Metric, Options, Release, Run, RunContext};
 
-/// A black-box release with `theory`, `bound`, `reference` and the
-/// black-box diagnostics.
-fn release_output(
-    r: &BlackBoxRelease,
-    theory: f64,
-    bound: f64,
-    reference: f64,
-) -> Result<CellOutput, RunFailure> {
-    Ok(CellOutput::from_nan_curves(
+/// A black-box release with its curves and the black-box diagnostics.
+fn release_output(r: &BlackBoxRelease, curves: Curves) -> Result<CellOutput, RunFailure> {
+    Ok(CellOutput::new(
         Release::point(r.w.clone(), r.gradient_evaluations as f64),
-        [theory, bound, reference],
+        curves,
         black_box_diagnostics(r),
     ))
 }
@@ -55,10 +49,14 @@ fn run_conceptual_projected(
     };
     let r = mech.run(problem, ctx.privacy.approx(), rng)?;
     let bound = conceptual_projected_bound(ctx, problem);
-    Ok(CellOutput::from_nan_curves(
+    Ok(CellOutput::new(
         Release::point(r.w, 0.0),
-        [f64::NAN, bound, f64::NAN],
-        vec![r.sensitivity, r.noise_scale, r.noise_norm_sq],
+        Curves::new(None, Some(bound), None),
+        [
+            ("sensitivity", r.sensitivity),
+            ("noise_scale", r.noise_scale),
+            ("noise_norm_sq", r.noise_norm_sq),
+        ],
     ))
 }
 
@@ -82,13 +80,13 @@ fn run_black_box(
     };
     let r = mech.run(problem, ctx.privacy.approx(), rng)?;
     let (bound, reference) = black_box_bound(ctx, problem);
-    let (theory, bound, reference) = match ctx.metric {
+    let curves = match ctx.metric {
         Metric::GradientEvaluations => {
-            (solver_cost(problem, mech.solver, alpha), f64::NAN, f64::NAN)
+            Curves::new(Some(solver_cost(problem, mech.solver, alpha)), None, None)
         }
-        _ => (f64::NAN, bound, reference),
+        _ => Curves::new(None, Some(bound), reference),
     };
-    release_output(&r, theory, bound, reference)
+    release_output(&r, curves)
 }
 
 /// Runs `op_regularized`: Eq. (6)/(7) (conceptual mode) or Algorithm 7 (black
@@ -118,7 +116,7 @@ fn run_regularized(
         mech.run_conceptual(problem, p, rng)?
     };
     let mut bound = regularized_bound(ctx, problem, black_box);
-    let mut reference = f64::NAN;
+    let mut reference = None;
     let corrected_gaussian = !p.is_pure() && calibration == Calibration::Corrected;
     if black_box && corrected_gaussian && ctx.metric != Metric::GradientEvaluations {
         let (c, _, d) = dims(problem);
@@ -126,11 +124,11 @@ fn run_regularized(
             // The printed 25 LR rho_delta^{1/2} was derived with the printed
             // sigma, sqrt 2 too small (P2): kept as the reference curve.
             reference = bound;
-            bound = skeleton;
+            bound = Some(skeleton);
         }
     }
-    let mut out = release_output(&r.release, f64::NAN, bound, reference)?;
-    out.diagnostics.push(r.lambda);
+    let mut out = release_output(&r.release, Curves::new(None, bound, reference))?;
+    out.diagnostics.set("lambda", r.lambda);
     Ok(out)
 }
 
@@ -150,7 +148,7 @@ fn run_adversarial(
     mech.inflation = options.inflation.into();
     let r = mech.run(problem, ctx.privacy.approx(), rng)?;
     let bound = adversarial_bound(ctx, problem);
-    release_output(&r, f64::NAN, bound, f64::NAN)
+    release_output(&r, Curves::new(None, bound, None))
 }
 
 /// Metrics of the entries that run an inner solver: both risks and the

@@ -9,7 +9,9 @@ use solvers::baselines::noisy_sgd::{NoisySgd, NoisySgdCalibration};
 use solvers::baselines::zzmw17::{target_accuracy, Zzmw17};
 use solvers::output_perturbation::ConceptualOutputPerturbation;
 
-use contract::{AlgorithmDef, CellOutput, Metric, Options, ParamDef, Release, Run, RunContext};
+use contract::{
+    AlgorithmDef, CellOutput, Curves, Metric, Options, ParamDef, Release, Run, RunContext,
+};
 
 contract::options! {
     /// Options of `noisy_sgd`.
@@ -41,23 +43,23 @@ fn run_zzmw17(
     let p = ctx.privacy.approx();
     let r = Zzmw17::default().run(problem, p, rng)?;
     let (c, n, d) = (problem.constants(), problem.num_records(), problem.dim());
-    let (theory, bound) = match ctx.metric {
-        Metric::GradientEvaluations => (r.gradient_evaluations as f64, f64::NAN),
+    let curves = match ctx.metric {
+        Metric::GradientEvaluations => Curves::new(Some(r.gradient_evaluations as f64), None, None),
         _ => {
             let alpha = target_accuracy(&c, n, d, p);
             let e_sq = ConceptualOutputPerturbation::expected_noise_sq_norm(d, r.sensitivity, p)?;
-            (f64::NAN, 0.5 * alpha + 0.5 * c.smoothness * e_sq)
+            Curves::new(None, Some(0.5 * alpha + 0.5 * c.smoothness * e_sq), None)
         }
     };
-    Ok(CellOutput::from_nan_curves(
+    Ok(CellOutput::new(
         Release::point(r.w, r.gradient_evaluations as f64),
-        [theory, bound, f64::NAN],
-        vec![
-            r.iterations as f64,
-            r.sensitivity,
-            r.noise_scale,
-            r.noise_norm_sq,
-            r.gradient_evaluations as f64,
+        curves,
+        [
+            ("iterations", r.iterations as f64),
+            ("sensitivity", r.sensitivity),
+            ("noise_scale", r.noise_scale),
+            ("noise_norm_sq", r.noise_norm_sq),
+            ("gradient_evaluations", r.gradient_evaluations as f64),
         ],
     ))
 }
@@ -115,18 +117,18 @@ fn run_noisy_sgd(
     let theory = match ctx.metric {
         // E[sum of Poisson batch sizes] = T q n.
         Metric::GradientEvaluations => {
-            cal.steps as f64 * cal.sampling_rate * problem.num_records() as f64
+            Some(cal.steps as f64 * cal.sampling_rate * problem.num_records() as f64)
         }
-        _ => f64::NAN,
+        _ => None,
     };
-    Ok(CellOutput::from_nan_curves(
+    Ok(CellOutput::new(
         Release::point(r.w, r.gradient_evaluations as f64),
-        [theory, f64::NAN, f64::NAN],
-        vec![
-            cal.steps as f64,
-            cal.noise_multiplier,
-            cal.realised_eps,
-            r.gradient_evaluations as f64,
+        Curves::new(theory, None, None),
+        [
+            ("steps", cal.steps as f64),
+            ("noise_multiplier", cal.noise_multiplier),
+            ("realised_eps", cal.realised_eps),
+            ("gradient_evaluations", r.gradient_evaluations as f64),
         ],
     ))
 }

@@ -9,7 +9,7 @@ use solvers::lowy_razaviyayn::black_box::BlackBoxRelease;
 use solvers::lowy_razaviyayn::bounds::{self, erm, sco, term};
 use solvers::lowy_razaviyayn::prescriptions::Theorem;
 
-use contract::{Metric, RunContext};
+use contract::{Diagnostics, Metric, RunContext};
 
 /// Constants, number of records and dimension of a problem.
 pub(super) fn dims(problem: &dyn Objective) -> (ProblemConstants, usize, usize) {
@@ -55,18 +55,19 @@ pub(super) fn black_box_theorem(problem: &dyn Objective, c: &ProblemConstants) -
 }
 
 /// Bound and reference of `op_black_box`: the corrected and printed Thm 5.2
-/// (smooth tilted ERM), Thm 5.1, Cor 4.2/4.1 (population), Thm 3.2/3.1.
-pub(super) fn black_box_bound(ctx: &RunContext, problem: &dyn Objective) -> (f64, f64) {
+/// (smooth tilted ERM), Thm 5.1, Cor 4.2/4.1 (population), Thm 3.2/3.1; only
+/// Thm 5.2 has a printed form to compare with.
+pub(super) fn black_box_bound(ctx: &RunContext, problem: &dyn Objective) -> (f64, Option<f64>) {
     let (c, n, d) = dims(problem);
     let p = ctx.privacy.approx();
     if let Some((log_c, kappa)) = term_constants(problem, &c) {
         return if c.smoothness.is_finite() {
             (
                 term::thm_5_2(&c, n, d, p, log_c, kappa),
-                term::thm_5_2_printed(&c, n, d, p, log_c, kappa),
+                Some(term::thm_5_2_printed(&c, n, d, p, log_c, kappa)),
             )
         } else {
-            (term::thm_5_1(&c, n, d, p, log_c), f64::NAN)
+            (term::thm_5_1(&c, n, d, p, log_c), None)
         };
     }
     let smooth = c.smoothness.is_finite();
@@ -76,7 +77,7 @@ pub(super) fn black_box_bound(ctx: &RunContext, problem: &dyn Objective) -> (f64
         (_, true) => erm::thm_3_2_prescribed(&c, n, d, p),
         (_, false) => erm::thm_3_1_prescribed(&c, n, d, p),
     };
-    (bound, f64::NAN)
+    (bound, None)
 }
 
 /// The gradient evaluations each solver's guarantee prescribes (P9): SGD's
@@ -95,31 +96,35 @@ pub(super) fn solver_cost(problem: &dyn Objective, solver: InnerSolver, alpha: f
 
 /// Bound of `op_regularized`: Prop 2.7/2.8 (conceptual), Thm C.1/C.2 (black
 /// box), Prop/Cor D.1/D.2 (population); none for gradient evaluations.
-pub(super) fn regularized_bound(ctx: &RunContext, problem: &dyn Objective, black_box: bool) -> f64 {
+pub(super) fn regularized_bound(
+    ctx: &RunContext,
+    problem: &dyn Objective,
+    black_box: bool,
+) -> Option<f64> {
     let (c, n, d) = dims(problem);
     let p = ctx.privacy.approx();
     let smooth = c.smoothness.is_finite();
-    match (ctx.metric, smooth, black_box) {
+    Some(match (ctx.metric, smooth, black_box) {
         (Metric::ExcessPopulationRisk, false, false) => sco::prop_d_1(&c, n, d, p),
         (Metric::ExcessPopulationRisk, true, false) => sco::prop_d_2(&c, n, d, p),
         (Metric::ExcessPopulationRisk, false, true) => sco::cor_d_1(&c, n, d, p),
         (Metric::ExcessPopulationRisk, true, true) => sco::cor_d_2(&c, n, d, p),
-        (Metric::GradientEvaluations, _, _) => f64::NAN,
+        (Metric::GradientEvaluations, _, _) => return None,
         (_, false, false) => erm::prop_2_7(&c, n, d, p),
         (_, true, false) => erm::prop_2_8(&c, n, d, p),
         (_, false, true) => erm::thm_c_1_prescribed(&c, n, d, p),
         (_, true, true) => erm::thm_c_2_prescribed(&c, n, d, p),
-    }
+    })
 }
 
 /// Bound of `adversarial_black_box`; none for gradient evaluations.
-pub(super) fn adversarial_bound(ctx: &RunContext, problem: &dyn Objective) -> f64 {
+pub(super) fn adversarial_bound(ctx: &RunContext, problem: &dyn Objective) -> Option<f64> {
     let (c, n, d) = dims(problem);
     match ctx.metric {
-        Metric::GradientEvaluations => f64::NAN,
+        Metric::GradientEvaluations => None,
         // G_D is strongly convex and Lipschitz but not globally smooth: the
         // guaranteed rate is the F-class one of Thm 3.1 (Lemma 5.4).
-        _ => erm::thm_3_1_prescribed(&c, n, d, ctx.privacy.approx()),
+        _ => Some(erm::thm_3_1_prescribed(&c, n, d, ctx.privacy.approx())),
     }
 }
 
@@ -136,7 +141,7 @@ pub(super) const REGULARIZED_DIAGNOSTICS: &[&str] = &[
     "lambda",
 ];
 
-/// Diagnostics of the black-box entries, as `black_box_diagnostics` reports
+/// Diagnostics of the black-box entries, as `black_box_diagnostics` sets
 /// them: `REGULARIZED_DIAGNOSTICS` without its final `lambda`.
 pub(super) const BLACK_BOX_DIAGNOSTICS: &[&str] = match REGULARIZED_DIAGNOSTICS.split_last() {
     Some((_, black_box)) => black_box,
@@ -144,20 +149,23 @@ pub(super) const BLACK_BOX_DIAGNOSTICS: &[&str] = match REGULARIZED_DIAGNOSTICS.
 };
 
 /// The implemented-mechanism diagnostics shared by the black-box entries.
-pub(super) fn black_box_diagnostics(r: &BlackBoxRelease) -> Vec<f64> {
-    vec![
-        r.sensitivity,
-        r.inflated_sensitivity,
-        r.noise_scale,
-        r.noise_norm_sq,
-        r.alpha,
-        r.gradient_evaluations as f64,
-        if r.accuracy_holds_for_every_data_set {
-            1.0
-        } else {
-            0.0
-        },
-    ]
+pub(super) fn black_box_diagnostics(r: &BlackBoxRelease) -> Diagnostics {
+    Diagnostics::from([
+        ("sensitivity", r.sensitivity),
+        ("inflated_sensitivity", r.inflated_sensitivity),
+        ("noise_scale", r.noise_scale),
+        ("noise_norm_sq", r.noise_norm_sq),
+        ("alpha", r.alpha),
+        ("gradient_evaluations", r.gradient_evaluations as f64),
+        (
+            "accuracy_certified_for_every_data_set",
+            if r.accuracy_holds_for_every_data_set {
+                1.0
+            } else {
+                0.0
+            },
+        ),
+    ])
 }
 
 #[cfg(test)]

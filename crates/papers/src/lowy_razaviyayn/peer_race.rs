@@ -130,8 +130,9 @@ pub struct RaceRun {
     pub excess_risk: f64,
     /// The released vector.
     pub w: Vec<f64>,
-    /// Task op: `||grad F||` of the centre the noise was added to (NaN for gd).
-    pub certified_grad_norm: f64,
+    /// Task op: `||grad F||` of the centre the noise was added to (`None`
+    /// for gd, printed as `null`).
+    pub certified_grad_norm: Option<f64>,
 }
 
 /// The noise calibration a race used.
@@ -163,10 +164,10 @@ pub struct RaceReport {
     pub d: usize,
     /// Threads of the pool the compute ran on.
     pub threads: usize,
-    /// GD steps and step size (task gd).
+    /// GD steps (task gd; 0 for op).
     pub steps: u64,
-    /// GD step size (task gd).
-    pub step_size: f64,
+    /// GD step size (task gd; `None` for op).
+    pub step_size: Option<f64>,
     /// The calibration.
     pub calibration: RaceCalibration,
     /// Whether the noise was calibrated (false only for `--noiseless`).
@@ -252,29 +253,9 @@ fn race_on_pool(args: &PeerRaceArgs, m: &LabelledMatrix, threads: usize) -> Resu
         .map_err(|e| anyhow::anyhow!("reference optimum: {e}"))?;
     let optimum_seconds = t0.elapsed().as_secs_f64();
     let n = m.labels.len();
-    let mut report = RaceReport {
-        task: args.task,
-        n,
-        d: m.d,
-        threads,
-        steps: 0,
-        step_size: f64::NAN,
-        calibration: RaceCalibration::Op {
-            sensitivity: f64::NAN,
-            widening: f64::NAN,
-            gtol: f64::NAN,
-            scale: f64::NAN,
-        },
-        private: !args.noiseless,
-        optimum: reference.minimizer().to_vec(),
-        optimum_value: reference.value(reference.minimizer()),
-        optimum_grad_norm: reference.certified_gradient_norm(),
-        optimum_seconds,
-        read_seconds: 0.0,
-        runs: Vec::with_capacity(args.repeats),
-    };
     let seeds = (0..args.repeats as u64).map(|r| args.seed.wrapping_add(r));
-    match args.task {
+    let mut runs = Vec::with_capacity(args.repeats);
+    let (steps, step_size, calibration) = match args.task {
         PeerTask::Gd => {
             let mut gd = FullBatchNoisyGd::logistic(args.steps, args.mu);
             if let Some(eta) = args.step_size {
@@ -285,17 +266,14 @@ fn race_on_pool(args: &PeerRaceArgs, m: &LabelledMatrix, threads: usize) -> Resu
             if args.noiseless {
                 cal.sigma = 0.0;
             }
-            (report.steps, report.step_size) = (gd.steps, gd.step_size);
-            report.calibration = RaceCalibration::Gd(cal);
             for seed in seeds {
                 let mut rng = rng_from_seed(seed);
                 let start = Instant::now();
                 let rows = LogisticRows::new(&m.features, &m.labels, m.d)?;
                 let run = gd.run_with_sigma(&rows, cal.sigma, &mut rng)?;
-                report
-                    .runs
-                    .push(finished(seed, start, run.w, f64::NAN, &reference));
+                runs.push(finished(seed, start, run.w, None, &reference));
             }
+            (gd.steps, Some(gd.step_size), RaceCalibration::Gd(cal))
         }
         PeerTask::Op => {
             let mechanism = CertifiedOutputPerturbation {
@@ -305,7 +283,7 @@ fn race_on_pool(args: &PeerRaceArgs, m: &LabelledMatrix, threads: usize) -> Resu
             let privacy = PrivacyParams::pure(args.eps);
             let sensitivity =
                 mechanism.widened_sensitivity(reference.minimizer_sensitivity(), args.mu);
-            report.calibration = RaceCalibration::Op {
+            let calibration = RaceCalibration::Op {
                 sensitivity,
                 widening: mechanism.widening(args.mu),
                 gtol: args.gtol,
@@ -320,13 +298,27 @@ fn race_on_pool(args: &PeerRaceArgs, m: &LabelledMatrix, threads: usize) -> Resu
                     .map_err(|e| anyhow::anyhow!("output perturbation solve: {e}"))?;
                 let cert = problem.certified_gradient_norm();
                 let release = mechanism.run(&problem, cert, privacy, &mut rng)?;
-                report
-                    .runs
-                    .push(finished(seed, start, release.w, cert, &reference));
+                runs.push(finished(seed, start, release.w, Some(cert), &reference));
             }
+            (0, None, calibration)
         }
-    }
-    Ok(report)
+    };
+    Ok(RaceReport {
+        task: args.task,
+        n,
+        d: m.d,
+        threads,
+        steps,
+        step_size,
+        calibration,
+        private: !args.noiseless,
+        optimum: reference.minimizer().to_vec(),
+        optimum_value: reference.value(reference.minimizer()),
+        optimum_grad_norm: reference.certified_gradient_norm(),
+        optimum_seconds,
+        read_seconds: 0.0,
+        runs,
+    })
 }
 
 /// A repetition that started at `start` and released `w`: its time is
@@ -335,7 +327,7 @@ fn finished(
     seed: u64,
     start: Instant,
     w: Vec<f64>,
-    certified_grad_norm: f64,
+    certified_grad_norm: Option<f64>,
     reference: &Logistic,
 ) -> RaceRun {
     let seconds = start.elapsed().as_secs_f64();
@@ -354,6 +346,11 @@ fn num(v: f64) -> String {
     } else {
         "null".into()
     }
+}
+
+/// An absent value as JSON `null`, like a non-finite one.
+fn opt_num(v: Option<f64>) -> String {
+    v.map_or_else(|| "null".into(), num)
 }
 
 fn vector(v: &[f64]) -> String {
@@ -383,14 +380,15 @@ pub fn synthetic_matrix(n: usize, d: usize, seed: u64) -> LabelledMatrix {
     }
 }
 
-/// The median of `v` (mean of the middle two for even length); NaN if empty.
-pub fn median(v: &[f64]) -> f64 {
+/// The median of `v` (mean of the middle two for even length); `None` if
+/// empty.
+pub fn median(v: &[f64]) -> Option<f64> {
     let mut s = v.to_vec();
     s.sort_by(f64::total_cmp);
     match s.len() {
-        0 => f64::NAN,
-        k if k % 2 == 1 => s[k / 2],
-        k => 0.5 * (s[k / 2 - 1] + s[k / 2]),
+        0 => None,
+        k if k % 2 == 1 => Some(s[k / 2]),
+        k => Some(0.5 * (s[k / 2 - 1] + s[k / 2])),
     }
 }
 
@@ -418,7 +416,7 @@ impl RaceReport {
                      \"sigma\": {}, \"realised_eps\": {}}},",
                     num(args.delta),
                     self.steps,
-                    num(self.step_size),
+                    opt_num(self.step_size),
                     self.private,
                     num(c.sensitivity),
                     num(c.gdp_mu),
@@ -460,7 +458,7 @@ impl RaceReport {
         let _ = writeln!(
             s,
             "  \"median_seconds\": {},\n  \"mean_excess_risk\": {},\n  \"runs\": [",
-            num(median(&seconds)),
+            opt_num(median(&seconds)),
             num(mean_excess)
         );
         for (i, r) in self.runs.iter().enumerate() {
@@ -473,7 +471,7 @@ impl RaceReport {
                 num(r.seconds),
                 num(r.excess_risk),
                 num(norm),
-                num(r.certified_grad_norm),
+                opt_num(r.certified_grad_norm),
                 vector(&r.w),
                 if i + 1 < self.runs.len() { "," } else { "" }
             );

@@ -2,11 +2,13 @@
 //! Algorithm 3 (adaptive noisy GD, Theorems 3–4) and the Theorem 5
 //! stationary-point selection, with E4's DP-GD baseline (\[WYX17\]).
 //!
-//! KlCurves (digest §3.6):
+//! Curves (digest §3.6):
 //! - Algorithm 3, `excess_empirical_risk`: theory = `A1 + A2 + A3` of
 //!   Theorem 4 with unit constants ([`bounds::adaptive_theory`], shape only,
 //!   logs included), reference = `A1` alone (the adaptive term); no bound
-//!   (the constants are unspecified). NaN on families without KL constants.
+//!   (the constants are unspecified). None on families without KL constants
+//!   (F-G, F-H), where the diagnostics `a1` and `a2` are absent too (`a3`
+//!   and `regime_r1` stay 0 as they were stored before, see `run_adaptive`).
 //! - Theorem 5, `gradient_norm`: theory = the explicit D.6 expression
 //!   ([`bounds::stationarity_theory`]) with the realised number of steps and
 //!   Algorithm 3's budget `2 rho/3` (recommended split). No bound: D.6's
@@ -20,11 +22,11 @@ use dpcore::menart::KlObjective;
 use dpcore::RunFailure;
 use rand_pcg::Pcg64;
 use solvers::menart::adaptive::{AdaptiveNoisyGd, StationarySelection};
-use solvers::menart::bounds::{self, TheoryInputs};
+use solvers::menart::bounds::{self, SmoothInputs};
 use solvers::menart::dp_gd::DpGd;
 
-use super::common::{kl_diagnostics, output, theory_inputs, KlCurves, KlOptions};
-use contract::{AlgorithmDef, CellOutput, Metric, Options, Run, RunContext};
+use super::common::{kl_diagnostics, output, smooth_inputs, theory_inputs, KlOptions};
+use contract::{AlgorithmDef, CellOutput, Curves, Diagnostics, Metric, Options, Run, RunContext};
 
 /// `1.0` for true, `0.0` for false.
 fn flag(b: bool) -> f64 {
@@ -34,7 +36,7 @@ fn flag(b: bool) -> f64 {
 /// Theorem 5's lower bound on the number of steps,
 /// `T >= (1/2) min(x^2 N*^2/(L0^2 d l), x)` (digest E4), as the ratio of the
 /// realised `T` to it (`>= 1` when the bound holds).
-fn steps_ratio(t: &TheoryInputs, steps: f64, min_norm: f64) -> f64 {
+fn steps_ratio(t: &SmoothInputs, steps: f64, min_norm: f64) -> f64 {
     let x = t.x();
     let ell = (x / t.beta).ln();
     let lower = 0.5 * (x * x * min_norm * min_norm / (t.l0 * t.l0 * t.d * ell)).min(x);
@@ -52,24 +54,39 @@ fn run_adaptive(
         calibration: calibration.into(),
     };
     let out = algorithm.run(problem, ctx.privacy.rho(), beta, rng)?;
-    let t = theory_inputs(problem, ctx.privacy.rho(), beta);
-    let terms = bounds::adaptive_theory(&t);
-    let excess = KlCurves {
-        theory: terms.total(),
-        bound: f64::NAN,
-        reference: terms.a1,
-    };
-    let extra = [
-        out.queries as f64,
-        out.min_gradient_norm,
-        out.negative_norm_estimates as f64,
-        terms.a1,
-        terms.a2,
-        terms.a3,
-        flag(bounds::adaptive_regime_r1(&t)),
-        flag(bounds::theorem4_condition_holds(&t)),
-    ];
-    output(ctx, &out.run, excess, KlCurves::NONE, &extra)
+    let rho = ctx.privacy.rho();
+    let mut extra = Diagnostics::from([
+        ("queries", out.queries as f64),
+        ("min_gradient_norm", out.min_gradient_norm),
+        (
+            "negative_norm_estimates",
+            out.negative_norm_estimates as f64,
+        ),
+        (
+            "theorem4_condition",
+            flag(bounds::theorem4_condition_holds(&smooth_inputs(
+                problem, rho, beta,
+            ))),
+        ),
+    ]);
+    let mut excess = Curves::NONE;
+    if let Some(t) = theory_inputs(problem, rho, beta) {
+        let terms = bounds::adaptive_theory(&t);
+        excess = Curves::new(Some(terms.total()), None, Some(terms.a1));
+        extra
+            .set("a1", terms.a1)
+            .set("a2", terms.a2)
+            .set("a3", terms.a3)
+            .set("regime_r1", flag(bounds::adaptive_regime_r1(&t)));
+    } else {
+        // Without KL constants Theorem 4's terms are undefined, but `a3` and
+        // `regime_r1` have always been stored as 0 here (they came from
+        // comparisons with a NaN kappa, `kappa < 2` and `d >= x^(kappa/2)`,
+        // which read as false); kept so that no stored number moves (issue
+        // 38 item 8). Without this `else` they are absent (NaN).
+        extra.set("a3", 0.0).set("regime_r1", 0.0);
+    }
+    output(ctx, &out.run, excess, Curves::NONE, extra)
 }
 
 /// Theorem 5: Algorithm 3 then the exponential-mechanism selection.
@@ -83,7 +100,7 @@ fn run_selection(
         calibration: calibration.into(),
     };
     let out = selection.run(problem, ctx.privacy.rho(), beta, rng)?;
-    let t = theory_inputs(
+    let t = smooth_inputs(
         problem,
         selection.algorithm3_budget(ctx.privacy.rho()),
         beta,
@@ -91,19 +108,21 @@ fn run_selection(
     // Query points w_0..w_T: T steps.
     let steps = (out.queries.max(2) - 1) as f64;
     let explicit = bounds::stationarity_theory(&t, steps);
-    let norm = KlCurves {
-        theory: explicit,
-        bound: f64::NAN,
-        reference: f64::NAN,
-    };
-    let extra = [
-        out.queries as f64,
-        out.min_gradient_norm,
-        out.negative_norm_estimates as f64,
-        out.selected.map_or(f64::NAN, |s| s as f64),
-        steps_ratio(&t, steps, out.min_gradient_norm),
-    ];
-    output(ctx, &out.run, KlCurves::NONE, norm, &extra)
+    let norm = Curves::new(Some(explicit), None, None);
+    let mut extra = Diagnostics::from([
+        ("queries", out.queries as f64),
+        ("min_gradient_norm", out.min_gradient_norm),
+        (
+            "negative_norm_estimates",
+            out.negative_norm_estimates as f64,
+        ),
+        (
+            "steps_over_theorem5_lower_bound",
+            steps_ratio(&t, steps, out.min_gradient_norm),
+        ),
+    ]);
+    extra.set_opt("selected_index", out.selected.map(|s| s as f64));
+    output(ctx, &out.run, Curves::NONE, norm, extra)
 }
 
 /// E4's DP-GD baseline (random iterate, \[WYX17\] step count).
@@ -124,13 +143,12 @@ fn run_dp_gd(
         k.initial_gap,
         out.steps,
     );
-    let norm = KlCurves {
-        theory: bound,
-        bound,
-        reference: f64::NAN,
-    };
-    let extra = [out.steps as f64, out.output_index as f64];
-    output(ctx, &out.run, KlCurves::NONE, norm, &extra)
+    let norm = Curves::new(Some(bound), Some(bound), None);
+    let extra = Diagnostics::from([
+        ("steps", out.steps as f64),
+        ("output_index", out.output_index as f64),
+    ]);
+    output(ctx, &out.run, Curves::NONE, norm, extra)
 }
 
 /// Metrics of the stationarity entries (Theorem 5 and DP-GD): the gradient

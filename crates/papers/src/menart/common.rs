@@ -7,16 +7,16 @@
 //! `realised_rho` the stored bound **and** reference are the target `rho`
 //! (so `below_bound` certifies the spend, and `above_reference` shows a
 //! paper-literal overspend, digest E5). Diagnostics always start with
-//! [`BASE_DIAGNOSTICS`]; the `(eps, delta = 1e-6)` value is the digest's
+//! the base names of [`kl_diagnostics!`], which [`output`] sets; the `(eps, delta = 1e-6)` value is the digest's
 //! conversion `eps = rho + 2 sqrt(rho log(1/delta))` of the realised `rho`.
 
 use dpcore::menart::KlObjective;
 use dpcore::RunFailure;
 use mechanisms::zcdp::classic_eps;
-use solvers::menart::bounds::TheoryInputs;
+use solvers::menart::bounds::{SmoothInputs, TheoryInputs};
 use solvers::menart::{Calibration, MenartRun};
 
-use contract::{CellOutput, Metric, ParamDef, Release, RunContext};
+use contract::{CellOutput, Curves, Diagnostics, Metric, ParamDef, Release, RunContext};
 
 /// The `delta` of the diagnostic `(eps, delta)` conversion (digest §6.0).
 pub const DIAGNOSTIC_DELTA: f64 = 1e-6;
@@ -41,7 +41,8 @@ pub const BETA: ParamDef = ParamDef::float(
 .default("0.1")
 .option();
 
-/// `&'static [&str]` of [`BASE_DIAGNOSTICS`] followed by the given names: the
+/// `&'static [&str]` of the base diagnostics every Menart et al. entry
+/// stores first (set by [`output`]) followed by the given names: the
 /// `diagnostics` of a Menart et al. registry entry.
 macro_rules! kl_diagnostics {
     ($($extra:literal),* $(,)?) => {
@@ -58,9 +59,6 @@ macro_rules! kl_diagnostics {
     };
 }
 pub(super) use kl_diagnostics;
-
-/// Diagnostics every Menart et al. entry stores first.
-pub const BASE_DIAGNOSTICS: &[&str] = kl_diagnostics![];
 
 contract::choices! {
     /// The `calibration` option's values.
@@ -92,97 +90,61 @@ contract::options! {
     }
 }
 
-/// The theorems' public inputs on `problem` at budget `rho` (`gamma`,
-/// `kappa` NaN for a family without KL constants).
-pub fn theory_inputs(problem: &dyn KlObjective, rho: f64, beta: f64) -> TheoryInputs {
+/// The public inputs of the expressions that need no KL constant on
+/// `problem` at budget `rho`.
+pub fn smooth_inputs(problem: &dyn KlObjective, rho: f64, beta: f64) -> SmoothInputs {
     let k = problem.kl_constants();
-    let (gamma, kappa) = k.kl.map_or((f64::NAN, f64::NAN), |p| (p.gamma, p.kappa));
-    TheoryInputs {
+    SmoothInputs {
         n: problem.num_records() as f64,
         d: problem.dim() as f64,
         rho,
         beta,
-        gamma,
-        kappa,
         l0: k.lipschitz,
         l1: k.smoothness,
         f0: k.initial_gap,
     }
 }
 
-/// The curves stored for a risk or stationarity metric, NaN where none
-/// applies (turned into [`contract::Curves`] by [`output`]).
-#[derive(Debug, Clone, Copy)]
-pub struct KlCurves {
-    /// The full theory expression (logs included).
-    pub theory: f64,
-    /// A certified (w.h.p.) bound, NaN when none.
-    pub bound: f64,
-    /// A comparison curve, NaN when none.
-    pub reference: f64,
-}
-
-impl KlCurves {
-    /// No curve.
-    pub const NONE: KlCurves = KlCurves {
-        theory: f64::NAN,
-        bound: f64::NAN,
-        reference: f64::NAN,
-    };
+/// The theorems' public inputs on `problem` at budget `rho`; `None` for a
+/// family without KL constants (F-G, F-H).
+pub fn theory_inputs(problem: &dyn KlObjective, rho: f64, beta: f64) -> Option<TheoryInputs> {
+    let kl = problem.kl_constants().kl?;
+    Some(smooth_inputs(problem, rho, beta).with_kl(kl.gamma, kl.kappa))
 }
 
 /// The cell output of one run: the metric (measured on the family, or the
-/// realised `rho` / cost from the run), the curves that apply to the metric,
-/// and [`BASE_DIAGNOSTICS`] followed by `extra`.
-///
-/// `curves` is the pair (excess curves, gradient-norm curves).
+/// realised `rho` / cost from the run), the curves that apply to the metric
+/// (`excess` for the excess risk, `gradient_norm` for the gradient norm), and
+/// the base diagnostics of [`kl_diagnostics!`] set beside the entry's own
+/// `extra`.
 pub fn output(
     ctx: &RunContext,
     run: &MenartRun,
-    excess: KlCurves,
-    gradient_norm: KlCurves,
-    extra: &[f64],
+    excess: Curves,
+    gradient_norm: Curves,
+    mut extra: Diagnostics,
 ) -> Result<CellOutput, RunFailure> {
     let evaluations = run.gradient_evaluations as f64;
     let curves = match ctx.metric {
-        Metric::RealisedRho => KlCurves {
-            theory: f64::NAN,
-            bound: ctx.privacy.rho(),
-            reference: ctx.privacy.rho(),
-        },
+        Metric::RealisedRho => Curves::new(None, Some(ctx.privacy.rho()), Some(ctx.privacy.rho())),
         Metric::ExcessEmpiricalRisk => excess,
         Metric::GradientNorm => gradient_norm,
-        _ => KlCurves::NONE,
+        _ => Curves::NONE,
     };
-    let eps =
-        classic_eps(run.rho_spent.max(f64::MIN_POSITIVE), DIAGNOSTIC_DELTA).unwrap_or(f64::NAN);
-    let mut diagnostics = vec![
-        run.rho_spent,
-        eps,
-        evaluations,
-        run.iterations as f64,
-        run.releases as f64,
-        run.clipped_records as f64,
-        f64::from(u8::from(run.trivial)),
-    ];
-    debug_assert_eq!(diagnostics.len(), BASE_DIAGNOSTICS.len());
-    diagnostics.extend_from_slice(extra);
-    Ok(CellOutput::from_nan_curves(
+    // Absent only if the conversion refuses its inputs (it never does at a
+    // positive rho and delta = 1e-6).
+    let eps = classic_eps(run.rho_spent.max(f64::MIN_POSITIVE), DIAGNOSTIC_DELTA).ok();
+    extra
+        .set("rho_spent", run.rho_spent)
+        .set_opt("eps_at_delta_1e-6", eps)
+        .set("gradient_evaluations", evaluations)
+        .set("iterations", run.iterations as f64)
+        .set("releases", run.releases as f64)
+        .set("clipped_records", run.clipped_records as f64)
+        .set("trivial", f64::from(u8::from(run.trivial)));
+    Ok(CellOutput::new(
         Release::point(run.w.clone(), evaluations).with_realised_privacy(run.rho_spent),
-        [curves.theory, curves.bound, curves.reference],
-        diagnostics,
+        curves,
+        extra,
     ))
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn kl_diagnostics_start_with_the_base_diagnostics() {
-        let names: &[&str] = kl_diagnostics!["extra"];
-        assert_eq!(
-            &names[..super::BASE_DIAGNOSTICS.len()],
-            super::BASE_DIAGNOSTICS
-        );
-        assert_eq!(names.last(), Some(&"extra"));
-    }
 }

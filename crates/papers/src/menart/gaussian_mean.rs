@@ -13,13 +13,13 @@
 //! `d sigma^2/2`, `gradient_norm` theory = the exact chi mean; no bound (the
 //! expectation is exact, not bounded) and no reference.
 
-use contract::{AlgorithmDef, CellOutput, Metric, Run, RunContext};
+use contract::{AlgorithmDef, CellOutput, Curves, Diagnostics, Metric, Run, RunContext};
 use dpcore::menart::KlObjective;
 use dpcore::RunFailure;
 use rand_pcg::Pcg64;
 use solvers::menart::gaussian_mean::GaussianMean;
 
-use super::common::{kl_diagnostics, output, KlCurves};
+use super::common::{kl_diagnostics, output};
 
 /// The Gaussian mechanism on the clipped mean (F-A only).
 fn run_gaussian_mean(
@@ -40,21 +40,18 @@ fn run_gaussian_mean(
         })?;
     let out = GaussianMean { data_radius: rx }.run(problem, ctx.privacy.rho(), rng)?;
     let d = problem.dim();
-    let excess = KlCurves {
-        theory: GaussianMean::expected_excess(d, out.sigma),
-        ..KlCurves::NONE
-    };
-    let gradient_norm = KlCurves {
-        theory: GaussianMean::expected_gradient_norm(d, out.sigma),
-        ..KlCurves::NONE
-    };
-    output(
-        ctx,
-        &out.run,
-        excess,
-        gradient_norm,
-        &[out.sigma, out.sensitivity],
-    )
+    let excess = Curves::new(
+        Some(GaussianMean::expected_excess(d, out.sigma)),
+        None,
+        None,
+    );
+    let gradient_norm = Curves::new(
+        Some(GaussianMean::expected_gradient_norm(d, out.sigma)),
+        None,
+        None,
+    );
+    let extra = Diagnostics::from([("sigma", out.sigma), ("sensitivity", out.sensitivity)]);
+    output(ctx, &out.run, excess, gradient_norm, extra)
 }
 
 /// The algorithm of this module.

@@ -2,7 +2,7 @@
 //! Algorithm 1 (KL Spider, Theorem 1) and Algorithm 2 + 4 (proximal point,
 //! Theorem 2).
 //!
-//! KlCurves for `excess_empirical_risk` (digest §3.6 "theory-curve recipes"):
+//! Curves for `excess_empirical_risk` (digest §3.6 "theory-curve recipes"):
 //! - Algorithm 1: theory = bound = `Phi_K` of the schedule actually run
 //!   ([`bounds::spider_theory`]: deterministic, w.h.p. bound, logs included);
 //!   reference = the bare rate `(gamma L0 sqrt(d)/(n sqrt rho))^kappa`.
@@ -18,10 +18,17 @@ use solvers::menart::bounds::{self, TheoryInputs};
 use solvers::menart::proximal::{InnerSteps, ProximalPoint};
 use solvers::menart::spider::{KlSpider, SpiderConstants, SpiderInputs};
 
-use super::common::{
-    kl_diagnostics, output, theory_inputs, CalibrationOption, KlCurves, BETA, CALIBRATION,
+use super::common::{kl_diagnostics, output, theory_inputs, CalibrationOption, BETA, CALIBRATION};
+use contract::{
+    AlgorithmDef, CellOutput, Curves, Diagnostics, Metric, Options, ParamDef, Run, RunContext,
 };
-use contract::{AlgorithmDef, CellOutput, Metric, Options, ParamDef, Run, RunContext};
+
+/// The theorems' inputs of a family the entry accepts (all declare KL
+/// constants: `only_on`); a run-time refusal otherwise.
+fn kl_inputs(problem: &dyn KlObjective, rho: f64, beta: f64) -> Result<TheoryInputs, RunFailure> {
+    theory_inputs(problem, rho, beta)
+        .ok_or_else(|| RunFailure::InvalidParameters("the family declares no KL constants".into()))
+}
 
 contract::choices! {
     /// The `constants` option's values of `kl_spider`.
@@ -133,22 +140,21 @@ fn run_spider(
     let schedule = algorithm.schedule(inputs)?;
     let run = algorithm.run_with(problem, inputs, rng)?;
     let phi_k = schedule.map_or(inputs.f0, |s| s.theory_bound());
-    let t = theory_inputs(problem, ctx.privacy.rho(), inputs.beta);
-    let excess = KlCurves {
-        theory: phi_k,
-        bound: phi_k,
-        reference: bounds::nominal_rate(&t),
-    };
+    let t = kl_inputs(problem, ctx.privacy.rho(), inputs.beta)?;
+    let excess = Curves::new(Some(phi_k), Some(phi_k), Some(bounds::nominal_rate(&t)));
     let above = f64::from(u8::from(problem.excess_risk(&run.w) > phi_k));
     let (rounds, radius) =
         schedule.map_or((0.0, 0.0), |s| (s.rounds as f64, s.trajectory_radius()));
-    let extra = [
-        rounds,
-        phi_k,
-        above,
-        radius / problem.kl_constants().region_radius,
-    ];
-    output(ctx, &run, excess, KlCurves::NONE, &extra)
+    let extra = Diagnostics::from([
+        ("rounds", rounds),
+        ("phi_k", phi_k),
+        ("excess_above_phi_k", above),
+        (
+            "trajectory_radius_over_region",
+            radius / problem.kl_constants().region_radius,
+        ),
+    ]);
+    output(ctx, &run, excess, Curves::NONE, extra)
 }
 
 /// Algorithm 2 with Algorithm 4 (proximal point, Theorem 2).
@@ -169,26 +175,30 @@ fn run_proximal(
     let beta = o.beta;
     let schedule = algorithm.schedule(problem, ctx.privacy.rho(), beta)?;
     let run = algorithm.run(problem, ctx.privacy.rho(), beta, rng)?;
-    let t = theory_inputs(problem, ctx.privacy.rho(), beta);
-    let (theory, extra) = match schedule {
-        Some(s) => (
+    let t = kl_inputs(problem, ctx.privacy.rho(), beta)?;
+    let mut extra = Diagnostics::new();
+    let theory = match schedule {
+        Some(s) => {
+            extra
+                .set("rounds", s.rounds as f64)
+                .set("inner_steps", s.inner_steps as f64)
+                .set("prox_weight", s.prox_weight);
             bounds::proximal_theory(
                 &TheoryInputs {
                     l1: s.prox_weight,
                     ..t
                 },
                 o.theory_constant,
-            ),
-            [s.rounds as f64, s.inner_steps as f64, s.prox_weight],
-        ),
-        None => (t.f0, [0.0, 0.0, f64::NAN]),
+            )
+        }
+        // The trivial rate: no round runs, and no prox weight is chosen.
+        None => {
+            extra.set("rounds", 0.0).set("inner_steps", 0.0);
+            t.f0
+        }
     };
-    let excess = KlCurves {
-        theory,
-        bound: f64::NAN,
-        reference: bounds::nominal_rate(&t),
-    };
-    output(ctx, &run, excess, KlCurves::NONE, &extra)
+    let excess = Curves::new(Some(theory), None, Some(bounds::nominal_rate(&t)));
+    output(ctx, &run, excess, Curves::NONE, extra)
 }
 
 const METRICS: &[Metric] = &[

@@ -28,11 +28,11 @@ fn run_oracle_jlgd(
     rng: &mut Pcg64,
 ) -> Result<CellOutput, RunFailure> {
     let (gamma, m) = planted(problem);
-    if !gamma.is_finite() {
+    let Some(gamma) = gamma.filter(|g| g.is_finite()) else {
         return Err(RunFailure::InvalidParameters(
             "oracle JLGD needs a family with a planted margin".into(),
         ));
-    }
+    };
     let options = OracleJlgdOptions::read(ctx.options)?;
     let opts = options.m_star();
     let budget = options.budget.into();
@@ -41,29 +41,31 @@ fn run_oracle_jlgd(
     let nf = n as f64;
     let len = solvers::wang::margin_grid(n, 1.0).len();
     let bound = match ctx.metric {
-        Metric::ZeroOneError if !opts.last_iterate => jlgd_bound(
-            nf,
-            gamma,
-            m as f64,
-            r.mu,
-            options.jl_constant,
-            len,
-            1.0 / (nf * nf),
-            1.0,
-        )
-        .min(1.0),
-        Metric::RealisedEps => ctx.privacy.approx().eps,
-        _ => f64::NAN,
+        Metric::ZeroOneError if !opts.last_iterate => Some(
+            jlgd_bound(
+                nf,
+                gamma,
+                m as f64,
+                r.mu,
+                options.jl_constant,
+                len,
+                1.0 / (nf * nf),
+                1.0,
+            )
+            .min(1.0),
+        ),
+        Metric::RealisedEps => Some(ctx.privacy.approx().eps),
+        _ => None,
     };
-    Ok(CellOutput::from_nan_curves(
+    Ok(CellOutput::new(
         halfspace_release(&r.run.w, r.run.gradient_evaluations, r.privacy.eps),
-        [f64::NAN, bound, shape_reference(ctx, problem)],
-        vec![
-            r.run.plan.k as f64,
-            r.run.plan.steps as f64,
-            r.run.plan.sigma,
-            r.mu,
-            r.privacy.mu,
+        Curves::new(None, bound, shape_reference(ctx, problem)),
+        [
+            ("k", r.run.plan.k as f64),
+            ("steps", r.run.plan.steps as f64),
+            ("sigma", r.run.plan.sigma),
+            ("mu", r.mu),
+            ("realised_mu", r.privacy.mu),
         ],
     ))
 }
@@ -74,6 +76,7 @@ fn run_full_dimension(
     rng: &mut Pcg64,
 ) -> Result<CellOutput, RunFailure> {
     let (gamma, m) = planted(problem);
+    let gamma = gamma.filter(|g| g.is_finite());
     let options = FullDimOptions::read(ctx.options)?;
     let opts = options.m_star();
     let (n, d) = (problem.num_records() as f64, problem.dim() as f64);
@@ -85,11 +88,11 @@ fn run_full_dimension(
         Tuning::Tuned => false,
     };
     let (w, evals, eps, mu_p, selected, gamma_bound) = if known {
-        if !gamma.is_finite() {
+        let Some(gamma) = gamma else {
             return Err(RunFailure::InvalidParameters(
                 "known-margin DP-GD needs a family with a planted margin".into(),
             ));
-        }
+        };
         let r = known_margin(
             problem,
             gamma,
@@ -104,10 +107,12 @@ fn run_full_dimension(
     } else {
         let r = m_star(problem, ctx.privacy.approx(), opts, rng)?;
         let score_sigma = 1.0 / (n * r.mu_per_call);
+        // Without a planted margin no candidate qualifies (and no bound is
+        // stored below).
         let best = r
             .candidates
             .iter()
-            .filter(|c| c.gamma <= gamma)
+            .filter(|c| gamma.is_some_and(|g| c.gamma <= g))
             .map(|c| {
                 full_dimension_bound(
                     n,
@@ -132,14 +137,18 @@ fn run_full_dimension(
         )
     };
     let bound = match ctx.metric {
-        Metric::ZeroOneError if !opts.last_iterate && gamma.is_finite() => gamma_bound.min(1.0),
-        Metric::RealisedEps => ctx.privacy.approx().eps,
-        _ => f64::NAN,
+        Metric::ZeroOneError if !opts.last_iterate && gamma.is_some() => Some(gamma_bound.min(1.0)),
+        Metric::RealisedEps => Some(ctx.privacy.approx().eps),
+        _ => None,
     };
-    Ok(CellOutput::from_nan_curves(
+    Ok(CellOutput::new(
         halfspace_release(&w, evals, eps),
-        [f64::NAN, bound, shape_reference(ctx, problem)],
-        vec![selected, mu_p, evals as f64],
+        Curves::new(None, bound, shape_reference(ctx, problem)),
+        [
+            ("selected_gamma", selected),
+            ("mu_per_run", mu_p),
+            ("gradient_evaluations", evals as f64),
+        ],
     ))
 }
 
@@ -160,7 +169,11 @@ fn run_hard_margin_svm(
     Ok(CellOutput::new(
         Release::point(cert.direction, 0.0),
         Curves::NONE,
-        vec![cert.lower, cert.upper, cert.iterations as f64],
+        [
+            ("margin_lower", cert.lower),
+            ("margin_upper", cert.upper),
+            ("iterations", cert.iterations as f64),
+        ],
     ))
 }
 

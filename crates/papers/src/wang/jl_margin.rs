@@ -19,7 +19,7 @@ use solvers::wang::jlgd::clipped_projection;
 use solvers::wang::{exact_margin, margin_grid, JlMap, MarginOptions};
 
 use super::options::JlMarginOptions;
-use contract::{AlgorithmDef, CellOutput, Metric, Options, Release, Run, RunContext};
+use contract::{AlgorithmDef, CellOutput, Curves, Metric, Options, Release, Run, RunContext};
 
 fn run_jl_margin(
     ctx: &RunContext,
@@ -63,15 +63,15 @@ fn run_jl_margin(
     let cert = exact_margin(&z, problem.labels(), k, Some(&rows), opts);
     let ratio = cert.lower / gamma;
     let flag = |keep: bool| if keep { 1.0 } else { 0.0 };
-    Ok(CellOutput::from_nan_curves(
+    Ok(CellOutput::new(
         Release::measurement(ratio),
-        [f64::NAN, f64::NAN, 1.0 / 3.0],
-        vec![
-            k as f64,
-            cert.upper / gamma,
-            flag(ratio >= 1.0 / 3.0),
-            flag(ratio >= 0.5),
-            flag(cert.converged),
+        Curves::new(None, None, Some(1.0 / 3.0)),
+        [
+            ("k", k as f64),
+            ("upper_ratio", cert.upper / gamma),
+            ("kept_third", flag(ratio >= 1.0 / 3.0)),
+            ("kept_half", flag(ratio >= 0.5)),
+            ("margin_converged", flag(cert.converged)),
         ],
     ))
 }

@@ -5,7 +5,7 @@
 //! Stored per metric:
 //! - `zero_one_error`: `bound` = the certified envelope `B_proof` (digest §3.9:
 //!   Lemma D.1 with its explicit constants at `mu_p`, plus the selection
-//!   term, for the planted `(gamma*, m)`) for the averaged iterate; NaN for
+//!   term, for the planted `(gamma*, m)`) for the averaged iterate; none for
 //!   the last iterate (hidden Liu–Zhou constant, digest E-l).
 //!   `reference` = the shape `B_shape` with `A = B = 1`, `l = 1`.
 //! - `excess_zero_one_error` (E5: the error minus `m/n`): `bound` =
@@ -24,7 +24,7 @@ use solvers::wang::bounds::{b_proof, b_shape, privtune_bound};
 use solvers::wang::{m_prime, m_star, PrivTuneOptions};
 
 use super::options::{MPrimeOptions, MStarEntryOptions};
-use contract::{AlgorithmDef, CellOutput, Metric, Options, Release, Run, RunContext};
+use contract::{AlgorithmDef, CellOutput, Curves, Metric, Options, Release, Run, RunContext};
 
 /// The metrics every Wang algorithm reports.
 pub(super) const METRICS: &[Metric] = &[
@@ -35,12 +35,9 @@ pub(super) const METRICS: &[Metric] = &[
     Metric::RealisedEps,
 ];
 
-/// The planted `(gamma*, m)` of a problem (NaN margin when unknown).
-pub(super) fn planted(problem: &dyn HalfspaceProblem) -> (f64, usize) {
-    (
-        problem.true_margin().unwrap_or(f64::NAN),
-        problem.outlier_count(),
-    )
+/// The planted `(gamma*, m)` of a problem (`None` margin when unknown).
+pub(super) fn planted(problem: &dyn HalfspaceProblem) -> (Option<f64>, usize) {
+    (problem.true_margin(), problem.outlier_count())
 }
 
 /// A released halfspace `w` with its cost and the `eps` its accountant
@@ -55,17 +52,21 @@ pub(super) fn halfspace_release(
 
 /// `B_shape` (A = B = 1, l = 1) of the metric at the planted instance: the
 /// comparison shape of Theorems 6.5 (empirical, `1/eps`) and 6.7
-/// (population, `1/min(eps, 1)`); NaN for the other metrics.
-pub(super) fn shape_reference(ctx: &RunContext, problem: &dyn HalfspaceProblem) -> f64 {
+/// (population, `1/min(eps, 1)`); none for the other metrics or without a
+/// planted margin.
+pub(super) fn shape_reference(ctx: &RunContext, problem: &dyn HalfspaceProblem) -> Option<f64> {
     let (gamma, m) = planted(problem);
+    let gamma = gamma?;
     let n = problem.num_records();
     let (eps, delta) = (ctx.privacy.approx().eps, ctx.privacy.approx().delta);
     match ctx.metric {
         Metric::ZeroOneError | Metric::ExcessZeroOneError => {
-            b_shape(n, gamma, eps, delta, m, 1.0, 1.0, false, false)
+            Some(b_shape(n, gamma, eps, delta, m, 1.0, 1.0, false, false))
         }
-        Metric::PopulationZeroOneError => b_shape(n, gamma, eps, delta, m, 1.0, 1.0, true, false),
-        _ => f64::NAN,
+        Metric::PopulationZeroOneError => {
+            Some(b_shape(n, gamma, eps, delta, m, 1.0, 1.0, true, false))
+        }
+        _ => None,
     }
 }
 
@@ -80,27 +81,29 @@ fn run_m_star(
     let (gamma, m) = planted(problem);
     let (eps, delta) = (ctx.privacy.approx().eps, ctx.privacy.approx().delta);
     let n = problem.num_records();
-    let envelope = || b_proof(n, gamma, m, eps, delta, options.jl_constant);
-    let certified = !opts.last_iterate && gamma.is_finite();
+    // The certified envelope of the averaged iterate at the planted margin.
+    let envelope = gamma
+        .filter(|g| !opts.last_iterate && g.is_finite())
+        .map(|g| b_proof(n, g, m, eps, delta, options.jl_constant));
     let bound = match ctx.metric {
-        Metric::ZeroOneError if certified => envelope(),
-        Metric::ExcessZeroOneError if certified => envelope() - m as f64 / n as f64,
-        Metric::RealisedEps => eps,
-        _ => f64::NAN,
+        Metric::ZeroOneError => envelope,
+        Metric::ExcessZeroOneError => envelope.map(|b| b - m as f64 / n as f64),
+        Metric::RealisedEps => Some(eps),
+        _ => None,
     };
     let chosen = &r.candidates[r.selected_index];
-    Ok(CellOutput::from_nan_curves(
+    Ok(CellOutput::new(
         halfspace_release(&r.w, r.gradient_evaluations, r.privacy.eps),
-        [f64::NAN, bound, shape_reference(ctx, problem)],
-        vec![
-            r.selected_gamma,
-            chosen.k as f64,
-            chosen.steps as f64,
-            r.candidates.len() as f64,
-            r.mu_per_call,
-            r.privacy.mu,
-            r.privacy.eps_paper,
-            r.gradient_evaluations as f64,
+        Curves::new(None, bound, shape_reference(ctx, problem)),
+        [
+            ("selected_gamma", r.selected_gamma),
+            ("selected_k", chosen.k as f64),
+            ("selected_steps", chosen.steps as f64),
+            ("grid_len", r.candidates.len() as f64),
+            ("mu_per_call", r.mu_per_call),
+            ("realised_mu", r.privacy.mu),
+            ("realised_eps_paper", r.privacy.eps_paper),
+            ("gradient_evaluations", r.gradient_evaluations as f64),
         ],
     ))
 }
@@ -126,24 +129,24 @@ fn run_m_prime(
     let r = m_prime(problem, ctx.privacy.approx(), opts, rng)?;
     let (gamma, m) = planted(problem);
     let (eps, delta) = (ctx.privacy.approx().eps, ctx.privacy.approx().delta);
-    let bound = match ctx.metric {
+    let bound = match (ctx.metric, gamma.filter(|g| g.is_finite())) {
         // Theorem 7.1 (Eq. 26) with O-constant 1, at the paper's r only.
-        Metric::ZeroOneError if r_factor == 1.0 && gamma.is_finite() => {
-            privtune_bound(problem.num_records(), gamma, m, eps, delta)
+        (Metric::ZeroOneError, Some(gamma)) if r_factor == 1.0 => {
+            Some(privtune_bound(problem.num_records(), gamma, m, eps, delta))
         }
         // Theorem K.3: (eps + delta, delta)-DP.
-        Metric::RealisedEps => eps + delta,
-        _ => f64::NAN,
+        (Metric::RealisedEps, _) => Some(eps + delta),
+        _ => None,
     };
-    Ok(CellOutput::from_nan_curves(
+    Ok(CellOutput::new(
         halfspace_release(&r.w, r.gradient_evaluations, r.eps_spent),
-        [f64::NAN, bound, shape_reference(ctx, problem)],
-        vec![
-            r.selected_gamma,
-            r.runs as f64,
-            r.stop_probability,
-            r.mu,
-            r.gradient_evaluations as f64,
+        Curves::new(None, bound, shape_reference(ctx, problem)),
+        [
+            ("selected_gamma", r.selected_gamma),
+            ("runs", r.runs as f64),
+            ("stop_probability", r.stop_probability),
+            ("mu", r.mu),
+            ("gradient_evaluations", r.gradient_evaluations as f64),
         ],
     ))
 }

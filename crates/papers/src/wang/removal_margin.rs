@@ -160,10 +160,11 @@ pub fn curve_csv(points: &[RemovalPoint]) -> String {
     let mut s =
         String::from("removed,removed_percent,svm_margin,exact_lower,exact_upper,removed_index\n");
     for p in points {
-        let (lo, hi) = p
-            .exact
-            .as_ref()
-            .map_or((f64::NAN, f64::NAN), |c| (c.lower.max(0.0), c.upper));
+        // The file writes "NaN" where the exact margin was not computed.
+        let (lo, hi) = p.exact.as_ref().map_or_else(
+            || ("NaN".to_string(), "NaN".to_string()),
+            |c| (c.lower.max(0.0).to_string(), c.upper.to_string()),
+        );
         let idx = p.removed_index.map_or(String::new(), |i| i.to_string());
         let _ = writeln!(
             s,

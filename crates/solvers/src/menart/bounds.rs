@@ -7,6 +7,59 @@
 use super::spider::{KlSpider, SpiderInputs};
 use dpcore::RunFailure;
 
+/// The public constants of the expressions that need no KL constant
+/// (Theorem 4's side condition, Theorem 5's explicit bound), so that they
+/// apply to a family without KL constants (F-G phase retrieval, F-H
+/// Geman–McClure) too.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SmoothInputs {
+    /// Number of records `n` (real: virtual sweeps are allowed).
+    pub n: f64,
+    /// Dimension `d`.
+    pub d: f64,
+    /// zCDP budget `rho`.
+    pub rho: f64,
+    /// Failure probability `beta`.
+    pub beta: f64,
+    /// Lipschitz constant `L0`.
+    pub l0: f64,
+    /// Smoothness `L1`.
+    pub l1: f64,
+    /// Initial gap `F0`.
+    pub f0: f64,
+}
+
+impl SmoothInputs {
+    /// `x = n sqrt(rho)`.
+    pub fn x(&self) -> f64 {
+        self.n * self.rho.sqrt()
+    }
+
+    /// The same constants with the KL constant `gamma` and exponent `kappa`.
+    pub fn with_kl(&self, gamma: f64, kappa: f64) -> TheoryInputs {
+        let &SmoothInputs {
+            n,
+            d,
+            rho,
+            beta,
+            l0,
+            l1,
+            f0,
+        } = self;
+        TheoryInputs {
+            n,
+            d,
+            rho,
+            beta,
+            gamma,
+            kappa,
+            l0,
+            l1,
+            f0,
+        }
+    }
+}
+
 /// Public constants shared by the theory expressions.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct TheoryInputs {
@@ -34,6 +87,19 @@ impl TheoryInputs {
     /// `x = n sqrt(rho)`.
     pub fn x(&self) -> f64 {
         self.n * self.rho.sqrt()
+    }
+
+    /// The constants without `gamma` and `kappa`.
+    pub fn smooth(&self) -> SmoothInputs {
+        SmoothInputs {
+            n: self.n,
+            d: self.d,
+            rho: self.rho,
+            beta: self.beta,
+            l0: self.l0,
+            l1: self.l1,
+            f0: self.f0,
+        }
     }
 
     /// `u = gamma L0 sqrt(d)/x`, the base of the nominal rate.
@@ -129,7 +195,7 @@ pub fn adaptive_theory(t: &TheoryInputs) -> AdaptiveTerms {
 }
 
 /// Theorem 4's side condition `L0^2 log(x/beta)/(L1 n) <= sqrt(rho)` (digest P10).
-pub fn theorem4_condition_holds(t: &TheoryInputs) -> bool {
+pub fn theorem4_condition_holds(t: &SmoothInputs) -> bool {
     t.l0 * t.l0 * (t.x() / t.beta).ln() / (t.l1 * t.n) <= t.rho.sqrt()
 }
 
@@ -143,8 +209,8 @@ pub fn adaptive_regime_r1(t: &TheoryInputs) -> bool {
 /// realised number of steps `steps` and the budget `t.rho` of Algorithm 3:
 /// `min(sqrt(8 F0 L1/T) + L0 sqrt(l)/sqrt(x),
 ///      (6 L0 sqrt(F0 L1 d l)/x)^(1/2) + 3 L0 l/sqrt(x) + 4 L0 l/x)`
-/// (`sqrt(n) rho^(1/4) = sqrt(x)`); `gamma`, `kappa` are unused.
-pub fn stationarity_theory(t: &TheoryInputs, steps: f64) -> f64 {
+/// (`sqrt(n) rho^(1/4) = sqrt(x)`); no KL constant enters.
+pub fn stationarity_theory(t: &SmoothInputs, steps: f64) -> f64 {
     let x = t.x();
     let ell = (x / t.beta).ln();
     let first = (8.0 * t.f0 * t.l1 / steps).sqrt() + t.l0 * ell.sqrt() / x.sqrt();
