@@ -568,8 +568,10 @@ fn samplers_do_not_allocate() {
 }
 
 /// One inversion draw at d = 2^20 costs about 16 times one at d = 2^16 (min
-/// over 7 repetitions, interleaved): the ratio must stay below 64 (a
-/// quadratic sampler would give 256).
+/// over 21 repetitions, interleaved): the ratio must stay below 64 (a
+/// quadratic sampler would give 256). With 7 repetitions the ratio read 76
+/// once beside two heavy jobs at nice 15 (2026-11-28): a preempted big draw
+/// in every repetition; 21 of them (about 0.6 s) keep the minimum honest.
 #[test]
 fn sampling_time_is_linear_in_d() {
     let big = big_log_weights(-1e6);
@@ -581,7 +583,7 @@ fn sampling_time_is_linear_in_d() {
         t.elapsed().as_secs_f64()
     };
     let (mut t_small, mut t_big) = (f64::INFINITY, f64::INFINITY);
-    for _ in 0..7 {
+    for _ in 0..21 {
         t_small = t_small.min(time(&small, &mut r));
         t_big = t_big.min(time(&big, &mut r));
     }
