@@ -163,9 +163,12 @@ fn failing_cells_are_recorded_and_the_sweep_carries_on() {
 #[test]
 fn sigint_saves_every_finished_cell_exits_130_and_resumes() {
     let scratch = Scratch::new("sigint");
-    // About 5 s of work on 2 cores, interrupted after 1 s.
-    let spec = scratch.write("s.toml", &small_spec("sigint", 80, 5, 3e5));
-    let planned = 5 * 80 + 6 * 80;
+    // About 5 s of work on 2 quiet cores, interrupted after 1 s. (At 80
+    // repetitions, 880 cells, a quiet run finished in 1.0 s on 2026-11-28,
+    // before the interrupt: 400 repetitions leave a margin of about 5.)
+    let reps = 400;
+    let spec = scratch.write("s.toml", &small_spec("sigint", reps, 5, 3e5));
+    let planned = 5 * reps + 6 * reps;
     let reference = scratch.path("reference");
     let out = run(runner_with_results(&scratch.0, &reference)
         .arg(&spec)
