@@ -17,6 +17,7 @@ mod output;
 mod param;
 mod privacy;
 pub mod release;
+mod resolve;
 pub mod seeds;
 mod typed;
 
@@ -32,6 +33,10 @@ pub use output::{CellOutput, Curves, Diagnostics};
 pub use param::{choice, num, ParamDef, ParamKind, ParamRole, SizeStep, Value, Values, POSITIVE};
 pub use privacy::{Privacy, PrivacyUnit};
 pub use release::{Release, Released};
+pub use resolve::{
+    check_number, declared_default, default_written, resolve_param, resolve_params,
+    resolve_privacy, ParamTable, ParamValue, PrivacySpec, ResolveError,
+};
 pub use typed::{read, same_name, Choice, FromValue, Options};
 
 /// Names of the privacy parameters that a grid may sweep.

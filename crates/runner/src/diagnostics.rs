@@ -28,6 +28,28 @@ impl fmt::Display for SpecError {
 
 impl std::error::Error for SpecError {}
 
+/// Parses a spec file's `text` into `T` (serde + toml): a shape error (TOML
+/// syntax, unknown key, missing key, wrong type, unknown variant) at its
+/// `file:line:column`, with the hint `hint_for` gives its message.
+pub fn parse_toml<T: serde::de::DeserializeOwned>(
+    path: &Path,
+    text: &str,
+    hint_for: fn(&str) -> String,
+) -> Result<T, SpecError> {
+    toml::from_str::<T>(text).map_err(|e| {
+        let location = match e.span() {
+            Some(span) => SpecLocator::new(path, text).at_offset(span.start),
+            None => path.display().to_string(),
+        };
+        let message = e.message().trim().to_string();
+        SpecError {
+            location,
+            hint: hint_for(&message),
+            message,
+        }
+    })
+}
+
 /// One step of a path into a TOML document.
 #[derive(Debug, Clone, PartialEq)]
 pub enum PathSeg {
@@ -122,6 +144,15 @@ impl<'a> SpecLocator<'a> {
             message: message.into(),
             hint: hint.into(),
         }
+    }
+
+    /// A resolver's error ([`crate::registry::ResolveError`]) about a key of
+    /// the table written at `table`: located at the key, or at the table when
+    /// the error is about the table as a whole (a required key missing).
+    pub fn unresolved(&self, table: &[PathSeg], e: crate::registry::ResolveError) -> SpecError {
+        let mut path = table.to_vec();
+        path.extend(e.key.map(PathSeg::Key));
+        self.error(&path, e.message, e.hint)
     }
 
     fn span_of(&self, path: &[PathSeg]) -> Option<usize> {

@@ -3,10 +3,10 @@
 //! on reopening it (`--reuse-unchanged` keeps the rows of studies whose hash
 //! is unchanged; `runner merge` refuses parts written by another spec).
 
-use crate::registry::{ParamDef, Privacy, Value};
+use crate::registry::{declared_default, ParamDef, Privacy, Value};
 use crate::seeds::SeedBuilder;
 use crate::store::{SpecHashes, FORMAT_VERSION};
-use crate::validate::{declared_default, Experiment, Study, Target};
+use crate::validate::{Experiment, Study, Target};
 
 /// Identity of the computation a results file holds: everything that changes
 /// the cells' numbers (not titles or expectations, which only change the check).

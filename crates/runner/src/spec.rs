@@ -134,50 +134,13 @@ pub struct ComponentSpec {
     pub params: BTreeMap<String, ParamValue>,
 }
 
-/// A parameter value as written in TOML.
-#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
-#[serde(untagged)]
-pub enum ParamValue {
-    /// A boolean flag.
-    Bool(bool),
-    /// An integer.
-    Int(i64),
-    /// A floating-point number.
-    Float(f64),
-    /// A string choice.
-    Str(String),
-}
-
-impl ParamValue {
-    /// The numeric value, if any.
-    pub fn as_f64(&self) -> Option<f64> {
-        match self {
-            ParamValue::Int(i) => Some(*i as f64),
-            ParamValue::Float(x) => Some(*x),
-            _ => None,
-        }
-    }
-}
-
-/// Privacy parameters of a study (may be swept through the grid): `eps` and
-/// `delta` for `(eps, delta)`-DP algorithms, `rho` for `rho`-zCDP algorithms
-/// (see [`crate::registry::PrivacyUnit`]). Every field is optional: a study
-/// inherits the experiment's value, and a swept parameter is written in the
-/// grid only.
-#[derive(Debug, Clone, Default, Deserialize, Serialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct PrivacySpec {
-    /// Privacy loss `eps > 0` (`(eps, delta)`-DP algorithms).
-    #[serde(default)]
-    pub eps: Option<f64>,
-    /// Failure probability in `[0, 1)`; 0 (pure DP) when neither the study
-    /// nor the experiment sets it.
-    #[serde(default)]
-    pub delta: Option<f64>,
-    /// zCDP parameter `rho > 0` (`rho`-zCDP algorithms).
-    #[serde(default)]
-    pub rho: Option<f64>,
-}
+/// A parameter value as written, and a written guarantee: the contract's
+/// types, which its resolver turns into typed values for this spec and the
+/// audit spec alike ([`contract::resolve_params`], [`contract::resolve_privacy`]).
+/// A study's `privacy` sets some of `eps`, `delta` (`(eps, delta)`-DP
+/// algorithms) or `rho` (zCDP ones); it inherits the others from the
+/// experiment's, and a swept parameter is written in the grid only.
+pub use crate::registry::{ParamValue, PrivacySpec};
 
 /// One swept axis: an explicit list or a log-spaced range.
 #[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
@@ -441,19 +404,7 @@ pub fn load(path: &Path) -> Result<LoadedSpec, SpecError> {
 
 /// Parses spec text (see [`load`]).
 pub fn parse(path: &Path, text: &str) -> Result<ExperimentSpec, SpecError> {
-    toml::from_str::<ExperimentSpec>(text).map_err(|e| {
-        let locator = SpecLocator::new(path, text);
-        let location = match e.span() {
-            Some(span) => locator.at_offset(span.start),
-            None => path.display().to_string(),
-        };
-        let message = e.message().trim().to_string();
-        SpecError {
-            location,
-            hint: hint_for_parse_error(&message),
-            message,
-        }
-    })
+    crate::diagnostics::parse_toml(path, text, hint_for_parse_error)
 }
 
 fn hint_for_parse_error(message: &str) -> String {

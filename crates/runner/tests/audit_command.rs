@@ -130,7 +130,7 @@ fn the_committed_spec_audits_every_private_algorithm_on_neighbouring_pairs() {
                 !plan
                     .audits
                     .iter()
-                    .any(|a| a.algorithm.name == def.name && a.row.role == "default"),
+                    .any(|a| a.algorithm.name == def.name && a.row.role == spec::Role::Default),
                 "{} releases nothing private: it may appear only as a control",
                 def.name
             );
@@ -144,7 +144,7 @@ fn the_committed_spec_audits_every_private_algorithm_on_neighbouring_pairs() {
         assert!(
             plan.audits
                 .iter()
-                .any(|a| a.algorithm.name == def.name && a.row.role == "default"),
+                .any(|a| a.algorithm.name == def.name && a.row.role == spec::Role::Default),
             "{} has no default audit row in experiments/audit.toml",
             def.name
         );

@@ -58,14 +58,14 @@ pub struct AuditArgs {
 /// expected, 1 one is not, 130 interrupted (rerun to resume).
 pub fn run(args: &AuditArgs) -> Result<i32> {
     let plan = spec::load(&args.spec, args.profile.as_deref())?;
-    spec::ensure_nonempty(&plan)?;
     // Every pair is built and checked before anything runs: a bad pair is bad input.
     let mut pairs = Vec::new();
     for a in &plan.audits {
         let pair = execute::build_pair(a).map_err(|e| {
-            crate::cli::UsageError(
+            plan.locator().error(
+                &crate::toml_path!["audit", a.index, "algorithm"],
                 format!("{e:#}"),
-                "the pair is declared beside the algorithm's entry".into(),
+                "the pair is declared beside the algorithm's entry (its AuditDef); check the row's n, d and options",
             )
         })?;
         pairs.push((pair.relation.name(), pair.description.clone()));

@@ -47,7 +47,7 @@ impl Outcome {
 
     /// Whether the verdict is the one the theory expects.
     pub fn as_expected(&self) -> bool {
-        self.verdict() == self.audit.row.expect
+        self.verdict() == self.audit.row.expect.name()
     }
 }
 

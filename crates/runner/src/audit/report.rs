@@ -208,7 +208,7 @@ pub fn markdown(
         };
         let role = match &a.row.erratum {
             Some(e) => format!("{} {e}", a.row.role),
-            None => a.row.role.clone(),
+            None => a.row.role.to_string(),
         };
         let mark = if o.as_expected() {
             ""

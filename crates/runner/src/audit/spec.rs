@@ -4,14 +4,17 @@
 //! expects, decided before the data.
 
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::fmt;
+use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Result};
 use serde::Deserialize;
 
-use crate::cli::UsageError;
-use crate::registry::{AlgorithmDef, ParamKind, Privacy, PrivacyUnit, Value, Values};
-use dpcore::PrivacyParams;
+use crate::diagnostics::{parse_toml, PathSeg, SpecError, SpecLocator};
+use crate::registry::{
+    resolve_params, resolve_privacy, AlgorithmDef, ParamTable, ParamValue, Privacy, PrivacySpec,
+    Values,
+};
+use crate::toml_path;
 
 /// A parsed audit file.
 #[derive(Debug, Clone, Deserialize)]
@@ -44,15 +47,16 @@ pub struct AuditRow {
     pub name: String,
     /// Registered algorithm.
     pub algorithm: String,
-    /// `default` (the algorithm as the harness runs it), `erratum` (a printed
-    /// variant the digest corrects) or `control` (deliberately broken).
-    pub role: String,
+    /// What the row is: the algorithm as the harness runs it, a printed
+    /// variant the digest corrects, or a deliberately broken control.
+    pub role: Role,
     /// The erratum's id in the digest (for `role = "erratum"`).
     #[serde(default)]
     pub erratum: Option<String>,
-    /// Algorithm options (the rest take their defaults).
+    /// Algorithm options (the rest take their defaults), resolved by the
+    /// same resolver as an experiment's.
     #[serde(default)]
-    pub options: BTreeMap<String, toml::Value>,
+    pub options: BTreeMap<String, ParamValue>,
     /// Records of the larger data set of the pair.
     pub n: usize,
     /// Dimension.
@@ -76,8 +80,8 @@ pub struct AuditRow {
     /// audited event where fewer runs resolve it.
     #[serde(default)]
     pub zcdp_delta: Option<f64>,
-    /// `consistent` or `violation`, from the theory, before the data.
-    pub expect: String,
+    /// The verdict the theory expects, written before the data.
+    pub expect: Expect,
     /// The realised `eps` at the claimed `delta` the digest computes (errata):
     /// the report states the runs a typical Gaussian-DP audit needs to flag it.
     #[serde(default)]
@@ -115,16 +119,61 @@ impl Observe {
     }
 }
 
-/// A guarantee in a spec: `{ eps, delta }` or `{ rho }`.
-#[derive(Debug, Clone, Copy, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct PrivacySpec {
-    /// `eps` of `(eps, delta)`-DP.
-    pub eps: Option<f64>,
-    /// `delta` (default 0).
-    pub delta: Option<f64>,
-    /// `rho` of zCDP.
-    pub rho: Option<f64>,
+/// What an audit row is.
+#[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    /// The algorithm as the harness runs it.
+    Default,
+    /// A printed variant the digest corrects (`erratum = "<id>"` names it).
+    Erratum,
+    /// Deliberately broken (less noise than claimed), to show the audit
+    /// catches it.
+    Control,
+}
+
+impl Role {
+    /// Name in the spec and in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Role::Default => "default",
+            Role::Erratum => "erratum",
+            Role::Control => "control",
+        }
+    }
+}
+
+impl fmt::Display for Role {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The verdict an audit row expects, from the theory, before the data.
+#[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Expect {
+    /// No violation of the claim.
+    Consistent,
+    /// The claim is violated (an erratum far from its claim, a control).
+    Violation,
+}
+
+impl Expect {
+    /// Name in the spec and in reports (the verdict's name,
+    /// [`audit::assess::Verdict::name`]).
+    pub fn name(self) -> &'static str {
+        match self {
+            Expect::Consistent => "consistent",
+            Expect::Violation => "violation",
+        }
+    }
+}
+
+impl fmt::Display for Expect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
 }
 
 /// A named profile.
@@ -149,6 +198,8 @@ pub struct AuditProfile {
 pub struct Audit {
     /// The row as written.
     pub row: AuditRow,
+    /// Its index among the file's `[[audit]]` rows (where its errors are located).
+    pub index: usize,
     /// The algorithm.
     pub algorithm: &'static AlgorithmDef,
     /// Options with defaults.
@@ -174,10 +225,15 @@ pub struct AuditPlan {
     pub audits: Vec<Audit>,
     /// The file's text (provenance).
     pub text: String,
+    /// The path it was read from.
+    pub path: PathBuf,
 }
 
-fn bad(message: String, hint: &str) -> anyhow::Error {
-    UsageError(message, hint.into()).into()
+impl AuditPlan {
+    /// A locator that turns TOML key paths of the file into `file:line:column`.
+    pub fn locator(&self) -> SpecLocator<'_> {
+        SpecLocator::new(&self.path, &self.text)
+    }
 }
 
 /// Whether `text` is an audit spec (it has `[[audit]]` rows) rather than an
@@ -189,33 +245,53 @@ pub fn is_audit_spec(text: &str) -> bool {
         .is_ok_and(|t| t.get("audit").is_some_and(|a| a.is_array()))
 }
 
-/// Reads and validates `path` under `profile`.
-pub fn load(path: &Path, profile: Option<&str>) -> Result<AuditPlan> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        bad(
-            format!("cannot read {}: {e}", path.display()),
-            "give an audit spec, e.g. experiments/audit.toml",
-        )
+/// Reads and validates `path` under `profile`. Every error is a [`SpecError`]
+/// at the `file:line:column` of the offending key, with a hint (exit code 2,
+/// nothing run or written).
+pub fn load(path: &Path, profile: Option<&str>) -> Result<AuditPlan, SpecError> {
+    let text = std::fs::read_to_string(path).map_err(|e| SpecError {
+        location: path.display().to_string(),
+        message: format!("cannot read audit spec: {e}"),
+        hint: "give an audit spec, e.g. experiments/audit.toml".into(),
     })?;
-    let file: AuditFile = toml::from_str(&text).map_err(|e| {
-        bad(
-            format!("{} is not a valid audit spec: {e}", path.display()),
-            "see experiments/audit.toml for the format",
-        )
-    })?;
-    validate(file, profile, text)
+    let file: AuditFile = parse_toml(path, &text, hint_for_parse_error)?;
+    validate(path, file, profile, text)
 }
 
-/// Validates a parsed file.
-pub fn validate(file: AuditFile, profile: Option<&str>, text: String) -> Result<AuditPlan> {
+fn hint_for_parse_error(message: &str) -> String {
+    if message.contains("unknown variant") {
+        "use one of the values listed (see docs/audit.md)".into()
+    } else if message.contains("unknown field") {
+        "remove or rename the key; experiments/audit.toml shows every key".into()
+    } else if message.contains("missing field") {
+        "add the missing key: every [[audit]] row needs name, algorithm, role, n, d, claim, runs and expect".into()
+    } else {
+        "check the TOML syntax and value types against experiments/audit.toml".into()
+    }
+}
+
+fn join(a: &[PathSeg], b: &[PathSeg]) -> Vec<PathSeg> {
+    a.iter().chain(b).cloned().collect()
+}
+
+/// Validates a parsed file (read from `path`, with `text`) under `profile`.
+fn validate(
+    path: &Path,
+    file: AuditFile,
+    profile: Option<&str>,
+    text: String,
+) -> Result<AuditPlan, SpecError> {
+    let loc = SpecLocator::new(path, &text);
     if !(file.alpha > 0.0 && file.alpha < 0.5) {
-        return Err(bad(
+        return Err(loc.error(
+            &toml_path!["alpha"],
             format!("alpha = {} outside (0, 0.5)", file.alpha),
-            "e.g. alpha = 1e-3",
+            "the false-alarm rate of each audit, e.g. alpha = 1e-3",
         ));
     }
     if !(file.zcdp_delta > 0.0 && file.zcdp_delta < 1.0) {
-        return Err(bad(
+        return Err(loc.error(
+            &toml_path!["zcdp_delta"],
             format!("zcdp_delta = {} outside (0, 1)", file.zcdp_delta),
             "e.g. zcdp_delta = 1e-5",
         ));
@@ -223,19 +299,21 @@ pub fn validate(file: AuditFile, profile: Option<&str>, text: String) -> Result<
     let prof = match profile {
         None => None,
         Some(p) => Some(file.profiles.get(p).ok_or_else(|| {
-            bad(
+            loc.error(
+                &toml_path!["profiles"],
                 format!("no profile `{p}` in the audit spec"),
-                &format!("profiles: {:?}", file.profiles.keys().collect::<Vec<_>>()),
+                format!("profiles: {:?}", file.profiles.keys().collect::<Vec<_>>()),
             )
         })?),
     };
     let mut seen = std::collections::BTreeSet::new();
     let mut audits = Vec::new();
-    for row in &file.audit {
+    for (i, row) in file.audit.iter().enumerate() {
         if !seen.insert(row.name.clone()) {
-            return Err(bad(
+            return Err(loc.error(
+                &toml_path!["audit", i, "name"],
                 format!("audit `{}` appears twice", row.name),
-                "give each audit a unique name",
+                "give each audit a unique name (it names the store's group)",
             ));
         }
         if let Some(only) = prof.and_then(|p| p.only.as_ref()) {
@@ -244,21 +322,38 @@ pub fn validate(file: AuditFile, profile: Option<&str>, text: String) -> Result<
             }
         }
         let cap = prof.and_then(|p| p.runs.get(&row.name).copied().or(p.max_runs));
-        audits.push(validate_row(row, cap, file.zcdp_delta)?);
+        audits.push(validate_row(&loc, i, row, cap, file.zcdp_delta)?);
     }
-    if let Some(missing) = prof.and_then(|p| p.runs.keys().find(|o| !seen.contains(*o))) {
-        return Err(bad(
-            format!("profile sets the runs of audit `{missing}`, which the spec lacks"),
-            "fix the profile's `runs` table",
-        ));
-    }
-    if let Some(only) = prof.and_then(|p| p.only.as_ref()) {
-        if let Some(missing) = only.iter().find(|o| !seen.contains(*o)) {
-            return Err(bad(
+    if let (Some(p), Some(prof)) = (profile, prof) {
+        if let Some(missing) = prof.runs.keys().find(|o| !seen.contains(*o)) {
+            return Err(loc.error(
+                &toml_path!["profiles", p, "runs", missing],
+                format!("profile sets the runs of audit `{missing}`, which the spec lacks"),
+                "fix the profile's `runs` table",
+            ));
+        }
+        let only = prof.only.iter().flatten().enumerate();
+        if let Some((j, missing)) = only.clone().find(|(_, o)| !seen.contains(*o)) {
+            return Err(loc.error(
+                &toml_path!["profiles", p, "only", j],
                 format!("profile names audit `{missing}`, which the spec lacks"),
                 "fix the profile's `only` list",
             ));
         }
+    }
+    if audits.is_empty() {
+        return Err(match profile {
+            Some(p) => loc.error(
+                &toml_path!["profiles", p, "only"],
+                format!("profile `{p}` selects no audit"),
+                "name at least one audit in `only`",
+            ),
+            None => loc.error(
+                &toml_path!["audit"],
+                "the audit spec has no audit",
+                "add at least one [[audit]] row",
+            ),
+        });
     }
     let output = match profile {
         Some(p) => format!("{}-{p}", file.name),
@@ -268,30 +363,41 @@ pub fn validate(file: AuditFile, profile: Option<&str>, text: String) -> Result<
         file,
         output,
         audits,
+        path: path.to_path_buf(),
         text,
     })
 }
 
-fn validate_row(row: &AuditRow, max_runs: Option<usize>, file_zcdp_delta: f64) -> Result<Audit> {
+fn validate_row(
+    loc: &SpecLocator,
+    index: usize,
+    row: &AuditRow,
+    max_runs: Option<usize>,
+    file_zcdp_delta: f64,
+) -> Result<Audit, SpecError> {
+    let base = toml_path!["audit", index];
+    let at = |key: &str| join(&base, &toml_path![key]);
     let here = |m: String| format!("audit `{}`: {m}", row.name);
     let algorithm = crate::registry::algorithm(&row.algorithm).ok_or_else(|| {
-        bad(
+        loc.error(
+            &at("algorithm"),
             here(format!("unknown algorithm `{}`", row.algorithm)),
             "`runner list` names them",
         )
     })?;
-    if algorithm.audit.is_none() {
-        return Err(bad(
+    let Some(audit_def) = algorithm.audit else {
+        return Err(loc.error(
+            &at("algorithm"),
             here(format!(
                 "`{}` declares no audit (it releases nothing private)",
                 algorithm.name
             )),
             "audit a private algorithm",
         ));
-    }
-    if row.observe == Observe::Transcript && algorithm.audit.is_some_and(|a| a.transcript.is_none())
-    {
-        return Err(bad(
+    };
+    if row.observe == Observe::Transcript && audit_def.transcript.is_none() {
+        return Err(loc.error(
+            &at("observe"),
             here(format!(
                 "`{}` declares no transcript statistic",
                 algorithm.name
@@ -299,48 +405,46 @@ fn validate_row(row: &AuditRow, max_runs: Option<usize>, file_zcdp_delta: f64) -
             "observe = \"release\", or declare `transcript` in the entry's AuditDef",
         ));
     }
-    if !["default", "erratum", "control"].contains(&row.role.as_str()) {
-        return Err(bad(
-            here(format!("role `{}`", row.role)),
-            "role is default, erratum or control",
-        ));
-    }
-    if row.role == "erratum" && row.erratum.is_none() {
-        return Err(bad(
+    if row.role == Role::Erratum && row.erratum.is_none() {
+        return Err(loc.error(
+            &at("role"),
             here("an erratum row needs `erratum = \"<id>\"`".into()),
             "name the digest's erratum",
         ));
     }
-    if !["consistent", "violation"].contains(&row.expect.as_str()) {
-        return Err(bad(
-            here(format!("expect `{}`", row.expect)),
-            "expect is consistent or violation",
-        ));
+    for (key, value, least) in [("runs", row.runs, 8), ("n", row.n, 1), ("d", row.d, 1)] {
+        if value < least {
+            return Err(loc.error(
+                &at(key),
+                here(format!("{key} = {value} is below {least}")),
+                "runs >= 8 (half select the event, half estimate), n >= 1 and d >= 1, e.g. runs = 20000, n = 4, d = 1",
+            ));
+        }
     }
-    if row.runs < 8 || row.n < 1 || row.d < 1 {
-        return Err(bad(
-            here("runs >= 8, n >= 1 and d >= 1 are needed".into()),
-            "e.g. runs = 20000, n = 4, d = 1",
-        ));
-    }
-    let options = resolve_options(algorithm, &row.options)
-        .map_err(|m| bad(here(m), "`runner list` documents the options"))?;
-    let claim = privacy(algorithm, &row.claim).map_err(|m| {
-        bad(
-            here(format!("claim: {m}")),
-            "e.g. claim = { eps = 1.0, delta = 1e-5 } or { rho = 0.5 }",
-        )
-    })?;
+    let owner = format!("algorithm `{}`", algorithm.name);
+    let table = ParamTable {
+        owner: &owner,
+        reserved: &[],
+        swept: None,
+    };
+    let options = resolve_params(algorithm.options, &row.options, table)
+        .map_err(|e| loc.unresolved(&at("options"), e))?;
+    let claim = resolve_privacy(algorithm, &row.claim, "claim")
+        .map_err(|e| loc.unresolved(&at("claim"), e))?;
     let run_at = match &row.run_at {
-        Some(p) => privacy(algorithm, p)
-            .map_err(|m| bad(here(format!("run_at: {m}")), "the same unit as the claim"))?,
+        Some(p) => resolve_privacy(algorithm, p, "run_at")
+            .map_err(|e| loc.unresolved(&at("run_at"), e))?,
         None => claim,
     };
     if let (Privacy::Approx(c), Privacy::Approx(r)) = (claim, run_at) {
         if c.delta != r.delta {
-            return Err(bad(
-                here("run_at must keep the claim's delta".into()),
-                "change eps only",
+            return Err(loc.error(
+                &join(&base, &toml_path!["run_at", "delta"]),
+                here(format!(
+                    "run_at's delta = {} differs from the claim's {}",
+                    r.delta, c.delta
+                )),
+                "a control keeps the claim's delta and changes eps only",
             ));
         }
     }
@@ -348,13 +452,15 @@ fn validate_row(row: &AuditRow, max_runs: Option<usize>, file_zcdp_delta: f64) -
         (None, _) => file_zcdp_delta,
         (Some(delta), Privacy::Zcdp(_)) if delta > 0.0 && delta < 1.0 => delta,
         (Some(delta), Privacy::Zcdp(_)) => {
-            return Err(bad(
+            return Err(loc.error(
+                &at("zcdp_delta"),
                 here(format!("zcdp_delta = {delta} outside (0, 1)")),
                 "e.g. zcdp_delta = 1e-3",
             ))
         }
         (Some(_), Privacy::Approx(_)) => {
-            return Err(bad(
+            return Err(loc.error(
+                &at("zcdp_delta"),
                 here("zcdp_delta applies to a zCDP claim only".into()),
                 "an (eps, delta) claim states its delta",
             ))
@@ -362,6 +468,7 @@ fn validate_row(row: &AuditRow, max_runs: Option<usize>, file_zcdp_delta: f64) -
     };
     Ok(Audit {
         row: row.clone(),
+        index,
         algorithm,
         options,
         claim,
@@ -371,93 +478,6 @@ fn validate_row(row: &AuditRow, max_runs: Option<usize>, file_zcdp_delta: f64) -
     })
 }
 
-fn privacy(algorithm: &AlgorithmDef, p: &PrivacySpec) -> Result<Privacy, String> {
-    match (algorithm.privacy_unit, p.eps, p.rho) {
-        (PrivacyUnit::EpsDelta, Some(eps), None) => {
-            let delta = p.delta.unwrap_or(0.0);
-            if !(eps > 0.0 && eps.is_finite()) {
-                return Err(format!("eps = {eps} must be positive"));
-            }
-            if !(0.0..algorithm.delta_max).contains(&delta)
-                || (algorithm.needs_delta && delta == 0.0)
-            {
-                return Err(format!(
-                    "delta = {delta} is outside what `{}` admits",
-                    algorithm.name
-                ));
-            }
-            Ok(Privacy::Approx(PrivacyParams { eps, delta }))
-        }
-        (PrivacyUnit::Zcdp, None, Some(rho)) if p.delta.is_none() => {
-            if !(rho > 0.0 && rho.is_finite()) {
-                return Err(format!("rho = {rho} must be positive"));
-            }
-            Ok(Privacy::Zcdp(rho))
-        }
-        (PrivacyUnit::EpsDelta, _, _) => Err(format!(
-            "`{}` is calibrated for (eps, delta)-DP: give eps and delta",
-            algorithm.name
-        )),
-        (PrivacyUnit::Zcdp, _, _) => Err(format!(
-            "`{}` is calibrated for rho-zCDP: give rho only",
-            algorithm.name
-        )),
-    }
-}
-
-fn resolve_options(
-    algorithm: &AlgorithmDef,
-    given: &BTreeMap<String, toml::Value>,
-) -> Result<Values, String> {
-    if let Some(k) = given
-        .keys()
-        .find(|k| !algorithm.options.iter().any(|d| d.name == k.as_str()))
-    {
-        let known: Vec<_> = algorithm.options.iter().map(|d| d.name).collect();
-        return Err(format!(
-            "unknown option `{k}` of `{}` (options: {known:?})",
-            algorithm.name
-        ));
-    }
-    let mut values = Values::new();
-    for def in algorithm.options {
-        let raw = match (given.get(def.name), def.default) {
-            (Some(v), _) => v.clone(),
-            (None, Some(text)) => {
-                toml::from_str::<BTreeMap<String, toml::Value>>(&format!("v = {text}"))
-                    .expect("registry defaults are valid TOML")
-                    .remove("v")
-                    .expect("default present")
-            }
-            (None, None) => return Err(format!("option `{}` has no default; set it", def.name)),
-        };
-        let value = match (raw, def.kind) {
-            (toml::Value::String(s), ParamKind::Choice(choices))
-                if choices.contains(&s.as_str()) =>
-            {
-                Value::Str(s)
-            }
-            (v, ParamKind::Choice(choices)) => {
-                return Err(format!("{} = {v} is not one of {choices:?}", def.name))
-            }
-            (toml::Value::Integer(i), ParamKind::Int { min }) if i >= min => Value::Num(i as f64),
-            (toml::Value::Float(x), ParamKind::Float { min, max, min_open })
-                if x <= max && (x > min || (!min_open && x == min)) =>
-            {
-                Value::Num(x)
-            }
-            (toml::Value::Integer(i), ParamKind::Float { min, max, min_open })
-                if (i as f64) <= max && ((i as f64) > min || (!min_open && i as f64 == min)) =>
-            {
-                Value::Num(i as f64)
-            }
-            (v, _) => return Err(format!("{} = {v} is outside its range", def.name)),
-        };
-        values.insert(def.name.to_string(), value);
-    }
-    Ok(values)
-}
-
 /// The options that differ from their defaults, as `k=v` joined by `,`
 /// (the variant's name in reports; empty for the default algorithm).
 pub fn variant(audit: &Audit) -> String {
@@ -465,15 +485,19 @@ pub fn variant(audit: &Audit) -> String {
         .row
         .options
         .iter()
-        .map(|(k, v)| format!("{k}={}", v.to_string().trim_matches('"')))
+        .map(|(k, v)| format!("{k}={}", toml_text(v).trim_matches('"')))
         .collect::<Vec<_>>()
         .join(",")
 }
 
-/// Fails when the spec is unusable for another reason.
-pub fn ensure_nonempty(plan: &AuditPlan) -> Result<()> {
-    if plan.audits.is_empty() {
-        bail!("the audit spec selects no audit");
+/// `value` as TOML writes it (`10.0`, `"paper"`): the variant column's text
+/// from before the options were read as [`ParamValue`]s.
+fn toml_text(value: &ParamValue) -> String {
+    match value {
+        ParamValue::Bool(b) => toml::Value::Boolean(*b),
+        ParamValue::Int(i) => toml::Value::Integer(*i),
+        ParamValue::Float(x) => toml::Value::Float(*x),
+        ParamValue::Str(s) => toml::Value::String(s.clone()),
     }
-    Ok(())
+    .to_string()
 }

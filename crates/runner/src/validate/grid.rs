@@ -1,7 +1,7 @@
 //! The swept axes of a study: the base grid with a profile's overrides, where
 //! each swept parameter goes, and the checked values of each axis.
 
-use super::params::{check_numeric, find_def};
+use super::params::find_def;
 use super::{join, Axis, Grid, Target};
 use crate::diagnostics::{PathSeg, SpecError, SpecLocator};
 use crate::registry::{self, AlgorithmDef, FamilyDef, ParamDef, ParamKind};
@@ -149,7 +149,7 @@ fn axis_values(
             values.iter_mut().for_each(|v| *v = v.round());
         }
         for &v in &values {
-            check_numeric(loc, def, v, path)?;
+            registry::check_number(def, v).map_err(|e| loc.error(path, e.message, e.hint))?;
         }
     }
     let mut sorted = values.clone();

@@ -19,7 +19,6 @@ mod params;
 mod slopes;
 mod study;
 
-pub(crate) use params::declared_default;
 pub use slopes::in_window;
 
 /// Largest repetition count of a study: a million runs of one grid point is

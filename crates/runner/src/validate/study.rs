@@ -131,19 +131,6 @@ pub(super) fn resolve(
         &["name"],
     )?;
     let privacy = params::check_privacy(loc, s, base, defaults, algorithm, &axes, &grid)?;
-    if algorithm.needs_delta {
-        let deltas: Vec<f64> = match axes.iter().find(|a| a.name == "delta") {
-            Some(a) => a.values.clone(),
-            None => vec![privacy.first.approx().delta],
-        };
-        if deltas.contains(&0.0) {
-            return Err(loc.error(
-                &join(base, &toml_path!["privacy", "delta"]),
-                format!("algorithm `{}` needs delta > 0", algorithm.name),
-                "it is calibrated for (eps, delta)-DP by a Gaussian accountant; set delta, e.g. 1e-6",
-            ));
-        }
-    }
     // A profile may replace the study's expectations (a quick grid too short
     // for the default's slope windows).
     let (expect, expect_path) = match profile_spec.and_then(|p| p.expect.get(&s.name)) {
