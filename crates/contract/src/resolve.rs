@@ -252,7 +252,11 @@ pub fn resolve_params(
             values.insert(def.name.to_string(), Value::Num(first));
             continue;
         }
-        let Some(written) = given.get(def.name).cloned().or_else(|| default_written(def)) else {
+        let Some(written) = given
+            .get(def.name)
+            .cloned()
+            .or_else(|| default_written(def))
+        else {
             let or_sweep = if table.swept.is_some() {
                 " or sweep it in the grid"
             } else {
@@ -437,7 +441,10 @@ mod tests {
             Ok(Value::Num(2.0))
         );
         for bad in [0.0, -1.0, f64::INFINITY, f64::NAN] {
-            assert!(resolve_param(scale, &ParamValue::Float(bad)).is_err(), "{bad}");
+            assert!(
+                resolve_param(scale, &ParamValue::Float(bad)).is_err(),
+                "{bad}"
+            );
         }
         assert!(resolve_param(scale, &ParamValue::Str("1".into())).is_err());
         let mode = &OPTIONS[2];
@@ -459,14 +466,21 @@ mod tests {
         let values = resolve_params(OPTIONS, &given(&[]), table(Some(&swept))).unwrap();
         assert_eq!(values["scale"], Value::Num(3.0));
 
-        let unknown = resolve_params(OPTIONS, &given(&[("scael", ParamValue::Int(1))]), table(None));
+        let unknown = resolve_params(
+            OPTIONS,
+            &given(&[("scael", ParamValue::Int(1))]),
+            table(None),
+        );
         assert_eq!(unknown.unwrap_err().key.as_deref(), Some("scael"));
         let both = resolve_params(
             OPTIONS,
             &given(&[("scale", ParamValue::Int(1))]),
             table(Some(&swept)),
         );
-        assert!(both.unwrap_err().message.contains("both fixed here and swept"));
+        assert!(both
+            .unwrap_err()
+            .message
+            .contains("both fixed here and swept"));
         let missing = resolve_params(OPTIONS, &given(&[]), table(None)).unwrap_err();
         assert_eq!(missing.key, None);
         assert!(!missing.hint.contains("grid"), "{}", missing.hint);

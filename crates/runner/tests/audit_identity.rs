@@ -31,7 +31,11 @@ fn every_committed_audit_seed_identity_is_unchanged() {
         return;
     }
     let pinned = std::fs::read_to_string(&fixture).unwrap();
-    assert_eq!(pinned.lines().count(), 53, "one line per committed audit row");
+    assert_eq!(
+        pinned.lines().count(),
+        53,
+        "one line per committed audit row"
+    );
     let moved: Vec<_> = pinned
         .lines()
         .zip(now.lines())

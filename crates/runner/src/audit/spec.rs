@@ -316,13 +316,16 @@ fn validate(
                 "give each audit a unique name (it names the store's group)",
             ));
         }
-        if let Some(only) = prof.and_then(|p| p.only.as_ref()) {
-            if !only.contains(&row.name) {
-                continue;
-            }
-        }
+        // Every row is validated, selected or not: a profile runs a part of
+        // a spec that is right as a whole (as an experiment's `only` does).
         let cap = prof.and_then(|p| p.runs.get(&row.name).copied().or(p.max_runs));
-        audits.push(validate_row(&loc, i, row, cap, file.zcdp_delta)?);
+        let audit = validate_row(&loc, i, row, cap, file.zcdp_delta)?;
+        if prof
+            .and_then(|p| p.only.as_ref())
+            .is_none_or(|only| only.contains(&row.name))
+        {
+            audits.push(audit);
+        }
     }
     if let (Some(p), Some(prof)) = (profile, prof) {
         if let Some(missing) = prof.runs.keys().find(|o| !seen.contains(*o)) {
@@ -432,8 +435,9 @@ fn validate_row(
     let claim = resolve_privacy(algorithm, &row.claim, "claim")
         .map_err(|e| loc.unresolved(&at("claim"), e))?;
     let run_at = match &row.run_at {
-        Some(p) => resolve_privacy(algorithm, p, "run_at")
-            .map_err(|e| loc.unresolved(&at("run_at"), e))?,
+        Some(p) => {
+            resolve_privacy(algorithm, p, "run_at").map_err(|e| loc.unresolved(&at("run_at"), e))?
+        }
         None => claim,
     };
     if let (Privacy::Approx(c), Privacy::Approx(r)) = (claim, run_at) {
