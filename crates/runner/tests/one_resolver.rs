@@ -1,7 +1,8 @@
 //! The audit spec goes through the contract's resolver, as the experiment
 //! spec does (issue 38 item 1): both accept and refuse the same written
-//! values, and every audit-spec error is located at the offending key
-//! (`file:line:column`) with a hint, exit code 2 and nothing written.
+//! values, every audit-spec error is located at the offending key
+//! (`file:line:column`) with a hint, exit code 2 and nothing written, and
+//! the contract reads every declared default as TOML does.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -265,4 +266,30 @@ fn every_audit_spec_error_is_located_with_a_hint_and_writes_nothing() {
         "{err}"
     );
     assert!(!dir.0.join("results").exists());
+}
+
+/// The contract reads declared defaults (TOML text) without a TOML parser;
+/// every registered default must read as `toml` reads it, since a swept
+/// parameter's default enters its study's identity hash and an option's
+/// default an audit's seed identity.
+#[test]
+fn every_registered_default_reads_as_toml_reads_it() {
+    use runner::registry::{algorithms, declared_default, families, Value};
+    let defs = families()
+        .flat_map(|f| f.params)
+        .chain(algorithms().flat_map(|a| a.options));
+    let mut read = 0;
+    for def in defs {
+        let Some(text) = def.default else { continue };
+        let toml: toml::Table = format!("v = {text}").parse().unwrap();
+        let want = match &toml["v"] {
+            toml::Value::String(s) => Value::Str(s.clone()),
+            toml::Value::Integer(i) => Value::Num(*i as f64),
+            toml::Value::Float(x) => Value::Num(*x),
+            other => panic!("`{}`: default {other:?}", def.name),
+        };
+        assert_eq!(declared_default(def), Some(want), "`{}` = {text}", def.name);
+        read += 1;
+    }
+    assert!(read > 100, "only {read} defaults read");
 }
