@@ -317,13 +317,14 @@ impl AlgorithmDef {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::{CellOutput, Curves, Release, RunFailure};
     use dpcore::Objective;
     use rand_pcg::Pcg64;
 
-    fn never_runs(
+    /// An objective run for entries that tests only declare.
+    pub(crate) fn never_runs(
         _: &RunContext,
         _: &dyn Objective,
         _: &mut Pcg64,

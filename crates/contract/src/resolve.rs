@@ -373,21 +373,7 @@ fn check_delta(algorithm: &AlgorithmDef, delta: f64) -> Result<(), ResolveError>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{CellOutput, Curves, Diagnostics, Release, RunContext, RunFailure};
-    use dpcore::Objective;
-    use rand_pcg::Pcg64;
-
-    fn never_runs(
-        _: &RunContext,
-        _: &dyn Objective,
-        _: &mut Pcg64,
-    ) -> Result<CellOutput, RunFailure> {
-        Ok(CellOutput::new(
-            Release::measurement(0.0),
-            Curves::NONE,
-            Diagnostics::new(),
-        ))
-    }
+    use crate::entry::tests::never_runs;
 
     const OPTIONS: &[ParamDef] = &[
         ParamDef::int("steps", 1, "number of steps")

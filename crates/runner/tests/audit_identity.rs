@@ -6,8 +6,8 @@
 //! the resolver that moved one would give the audit other random streams, so
 //! its committed numbers would no longer reproduce.
 //!
-//! After a change that must move an identity (a new default of an option),
-//! regenerate the file with
+//! A row added later has no pinned identity. After a change that must move
+//! one, regenerate the file with
 //! `WRITE_AUDIT_IDENTITIES=1 cargo test -p runner --test audit_identity`
 //! and say in the commit which rows moved and why.
 
@@ -21,33 +21,32 @@ fn every_committed_audit_seed_identity_is_unchanged() {
     let fixture =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/audit_seed_identities.txt");
     let plan = spec::load(&root.join("experiments/audit.toml"), None).unwrap();
-    let now: String = plan
+    let now: Vec<String> = plan
         .audits
         .iter()
-        .map(|a| format!("{} {}\n", a.row.name, seed_identity(a, plan.file.seed)))
+        .map(|a| format!("{} {}", a.row.name, seed_identity(a, plan.file.seed)))
         .collect();
     if std::env::var_os("WRITE_AUDIT_IDENTITIES").is_some() {
-        std::fs::write(&fixture, &now).unwrap();
+        std::fs::write(&fixture, now.join("\n") + "\n").unwrap();
         return;
     }
+    // Every pinned row keeps its identity; a row added since (a new
+    // algorithm's audit) has none pinned and is free.
     let pinned = std::fs::read_to_string(&fixture).unwrap();
-    assert_eq!(
-        pinned.lines().count(),
-        53,
-        "one line per committed audit row"
-    );
-    let moved: Vec<_> = pinned
+    let moved: Vec<String> = pinned
         .lines()
-        .zip(now.lines())
-        .filter(|(a, b)| a != b)
-        .map(|(a, b)| format!("  pinned {a}\n  now    {b}"))
+        .filter(|line| !now.iter().any(|n| n == line))
+        .map(|line| {
+            let name = line.split(' ').next().unwrap_or_default();
+            let current = now.iter().find(|n| n.split(' ').next() == Some(name));
+            format!("  pinned {line}\n  now    {current:?}")
+        })
         .collect();
     assert!(
-        moved.is_empty() && pinned.lines().count() == now.lines().count(),
-        "{} audit seed identities moved ({} pinned, {} now):\n{}",
+        moved.is_empty() && pinned.lines().count() >= 53,
+        "{} of {} pinned audit seed identities moved or vanished:\n{}",
         moved.len(),
         pinned.lines().count(),
-        now.lines().count(),
         moved.join("\n")
     );
 }
