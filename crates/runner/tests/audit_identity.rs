@@ -20,7 +20,12 @@ fn every_committed_audit_seed_identity_is_unchanged() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let fixture =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/audit_seed_identities.txt");
-    let plan = spec::load(&root.join("experiments/audit.toml"), None).unwrap();
+    let path = root.join("experiments/audit.toml");
+    let plan = spec::load(&path, None).unwrap();
+    // Every committed profile loads too (each validates every row).
+    for profile in plan.file.profiles.keys() {
+        spec::load(&path, Some(profile)).unwrap_or_else(|e| panic!("{profile}: {e}"));
+    }
     let now: Vec<String> = plan
         .audits
         .iter()
