@@ -47,7 +47,9 @@ impl Outcome {
 
     /// Whether the verdict is the one the theory expects.
     pub fn as_expected(&self) -> bool {
-        self.verdict() == self.audit.row.expect.name()
+        self.assessment
+            .as_ref()
+            .is_some_and(|a| a.verdict == self.audit.row.expect.verdict())
     }
 }
 

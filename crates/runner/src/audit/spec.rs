@@ -160,13 +160,17 @@ pub enum Expect {
 }
 
 impl Expect {
-    /// Name in the spec and in reports (the verdict's name,
-    /// [`audit::assess::Verdict::name`]).
-    pub fn name(self) -> &'static str {
+    /// The verdict expected.
+    pub fn verdict(self) -> audit::Verdict {
         match self {
-            Expect::Consistent => "consistent",
-            Expect::Violation => "violation",
+            Expect::Consistent => audit::Verdict::Consistent,
+            Expect::Violation => audit::Verdict::Violation,
         }
+    }
+
+    /// Name in the spec and in reports: the verdict's.
+    pub fn name(self) -> &'static str {
+        self.verdict().name()
     }
 }
 
