@@ -61,17 +61,19 @@ pub struct PrivacySpec {
 }
 
 impl PrivacySpec {
-    /// The written value of `name` (`eps`, `delta` or `rho`).
+    /// The written value of `name` (`eps`, `delta` or `rho`; another name
+    /// is a programming error, as in [`Privacy::with`]).
     pub fn get(&self, name: &str) -> Option<f64> {
         match name {
             "eps" => self.eps,
             "delta" => self.delta,
             "rho" => self.rho,
-            _ => None,
+            _ => panic!("no privacy parameter `{name}`"),
         }
     }
 
-    /// The same guarantee with `name` (`eps`, `delta` or `rho`) set to `value`.
+    /// The same guarantee with `name` (`eps`, `delta` or `rho`) set to `value`
+    /// (another name is a programming error).
     pub fn with(self, name: &str, value: Option<f64>) -> Self {
         match name {
             "eps" => Self { eps: value, ..self },
@@ -80,7 +82,7 @@ impl PrivacySpec {
                 ..self
             },
             "rho" => Self { rho: value, ..self },
-            _ => self,
+            _ => panic!("no privacy parameter `{name}`"),
         }
     }
 }
