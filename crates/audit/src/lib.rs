@@ -27,6 +27,7 @@ pub mod assess;
 pub mod bootstrap;
 pub mod clopper_pearson;
 pub mod gdp;
+pub mod one_run;
 pub mod power;
 pub mod threshold;
 
