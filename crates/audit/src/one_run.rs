@@ -248,7 +248,10 @@ mod tests {
         for (r, v, eps) in [(20, 15, 0.5), (20, 20, 2.0), (30, 0, 1.0), (30, 17, 0.0)] {
             let q = 1.0 / (1.0 + (-eps as f64).exp());
             let p = p_value(100, r, v, eps, 0.0);
-            assert!((p / tail(r as u64, v as u64, q) - 1.0).abs() < 1e-12, "{r} {v} {eps}");
+            assert!(
+                (p / tail(r as u64, v as u64, q) - 1.0).abs() < 1e-12,
+                "{r} {v} {eps}"
+            );
         }
     }
 
@@ -272,7 +275,10 @@ mod tests {
         for (r, alpha) in [(1usize, 0.5), (10, 0.05), (100, 0.05), (1000, 1e-3)] {
             let got = eps_lower(r, r, r, 0.0, alpha);
             let want = all_correct_eps(r, alpha);
-            assert!((got - want).abs() < 1e-9 * want.max(1.0), "{r}: {got} vs {want}");
+            assert!(
+                (got - want).abs() < 1e-9 * want.max(1.0),
+                "{r}: {got} vs {want}"
+            );
         }
         // q = 0.05^(1/100) = 0.970_486..., eps = ln(q / (1 - q)) = 3.492_965_4
         // (Python's math.log and math.expm1).
@@ -293,7 +299,10 @@ mod tests {
         assert_eq!(eps_lower(m, r, 100, 0.0, 0.05), 0.0);
         let v = 160;
         assert!(eps_lower(m, r, v, 0.0, 0.1) >= eps_lower(m, r, v, 0.0, 0.01));
-        let (e0, e1) = (eps_lower(m, r, v, 0.0, 0.05), eps_lower(m, r, v, 1e-4, 0.05));
+        let (e0, e1) = (
+            eps_lower(m, r, v, 0.0, 0.05),
+            eps_lower(m, r, v, 1e-4, 0.05),
+        );
         assert!(e0 > e1 && e1 > 0.0, "{e0} {e1}");
     }
 

@@ -151,9 +151,7 @@ fn false_alarms_stay_within_alpha_and_half_the_noise_is_detected() {
         (
             "Laplace",
             Mechanism::Laplace { scale: 1.0 / CLAIM },
-            Mechanism::Laplace {
-                scale: 0.5 / CLAIM,
-            },
+            Mechanism::Laplace { scale: 0.5 / CLAIM },
             0.9,
         ),
     ];
