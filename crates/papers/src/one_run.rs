@@ -32,6 +32,12 @@ pub struct CanaryRun {
     pub claim: PrivacyParams,
     /// The noise scale the run used (after `noise_factor`).
     pub noise_scale: f64,
+    /// The entry's own accountant's `eps` (at the claim's `delta`) for the
+    /// noise the run used: an upper bound on what the canary pair can show.
+    pub run_eps: f64,
+    /// The expected score of an included canary minus an excluded one's
+    /// (where no projection binds): the signal the noise hides.
+    pub signal: f64,
     /// The entry's schedule and calibration, for the report.
     pub details: String,
 }

@@ -25,6 +25,7 @@ use rand::SeedableRng;
 use rand_pcg::Pcg64;
 use solvers::bassily::rate::rate;
 use solvers::bassily::sgd::{Nsgd, NsgdVariant};
+use solvers::dp_sgd::poisson_gaussian_realised_eps;
 
 use super::families::MAX_SIGNAL;
 pub use super::options::Calibration;
@@ -84,6 +85,13 @@ pub fn nsgd(s: &NsgdCanaries) -> Result<CanaryRun, RunFailure> {
     plan.noise.sigma *= s.noise_factor;
     plan.noise.noise_multiplier *= s.noise_factor;
     let release = algorithm.run_planned(&problem, &plan, &mut rng)?;
+    let run_eps = poisson_gaussian_realised_eps(
+        plan.noise.noise_multiplier,
+        plan.schedule.sampling_rate(),
+        plan.schedule.steps,
+        p.delta,
+        Neighbouring::ReplaceOne,
+    )?;
     let sched = plan.schedule;
     // The auditor knows every record but the canaries (white box): it
     // removes the data's expected pull on each canary coordinate. Without
@@ -103,16 +111,18 @@ pub fn nsgd(s: &NsgdCanaries) -> Result<CanaryRun, RunFailure> {
         included,
         claim: p,
         noise_scale: plan.noise.sigma,
+        run_eps,
+        // The canary's own pull, +-c per coordinate (its gradient is -+L e).
+        signal: 2.0 * c,
         details: format!(
             "nsgd ({:?}, replace-one) on LinBall n = {n}, d = {d}, r = {r:.4}: T = {}, batch m = {}, \
-             q = {:.4}, noise multiplier {:.4} (x{} of the plan's), accountant eps {:.4}",
+             q = {:.4}, noise multiplier {:.4} (x{} of the plan's), accountant eps {run_eps:.4}",
             plan.noise.calibration,
             sched.steps,
             sched.batch,
             sched.sampling_rate(),
             plan.noise.noise_multiplier,
             s.noise_factor,
-            plan.noise.realised_eps
         ),
     })
 }

@@ -111,6 +111,8 @@ pub fn output_perturbation(s: &OutputPerturbationCanaries) -> Result<CanaryRun, 
         included,
         claim: s.privacy,
         noise_scale: release.noise_scale,
+        run_eps: eps_run,
+        signal: sensitivity,
         details: format!(
             "output_perturbation_conceptual (tight) on the diagonal quadratic n = {n}, d = {d}: \
              sensitivity {sensitivity:.3e}, noise scale {:.3e} (x{} of the claim's; run at eps {eps_run:.4})",

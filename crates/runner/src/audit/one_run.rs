@@ -105,11 +105,12 @@ fn canary_run(a: &OneRunArgs, seed: u64) -> Result<CanaryRun> {
 
 /// Runs `args.audits` one-run audits and prints one line each and a summary.
 pub fn run(args: &OneRunArgs) -> Result<i32> {
-    let mut flagged = 0;
+    let (mut flagged, mut total, mut sum_eps) = (0, 0.0, 0.0);
     for k in 0..args.audits {
         let start = Instant::now();
         let run = canary_run(args, args.seed + k)?;
         let seconds = start.elapsed().as_secs_f64();
+        total += seconds;
         let a = audit::one_run::audit(
             &run.scores,
             &run.included,
@@ -121,11 +122,13 @@ pub fn run(args: &OneRunArgs) -> Result<i32> {
         if k == 0 {
             println!("{}", run.details);
             println!(
-                "claim eps = {} at delta = {}; m = {}, k = {} a side, alpha = {}",
-                run.claim.eps, run.claim.delta, a.canaries, args.guesses, args.alpha
+                "claim eps = {} at delta = {} (the noise run: eps {:.4} by the entry's accountant); \
+                 m = {}, k = {} a side, alpha = {}",
+                run.claim.eps, run.claim.delta, run.run_eps, a.canaries, args.guesses, args.alpha
             );
         }
         let flag = a.eps_lower > run.claim.eps;
+        sum_eps += a.eps_lower;
         flagged += u64::from(flag);
         println!(
             "seed {}: {}/{} correct, eps_lower {:.4}{} ({seconds:.2} s run)",
@@ -136,6 +139,11 @@ pub fn run(args: &OneRunArgs) -> Result<i32> {
             if flag { " > claim: VIOLATION" } else { "" },
         );
     }
-    println!("flagged {flagged} of {} audits", args.audits);
+    println!(
+        "flagged {flagged} of {} audits, mean eps_lower {:.4} ({:.1} s of runs in all)",
+        args.audits,
+        sum_eps / args.audits as f64,
+        total
+    );
     Ok(EXIT_OK)
 }
