@@ -245,8 +245,8 @@ mod tests {
 
     #[test]
     fn pure_p_value_is_the_binomial_tail() {
-        for (r, v, eps) in [(20, 15, 0.5), (20, 20, 2.0), (30, 0, 1.0), (30, 17, 0.0)] {
-            let q = 1.0 / (1.0 + (-eps as f64).exp());
+        for (r, v, eps) in [(20, 15, 0.5f64), (20, 20, 2.0), (30, 0, 1.0), (30, 17, 0.0)] {
+            let q = 1.0 / (1.0 + (-eps).exp());
             let p = p_value(100, r, v, eps, 0.0);
             assert!(
                 (p / tail(r as u64, v as u64, q) - 1.0).abs() < 1e-12,
