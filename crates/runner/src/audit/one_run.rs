@@ -13,14 +13,25 @@
 
 use std::time::Instant;
 
-use anyhow::{bail, Result};
+use anyhow::Result;
 use clap::Args;
-use dpcore::PrivacyParams;
+use dpcore::{PrivacyParams, RunFailure};
 use papers::bassily::one_run::{nsgd, Calibration, NsgdCanaries};
 use papers::lowy_razaviyayn::one_run::{output_perturbation, OutputPerturbationCanaries};
 use papers::one_run::CanaryRun;
 
-use crate::cli::EXIT_OK;
+use crate::cli::{UsageError, EXIT_OK};
+
+/// A name the command does not know, as bad input (exit 2).
+fn usage(message: String) -> anyhow::Error {
+    UsageError(
+        message,
+        "runner one-run nsgd|output_perturbation_conceptual --n N --d D --eps E --delta DELTA \
+         [--calibration accountant|paper]"
+            .into(),
+    )
+    .into()
+}
 
 /// Options of `runner one-run`.
 #[derive(Debug, Args, Clone)]
@@ -71,22 +82,31 @@ fn canary_run(a: &OneRunArgs, seed: u64) -> Result<CanaryRun> {
         eps: a.eps,
         delta: a.delta,
     };
+    // The run's stream is the seed's, decorrelated from the data's.
+    let run_seed = seed ^ 0x9e37_79b9_7f4a_7c15;
     let run = match a.algorithm.as_str() {
-        "nsgd" => nsgd(&NsgdCanaries {
-            n: a.n,
-            d: a.d,
-            privacy,
-            r_factor: a.r_factor,
-            canaries: a.canaries,
-            calibration: match a.calibration.as_str() {
+        "nsgd" => {
+            let calibration = match a.calibration.as_str() {
                 "accountant" => Calibration::Accountant,
                 "paper" => Calibration::Paper,
-                other => bail!("calibration {other:?}: expected accountant or paper"),
-            },
-            noise_factor: a.noise_factor,
-            data_seed: seed,
-            run_seed: seed ^ 0x9e37_79b9_7f4a_7c15,
-        })?,
+                other => {
+                    return Err(usage(format!(
+                        "calibration {other:?}: expected accountant or paper"
+                    )))
+                }
+            };
+            nsgd(&NsgdCanaries {
+                n: a.n,
+                d: a.d,
+                privacy,
+                r_factor: a.r_factor,
+                canaries: a.canaries,
+                calibration,
+                noise_factor: a.noise_factor,
+                data_seed: seed,
+                run_seed,
+            })
+        }
         "output_perturbation_conceptual" => output_perturbation(&OutputPerturbationCanaries {
             n: a.n,
             d: a.d,
@@ -94,13 +114,19 @@ fn canary_run(a: &OneRunArgs, seed: u64) -> Result<CanaryRun> {
             canaries: a.canaries,
             noise_factor: a.noise_factor,
             data_seed: seed,
-            run_seed: seed ^ 0x9e37_79b9_7f4a_7c15,
-        })?,
+            run_seed,
+        }),
         other => {
-            bail!("one-run audits exist for nsgd and output_perturbation_conceptual, not {other:?}")
+            return Err(usage(format!(
+                "one-run audits exist for nsgd and output_perturbation_conceptual, not {other:?}"
+            )))
         }
     };
-    Ok(run)
+    // A setting the canaries or the entry refuse is bad input: nothing ran.
+    run.map_err(|e| match e {
+        RunFailure::InvalidParameters(m) => usage(m),
+        other => other.into(),
+    })
 }
 
 /// Runs `args.audits` one-run audits and prints one line each and a summary.
