@@ -12,7 +12,7 @@
 /// `ln k!` for `k = 0..=n`, by Neumaier-compensated cumulative sums of `ln i`
 /// (plain summation drifts by about `n * 1e-16` relative, which at
 /// `n = 1e6` moves a `1e-8`-level bound in its sixth digit).
-fn ln_factorials(n: usize) -> Vec<f64> {
+pub(crate) fn ln_factorials(n: usize) -> Vec<f64> {
     let mut out = Vec::with_capacity(n + 1);
     let (mut sum, mut comp) = (0.0f64, 0.0f64);
     out.push(0.0);

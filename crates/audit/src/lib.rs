@@ -22,11 +22,14 @@
 //! mechanism's `eps` it would flag against a claim. [`gdp::gdp_audit`] is the
 //! tighter Gaussian-DP fit (Nasr et al. 2023) for mechanisms whose trade-off
 //! is Gaussian: it bounds `mu` and converts it to `eps` at `delta`.
+//! [`one_run`] bounds `eps` from a single run with many canaries (Steinke,
+//! Nasr & Jagielski 2023): how many of their inclusions are guessed right.
 
 pub mod assess;
 pub mod bootstrap;
 pub mod clopper_pearson;
 pub mod gdp;
+pub mod one_run;
 pub mod power;
 pub mod threshold;
 

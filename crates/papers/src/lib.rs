@@ -18,6 +18,7 @@ pub mod errata;
 pub mod gonzalez;
 pub mod lowy_razaviyayn;
 pub mod menart;
+pub mod one_run;
 pub mod quadratic;
 pub mod wang;
 

@@ -7,5 +7,6 @@ pub(crate) mod cost;
 pub(crate) mod errata;
 pub(crate) mod families;
 pub(crate) mod objp;
+pub mod one_run;
 pub(crate) mod options;
 pub(crate) mod sgd;

@@ -10,5 +10,6 @@ pub(crate) mod bounds;
 pub(crate) mod cost;
 pub(crate) mod errata;
 pub(crate) mod families;
+pub mod one_run;
 pub(crate) mod options;
 pub mod peer_race;

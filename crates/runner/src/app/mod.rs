@@ -89,6 +89,10 @@ enum Command {
     /// bound eps from below and write results/<name>.{h5,md,csv}; exit 1 when a
     /// verdict differs from the spec's expectation.
     Audit(crate::audit::AuditArgs),
+    /// One-run privacy audit (Steinke, Nasr & Jagielski 2023) at a study's
+    /// setting: the entry runs once with m canaries, each in with probability
+    /// 1/2; eps is bounded from how well their inclusion is guessed.
+    OneRun(crate::audit::one_run::OneRunArgs),
     /// Print printed-vs-corrected privacy calibrations for every calibration erratum in the digests.
     Errata,
     /// Wang–Zhu–Wang removal-margin curve (Figures 2–3) of a labelled feature matrix (HDF5 or CSV).
@@ -242,6 +246,7 @@ fn dispatch(cli: Cli) -> Result<i32> {
             Ok(EXIT_OK)
         }
         Some(Command::Audit(args)) => crate::audit::run(&args),
+        Some(Command::OneRun(args)) => crate::audit::one_run::run(&args),
         Some(Command::Errata) => {
             print!(
                 "{}",

@@ -18,6 +18,7 @@ use anyhow::Result;
 use clap::Args;
 
 pub mod execute;
+pub mod one_run;
 pub mod outcome;
 pub mod power;
 pub mod report;
