@@ -1,0 +1,174 @@
+#!/usr/bin/env python3
+"""Loads every committed results CSV in polars and pandas, and HDF5 results files in h5py,
+and checks them against the runner's own reading; exits 1 with a clear message on a mismatch.
+
+Usage: python3 scripts/check_results_python.py [--manifest M] [--root DIR] [FILE.h5 ...]
+
+CSVs: the files listed in scripts/results_manifest.json (written by the runner's test
+`results_manifest`: row counts from the runner's CSV reader, column types from its writers).
+Each is read with the snippets of docs/python.md (type inference over the whole file), and
+its row count and every column's dtype must match:
+  integer -> polars Int64,   pandas int64 (float64 when pandas sees a missing value: no NaN in int64)
+  float   -> polars Float64, pandas float64
+  string  -> polars String,  pandas str/object
+A column with no values at all (every field empty; for pandas also every field "") has
+nothing to infer a type from; it is reported and not typed (polars String, pandas float64).
+
+HDF5: each study group's datasets must have the length the runner stored in the group's
+`rows` attribute and the dtypes store.rs writes (uint64 cell/seeds/timing/segment, float64
+params/outputs/diagnostics/timing/wall_seconds, uint8 status/ok, variable-length UTF-8
+status/error).
+"""
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import h5py
+import numpy as np
+import pandas as pd
+import polars as pl
+
+POLARS = {"integer": pl.Int64, "float": pl.Float64, "string": pl.String}
+H5_UINT64 = ["cell", "seeds"]
+H5_FLOAT64 = ["params", "outputs", "diagnostics"]
+
+failures = []
+
+
+def fail(msg):
+    failures.append(msg)
+    print(f"check_results_python: FAIL: {msg}")
+
+
+# --- the docs/python.md snippets -------------------------------------------------------
+def read_polars(path):
+    return pl.read_csv(path, infer_schema_length=None)
+
+
+def read_pandas(path):
+    return pd.read_csv(path)
+
+
+def h5_study_frame(group):
+    """One study of a results .h5 file as a pandas DataFrame (one row per cell)."""
+    cols = {}
+    for sub in ["cell", "seeds", "params", "outputs", "diagnostics", "status", "timing"]:
+        for name, ds in group[sub].items():
+            cols[f"{sub}/{name}"] = ds.asstr()[()] if h5py.check_string_dtype(ds.dtype) else ds[()]
+    return pd.DataFrame(cols)
+# ---------------------------------------------------------------------------------------
+
+
+def pandas_ok(kind, series):
+    dt = series.dtype
+    if kind == "integer":
+        return dt == np.int64 or (dt == np.float64 and series.isna().any())
+    if kind == "float":
+        return dt == np.float64
+    return pd.api.types.is_string_dtype(dt) or dt == object
+
+
+def check_csv(root, entry):
+    rel, rows = entry["path"], entry["rows"]
+    path = root / rel
+    try:
+        df_pl, df_pd = read_polars(path), read_pandas(path)
+    except Exception as e:  # a parse error is a mismatch too
+        fail(f"{rel}: cannot be read: {type(e).__name__}: {e}")
+        return
+    names = [c["name"] for c in entry["columns"]]
+    for lib, got_rows, got_cols in [("polars", df_pl.height, df_pl.columns),
+                                    ("pandas", len(df_pd), list(df_pd.columns))]:
+        if got_rows != rows:
+            fail(f"{rel}: {lib} reads {got_rows} rows, the runner {rows}")
+        if got_cols != names:
+            fail(f"{rel}: {lib} reads columns {got_cols}, the runner {names}")
+    if df_pl.columns != names or list(df_pd.columns) != names:
+        return
+    untyped = []
+    for c in entry["columns"]:
+        name, kind = c["name"], c["type"]
+        if df_pl[name].null_count() == df_pl.height:
+            untyped.append(name)
+            continue
+        if df_pl[name].dtype != POLARS[kind]:
+            fail(f"{rel}: column {name}: polars dtype {df_pl[name].dtype}, the runner writes {kind}")
+        if pandas_ok(kind, df_pd[name]):
+            pass
+        elif df_pd[name].isna().all():
+            # pandas reads a quoted empty string ("") as NaN too: no values left to type.
+            untyped.append(f"{name} (pandas)")
+        else:
+            fail(f"{rel}: column {name}: pandas dtype {df_pd[name].dtype}, the runner writes {kind}")
+    note = f", no values to type in {untyped}" if untyped else ""
+    print(f"check_results_python: {rel}: {rows} rows, {len(names)} columns{note}")
+
+
+def check_h5(path):
+    with h5py.File(path, "r") as f:
+        for name, g in f["studies"].items():
+            rows = int(g.attrs["rows"])
+            for sub in g:
+                for ds_name, ds in g[sub].items():
+                    where = f"{path}: study {name}: {sub}/{ds_name}"
+                    if ds.shape != (rows,):
+                        fail(f"{where}: shape {ds.shape}, the runner stored {rows} rows")
+                    if sub in H5_UINT64 or (sub, ds_name) == ("timing", "segment"):
+                        want = np.dtype(np.uint64)
+                    elif sub in H5_FLOAT64 or (sub, ds_name) == ("timing", "wall_seconds"):
+                        want = np.dtype(np.float64)
+                    elif (sub, ds_name) == ("status", "ok"):
+                        want = np.dtype(np.uint8)
+                    elif (sub, ds_name) == ("status", "error"):
+                        if h5py.check_string_dtype(ds.dtype) is None:
+                            fail(f"{where}: dtype {ds.dtype}, the runner writes strings")
+                        continue
+                    else:
+                        fail(f"{where}: a dataset store.rs does not write")
+                        continue
+                    if ds.dtype != want:
+                        fail(f"{where}: dtype {ds.dtype}, the runner writes {want}")
+            frame = h5_study_frame(g)
+            if len(frame) != rows:
+                fail(f"{path}: study {name}: pandas frame has {len(frame)} rows, the runner {rows}")
+            print(f"check_results_python: {path}: {name}: {rows} cells")
+
+
+def check_docs(repo):
+    """Every python code block of docs/python.md must be, line for line, in this script."""
+    doc = (repo / "docs/python.md").read_text()
+    source = Path(__file__).read_text()
+    blocks = doc.split("```python\n")[1:]
+    if not blocks:
+        fail("docs/python.md has no python code block")
+    for b in blocks:
+        code = b.split("```")[0]
+        if code not in source:
+            fail(f"docs/python.md shows code the script does not run:\n{code}")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--manifest", default=None)
+    ap.add_argument("--root", default=None, help="directory the manifest's paths are relative to")
+    ap.add_argument("h5", nargs="*")
+    args = ap.parse_args()
+    repo = Path(__file__).resolve().parent.parent
+    manifest = Path(args.manifest or repo / "scripts/results_manifest.json")
+    root = Path(args.root or repo)
+    entries = json.loads(manifest.read_text())["files"]
+    check_docs(repo)
+    for entry in entries:
+        check_csv(root, entry)
+    for h5 in args.h5:
+        check_h5(h5)
+    if failures:
+        print(f"check_results_python: {len(failures)} mismatch(es); FAILED")
+        sys.exit(1)
+    print(f"check_results_python: {len(entries)} CSVs (polars {pl.__version__}, pandas "
+          f"{pd.__version__}) and {len(args.h5)} HDF5 files (h5py {h5py.__version__}): OK")
+
+
+if __name__ == "__main__":
+    main()
