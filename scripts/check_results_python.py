@@ -2,7 +2,7 @@
 """Loads every committed results CSV in polars and pandas, and HDF5 results files in h5py,
 and checks them against the runner's own reading; exits 1 with a clear message on a mismatch.
 
-Usage: python3 scripts/check_results_python.py [--manifest M] [--root DIR] [FILE.h5 ...]
+Usage: python3 scripts/check_results_python.py [--self-test] [--manifest M] [--root DIR] [FILE.h5 ...]
 
 CSVs: the files listed in scripts/results_manifest.json (written by the runner's test
 `results_manifest`: row counts from the runner's CSV reader, column types from its writers).
@@ -21,7 +21,10 @@ status/error).
 """
 import argparse
 import json
+import shutil
+import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import h5py
@@ -148,13 +151,68 @@ def check_docs(repo):
             fail(f"docs/python.md shows code the script does not run:\n{code}")
 
 
+def self_test(repo, h5_files):
+    """The check must fail on a broken copy: runs this script on mutilated copies in a temp
+    directory and exits 1 unless each run exits 1 with the expected message."""
+    entries = json.loads((repo / "scripts/results_manifest.json").read_text())["files"]
+    entry = next(e for e in entries if e["path"] == "results/wang.csv")
+    lines = (repo / entry["path"]).read_text().splitlines(keepends=True)
+    header = lines[0].rstrip("\n").split(",")
+    mean = header.index("mean")
+
+    def to_text(line):
+        f = line.rstrip("\n").split(",")
+        f[mean] = "n/a"
+        return ",".join(f) + "\n"
+
+    cases = [
+        ("row dropped", lines[:-1], [], "polars reads 145 rows, the runner 146"),
+        ("float column turned to text", lines[:1] + [to_text(lines[1])] + lines[2:], [],
+         "column mean: polars dtype String, the runner writes float"),
+    ]
+    if h5_files:
+        cases.append(("h5 dataset retyped", lines, ["retype"], "timing/segment: dtype float64"))
+    bad = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        (tmp / "results").mkdir()
+        (tmp / "m.json").write_text(json.dumps({"files": [entry]}))
+        for name, text, h5, expect in cases:
+            (tmp / entry["path"]).write_text("".join(text))
+            args = []
+            if h5:
+                args = [str(tmp / "x.h5")]
+                shutil.copy(h5_files[0], args[0])
+                with h5py.File(args[0], "r+") as f:
+                    g = next(iter(f["studies"].values()))["timing"]
+                    seg = g["segment"][()].astype(np.float64)
+                    del g["segment"]
+                    g["segment"] = seg
+            r = subprocess.run([sys.executable, __file__, "--manifest", str(tmp / "m.json"),
+                                "--root", str(tmp), *args], capture_output=True, text=True)
+            ok = r.returncode == 1 and expect in r.stdout
+            print(f"check_results_python: self-test: {name}: exit {r.returncode}, "
+                  f"{'caught' if ok else 'NOT CAUGHT'}")
+            if not ok:
+                print(r.stdout + r.stderr)
+                bad += 1
+    if bad:
+        print(f"check_results_python: self-test: {bad} broken copies not caught; FAILED")
+        sys.exit(1)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--manifest", default=None)
     ap.add_argument("--root", default=None, help="directory the manifest's paths are relative to")
+    ap.add_argument("--self-test", action="store_true",
+                    help="first check that broken copies (a row dropped, a float column "
+                         "turned to text, an HDF5 dataset retyped) fail")
     ap.add_argument("h5", nargs="*")
     args = ap.parse_args()
     repo = Path(__file__).resolve().parent.parent
+    if args.self_test:
+        self_test(repo, args.h5)
     manifest = Path(args.manifest or repo / "scripts/results_manifest.json")
     root = Path(args.root or repo)
     entries = json.loads(manifest.read_text())["files"]
