@@ -17,7 +17,8 @@ nothing to infer a type from; it is reported and not typed (polars String, panda
 HDF5: each study group's datasets must have the length the runner stored in the group's
 `rows` attribute and the dtypes store.rs writes (uint64 cell/seeds/timing/segment, float64
 params/outputs/diagnostics/timing/wall_seconds, uint8 status/ok, variable-length UTF-8
-status/error).
+status/error). An audit file (`runner audit`) must hold float64 `d` and `d_prime` of the
+length of its CSV's `runs_per_side`.
 """
 import argparse
 import json
@@ -108,8 +109,32 @@ def check_csv(root, entry):
     print(f"check_results_python: {rel}: {rows} rows, {len(names)} columns{note}")
 
 
+def check_audit_h5(path, f):
+    """An audit file (audit/store.rs): per audit, float64 `d` and `d_prime` of one length,
+    that of the runner's `runs_per_side` in the CSV written beside it (probe groups,
+    `<audit>@probeN`, are not in the CSV)."""
+    csv = Path(path).with_suffix(".csv")
+    runs = {}
+    if csv.exists():
+        df = read_polars(csv)
+        runs = dict(zip(df["audit"], df["runs_per_side"]))
+    for name, g in f["audits"].items():
+        n = g["d"].shape
+        for ds in ["d", "d_prime"]:
+            if g[ds].dtype != np.float64 or g[ds].shape != n:
+                fail(f"{path}: audit {name}: {ds} is {g[ds].dtype} {g[ds].shape}, "
+                     f"the runner writes float64 of the length of d {n}")
+        if name in runs and n != (runs[name],):
+            fail(f"{path}: audit {name}: {n[0]} runs a side, {csv} says {runs[name]}")
+    print(f"check_results_python: {path}: {len(f['audits'])} audits, "
+          f"{sum(1 for a in f['audits'] if a in runs)} matched to {csv.name}")
+
+
 def check_h5(path):
     with h5py.File(path, "r") as f:
+        if "audits" in f:
+            check_audit_h5(path, f)
+            return
         for name, g in f["studies"].items():
             rows = int(g.attrs["rows"])
             for sub in g:
@@ -151,6 +176,11 @@ def check_docs(repo):
             fail(f"docs/python.md shows code the script does not run:\n{code}")
 
 
+def is_study_file(path):
+    with h5py.File(path, "r") as f:
+        return "studies" in f
+
+
 def self_test(repo, h5_files):
     """The check must fail on a broken copy: runs this script on mutilated copies in a temp
     directory and exits 1 unless each run exits 1 with the expected message."""
@@ -170,7 +200,8 @@ def self_test(repo, h5_files):
         ("float column turned to text", lines[:1] + [to_text(lines[1])] + lines[2:], [],
          "column mean: polars dtype String, the runner writes float"),
     ]
-    if h5_files:
+    study_h5 = [h for h in h5_files if is_study_file(h)]
+    if study_h5:
         cases.append(("h5 dataset retyped", lines, ["retype"], "timing/segment: dtype float64"))
     bad = 0
     with tempfile.TemporaryDirectory() as tmp:
@@ -182,7 +213,7 @@ def self_test(repo, h5_files):
             args = []
             if h5:
                 args = [str(tmp / "x.h5")]
-                shutil.copy(h5_files[0], args[0])
+                shutil.copy(study_h5[0], args[0])
                 with h5py.File(args[0], "r+") as f:
                     g = next(iter(f["studies"].values()))["timing"]
                     seg = g["segment"][()].astype(np.float64)
