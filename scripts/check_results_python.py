@@ -18,7 +18,8 @@ HDF5: each study group's datasets must have the length the runner stored in the 
 `rows` attribute and the dtypes store.rs writes (uint64 cell/seeds/timing/segment, float64
 params/outputs/diagnostics/timing/wall_seconds, uint8 status/ok, variable-length UTF-8
 status/error). An audit file (`runner audit`) must hold float64 `d` and `d_prime` of the
-length of its CSV's `runs_per_side`.
+length of its CSV's `runs_per_side`. Every python block of docs/python.md must appear in this
+file verbatim. --self-test first runs the check on broken copies and fails unless each is caught.
 """
 import argparse
 import json
