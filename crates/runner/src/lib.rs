@@ -25,6 +25,7 @@ pub mod plot;
 pub mod provenance;
 pub mod registry;
 pub mod report;
+pub mod results_manifest;
 pub mod sbatch;
 pub mod shard;
 pub mod spec;
