@@ -32,7 +32,7 @@ pub(crate) fn ln_factorials(n: usize) -> Vec<f64> {
 
 /// Halves `[lo, hi]` to adjacent `f64`s (at most 200 steps) keeping
 /// `below(lo)` true and `below(hi)` false; returns the final bracket.
-fn bisect(mut lo: f64, mut hi: f64, below: impl Fn(f64) -> bool) -> (f64, f64) {
+pub(crate) fn bisect(mut lo: f64, mut hi: f64, below: impl Fn(f64) -> bool) -> (f64, f64) {
     for _ in 0..200 {
         let mid = 0.5 * (lo + hi);
         if mid <= lo || mid >= hi {

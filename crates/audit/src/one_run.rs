@@ -39,7 +39,7 @@
 //! tail is an exact binomial sum (a table of `ln k!`), never a normal
 //! approximation.
 
-use crate::clopper_pearson::ln_factorials;
+use crate::clopper_pearson::{bisect, ln_factorials};
 
 /// The auditor's guess for one canary slot.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -163,19 +163,7 @@ pub fn eps_lower(m: usize, r: usize, v: usize, delta: f64, alpha: f64) -> f64 {
     while rejected(hi) {
         hi *= 2.0;
     }
-    let mut lo = 0.0;
-    for _ in 0..200 {
-        let mid = 0.5 * (lo + hi);
-        if mid <= lo || mid >= hi {
-            break;
-        }
-        if rejected(mid) {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    lo
+    bisect(0.0, hi, rejected).0
 }
 
 /// The pure-DP bound when all `r` guesses are correct, in closed form:
