@@ -111,9 +111,20 @@ pub fn nsgd(s: &NsgdCanaries) -> Result<CanaryRun, RunFailure> {
     // canary's own pull, and left in they hid it.
     let c = sched.step_size * problem.constants().lipschitz * (sched.steps as f64 + 1.0)
         / (2.0 * n as f64);
-    let column = |i: usize| -> f64 { (0..n - m).map(|j| study.record(j)[OFFSET + i]).sum() };
+    // One pass over the n - m records, adding each record's canary block in
+    // record order: the same additions, in the same order, as a per-column
+    // `sum()` (which starts from -0.0), so the scores are bit-identical, but
+    // n - m reads of m contiguous values instead of m strided passes (8e7
+    // strided reads at m = 4000, n = 2e4).
+    let mut columns = vec![-0.0_f64; m];
+    for j in 0..n - m {
+        let block = &study.record(j)[OFFSET..OFFSET + m];
+        for (sum, x) in columns.iter_mut().zip(block) {
+            *sum += x;
+        }
+    }
     let scores = (0..m)
-        .map(|i| release.w[OFFSET + i] - c * column(i))
+        .map(|i| release.w[OFFSET + i] - c * columns[i])
         .collect();
     Ok(CanaryRun {
         scores,
