@@ -15,7 +15,31 @@
 
 use dpcore::saddle::SimplexPoint;
 
-use super::matrix::{PlantedCross, RankOneTerm, MAX_RANK};
+/// Largest rank of a [`MeanMatrix::LowRank`](super::matrix::MeanMatrix) (its inner products are kept in
+/// a stack array).
+pub const MAX_RANK: usize = 16;
+
+/// One term `coefficient * u v^T` of a low-rank matrix.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RankOneTerm {
+    /// Coefficient `c_k`.
+    pub coefficient: f64,
+    /// Left factor `u_k` (length `d_x`).
+    pub u: Vec<f64>,
+    /// Right factor `v_k` (length `d_y`).
+    pub v: Vec<f64>,
+}
+
+/// The planted pure saddle `(e_row, e_col)` of digest §6.3 G1-ii.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PlantedCross {
+    /// The min-player's equilibrium row `i*`.
+    pub row: usize,
+    /// The max-player's equilibrium column `j*`.
+    pub col: usize,
+    /// The margin `Delta_m` in `(0, 1]`.
+    pub margin: f64,
+}
 
 /// Outputs per block (2 KiB of partial sums on the stack).
 const BLOCK: usize = 256;

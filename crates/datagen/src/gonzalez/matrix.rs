@@ -14,32 +14,7 @@ use dpcore::saddle::SimplexPoint;
 
 pub use super::lazy::LazyDense;
 use super::low_rank;
-
-/// Largest rank of a [`MeanMatrix::LowRank`] (its inner products are kept in
-/// a stack array).
-pub const MAX_RANK: usize = 16;
-
-/// One term `coefficient * u v^T` of a low-rank matrix.
-#[derive(Debug, Clone, PartialEq)]
-pub struct RankOneTerm {
-    /// Coefficient `c_k`.
-    pub coefficient: f64,
-    /// Left factor `u_k` (length `d_x`).
-    pub u: Vec<f64>,
-    /// Right factor `v_k` (length `d_y`).
-    pub v: Vec<f64>,
-}
-
-/// The planted pure saddle `(e_row, e_col)` of digest §6.3 G1-ii.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct PlantedCross {
-    /// The min-player's equilibrium row `i*`.
-    pub row: usize,
-    /// The max-player's equilibrium column `j*`.
-    pub col: usize,
-    /// The margin `Delta_m` in `(0, 1]`.
-    pub margin: f64,
-}
+pub use super::low_rank::{PlantedCross, RankOneTerm, MAX_RANK};
 
 /// `A_bar`, `d_x x d_y`.
 #[derive(Debug, Clone, PartialEq)]
