@@ -441,3 +441,69 @@ fn invalid_inputs_are_refused() {
         PldError::GridMismatch(DEFAULT_GRID, 1e-3)
     );
 }
+
+/// `delta(eps)` of `k` composed `eps0`-randomised responses: the privacy
+/// loss is `(k - 2i) eps0` with `i ~ Binomial(k, 1/(1 + e^eps0))`, and
+/// `delta(eps) = E[(1 - e^(eps - L))^+]`. Every `eps0`-DP mechanism's loss
+/// is dominated by it (Kairouz, Oh & Viswanath 2015), Laplace's included.
+fn randomised_response_delta(eps0: f64, k: u64, eps: f64) -> f64 {
+    let flip = 1.0 / (1.0 + eps0.exp());
+    let mut ln_choose = 0.0_f64;
+    let mut delta = 0.0;
+    for i in 0..=k {
+        if i > 0 {
+            ln_choose += ((k - i + 1) as f64).ln() - (i as f64).ln();
+        }
+        let loss = (k as f64 - 2.0 * i as f64) * eps0;
+        if loss > eps {
+            let ln_p = ln_choose + (k - i) as f64 * (1.0 - flip).ln() + i as f64 * flip.ln();
+            delta += ln_p.exp() * (1.0 - (eps - loss).exp());
+        }
+    }
+    delta
+}
+
+/// `compose_laplace`: one release is the exact Laplace profile (from above,
+/// within the composed tolerance); `k` releases sit below the optimal
+/// composition of `k` pure `1/b`-DP mechanisms (randomised response, a
+/// strict upper bound for Laplace), below basic composition `k/b`, and
+/// compose associatively (`k1 + k2` steps in two calls as in one).
+#[test]
+fn composed_laplace_is_bounded_by_optimal_pure_composition() {
+    for scale in [1.0, 2.5] {
+        let mut one = PldAccountant::new(AddRemove);
+        one.compose_laplace(scale, 1).unwrap();
+        for delta in [1e-3, 1e-6] {
+            let got = one.epsilon(delta).unwrap();
+            let want = invert(|e| laplace_delta(e, scale), delta);
+            assert!(
+                got >= want - 1e-9 && got - want <= COMPOSED_GAUSSIAN_TOL,
+                "laplace {scale}: {got} vs exact {want}"
+            );
+        }
+        for k in [5u64, 20] {
+            let mut acc = PldAccountant::new(AddRemove);
+            acc.compose_laplace(scale, k).unwrap();
+            let mut split = PldAccountant::new(AddRemove);
+            split
+                .compose_laplace(scale, 2)
+                .unwrap()
+                .compose_laplace(scale, k - 2)
+                .unwrap();
+            for delta in [1e-3, 1e-6] {
+                let got = acc.epsilon(delta).unwrap();
+                let rr = invert(|e| randomised_response_delta(1.0 / scale, k, e), delta);
+                let single = invert(|e| laplace_delta(e, scale), delta);
+                assert!(
+                    got <= rr + COMPOSED_GAUSSIAN_TOL && got < k as f64 / scale && got > single,
+                    "laplace {scale} x{k}, delta {delta}: {got} vs optimal pure composition {rr}"
+                );
+                let two_calls = split.epsilon(delta).unwrap();
+                assert!(
+                    (two_calls - got).abs() <= COMPOSED_GAUSSIAN_TOL,
+                    "laplace {scale} x{k}: {two_calls} in two calls vs {got} in one"
+                );
+            }
+        }
+    }
+}

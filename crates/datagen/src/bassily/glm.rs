@@ -64,13 +64,6 @@ pub fn sample_feature<R: Rng + ?Sized>(d: usize, rng: &mut R) -> Vec<f64> {
     x
 }
 
-/// Diagonal of `Sigma = E x x^T`: `1/2` then `1/(2(d-1))` (`d - 1` times).
-pub fn covariance_diagonal(d: usize) -> Vec<f64> {
-    let mut sigma = vec![0.5 / (d as f64 - 1.0); d];
-    sigma[0] = 0.5;
-    sigma
-}
-
 /// `v^T Sigma v = v_1^2/2 + ||v_{2:d}||^2 / (2(d-1))`.
 pub fn covariance_quadratic_form(v: &[f64]) -> f64 {
     let tail: f64 = v[1..].iter().map(|x| x * x).sum();

@@ -153,15 +153,6 @@ impl SimplexGame {
         &self.matrix
     }
 
-    /// Population value `F(x, y)` (dense points).
-    pub fn population_value(&self, x: &[f64], y: &[f64]) -> f64 {
-        let mut ay = vec![0.0; x.len()];
-        self.matrix.add_mul(1.0, SimplexPoint::Dense(y), &mut ay);
-        let bil: f64 = x.iter().zip(&ay).map(|(a, b)| a * b).sum();
-        bil + self.x_penalty.as_ref().map_or(0.0, |p| p.value(x))
-            - self.y_penalty.as_ref().map_or(0.0, |p| p.value(y))
-    }
-
     /// Adds `weight * (grad f(z_i) - A_bar-part)`: the matrix noise and the
     /// penalty terms of record `i`. `phi_x`, `phi_y` hold `phi'` at every
     /// coordinate of `x`, `y` when the caller tabulated them

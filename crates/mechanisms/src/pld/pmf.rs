@@ -66,11 +66,6 @@ impl LossPmf {
             .map(|(i, &m)| ((self.offset + i as i64) as f64 * self.h, m))
     }
 
-    /// The mass at loss `+inf`.
-    pub fn infinity_mass(&self) -> f64 {
-        self.infinity
-    }
-
     /// Number of grid points of the finite part.
     pub fn len(&self) -> usize {
         self.mass.len()

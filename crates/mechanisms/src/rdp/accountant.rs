@@ -56,13 +56,6 @@ impl RdpAccountant {
         })
     }
 
-    /// The same accountant, evaluating future subsampled-Gaussian steps at
-    /// fractional orders with `series` (already composed values are kept).
-    pub fn with_fractional_series(mut self, series: FractionalSeries) -> Self {
-        self.series = series;
-        self
-    }
-
     /// The neighbouring relation every result of this accountant holds for.
     pub fn relation(&self) -> Neighbouring {
         self.relation

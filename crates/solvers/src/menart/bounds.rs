@@ -128,11 +128,6 @@ pub fn corollary1_lower_bound(t: &TheoryInputs) -> f64 {
     (t.kappa / (t.kappa - 1.0)).powf(1.0 - t.kappa) * nominal_rate(t)
 }
 
-/// Theorem 8's lower bound `(1/4) (1/(n eps))^kappa` for `(eps, delta)`-DP (`d = 1`).
-pub fn theorem8_lower_bound(n: f64, eps: f64, kappa: f64) -> f64 {
-    0.25 * (n * eps).recip().powf(kappa)
-}
-
 /// Theorem 2's proof bound for Algorithm 2 with prox weight `t.l1 = Lt1` and
 /// the unspecified Lemma 3 constant `a` (fitted, digest §3.3):
 /// `max(F0 c^-T, min((a gamma L0 sqrt(T d log(x^2 log^2(1/beta')/(d beta')))/x)^kappa, F0))`,
