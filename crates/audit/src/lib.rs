@@ -23,13 +23,16 @@
 //! tighter Gaussian-DP fit (Nasr et al. 2023) for mechanisms whose trade-off
 //! is Gaussian: it bounds `mu` and converts it to `eps` at `delta`.
 //! [`one_run`] bounds `eps` from a single run with many canaries (Steinke,
-//! Nasr & Jagielski 2023): how many of their inclusions are guessed right.
+//! Nasr & Jagielski 2023): how many of their inclusions are guessed right;
+//! [`one_run_fdp`] tests the same guesses against a whole trade-off curve
+//! (Mahloujifar, Melis & Chaudhuri 2025), such as an accountant's profile.
 
 pub mod assess;
 pub mod bootstrap;
 pub mod clopper_pearson;
 pub mod gdp;
 pub mod one_run;
+pub mod one_run_fdp;
 pub mod power;
 pub mod threshold;
 

@@ -35,6 +35,11 @@ pub struct CanaryRun {
     /// The entry's own accountant's `eps` (at the claim's `delta`) for the
     /// noise the run used: an upper bound on what the canary pair can show.
     pub run_eps: f64,
+    /// The privacy profile `(eps_j, delta_j)` the calibration certifies at
+    /// the study's setting for the calibrated noise (before any
+    /// `noise_factor`), sampled on [`profile_grid`]: the trade-off curve a
+    /// correct run has (`audit::one_run_fdp` tests the guesses against it).
+    pub certified_profile: Vec<(f64, f64)>,
     /// The expected score of an included canary minus an excluded one's
     /// (where no projection binds): the signal the noise hides.
     pub signal: f64,
@@ -55,6 +60,30 @@ pub(crate) fn canary_rows(included: &[bool], d: usize, offset: usize) -> Vec<f64
         rows[i * d + offset + i] = if inc { 1.0 } else { -1.0 };
     }
     rows
+}
+
+/// The `eps` points a certified profile is sampled at: `j (eps + 1)/200`
+/// for `j = 0..=600`, from 0 to three times past the claim's `eps + 1`.
+/// The one-run game looks at the middle of the trade-off curve, where the
+/// profile's small `eps` decide it (the Gaussian of `(1, 1e-12)` is
+/// 0.15-GDP: its curve there is set by `eps` below 1); a coarser or shorter
+/// grid gives a lower curve, a weaker hypothesis, never an unsound one.
+pub fn profile_grid(claim_eps: f64) -> impl Iterator<Item = f64> {
+    (0..=600).map(move |j| j as f64 * (claim_eps + 1.0) / 200.0)
+}
+
+/// The profile `delta(eps)` sampled on [`profile_grid`].
+pub(crate) fn sampled_profile<E: std::fmt::Display>(
+    claim_eps: f64,
+    delta: impl Fn(f64) -> Result<f64, E>,
+) -> Result<Vec<(f64, f64)>, RunFailure> {
+    profile_grid(claim_eps)
+        .map(|eps| {
+            delta(eps)
+                .map(|d| (eps, d.clamp(0.0, 1.0)))
+                .map_err(|e| RunFailure::InvalidParameters(format!("certified profile: {e}")))
+        })
+        .collect()
 }
 
 /// Checks `1 <= m < n`, `offset + m <= d` and `0 < noise_factor <= 1`.

@@ -128,3 +128,42 @@ fn canaries_that_do_not_fit_are_refused() {
     assert!(refused(nsgd_setting(0.0, 1)));
     assert!(refused(nsgd_setting(1.5, 1)));
 }
+
+/// The smallest sampled `eps` whose `delta` meets `delta`.
+fn profile_eps(profile: &[(f64, f64)], delta: f64) -> f64 {
+    profile
+        .iter()
+        .find(|p| p.1 <= delta)
+        .map_or(f64::INFINITY, |p| p.0)
+}
+
+/// The certified curve is the calibrated noise's, whatever `noise_factor`
+/// runs, and it certifies the claim: NSGD's by the PLD accountant at most
+/// the entry's RDP eps and not far below it (in units of `L` instead of the
+/// replace-one `2L` it was that of twice the noise, 0.55 here, and a
+/// correct run rejected it); output perturbation's the exact Gaussian
+/// profile of its sigma, or the one point `(eps, 0)` at `delta = 0`.
+#[test]
+fn the_certified_profile_is_the_calibrated_noise_curve() {
+    let full = nsgd(&nsgd_setting(1.0, 1)).unwrap();
+    let half = nsgd(&nsgd_setting(0.5, 1)).unwrap();
+    assert_eq!(full.certified_profile, half.certified_profile);
+    let eps = profile_eps(&full.certified_profile, 1e-12);
+    println!("nsgd: PLD eps {eps} at 1e-12 for the claim eps 1");
+    assert!((0.8..=1.0).contains(&eps), "{eps}");
+    let op = |delta: f64| OutputPerturbationCanaries {
+        n: 2000,
+        d: 128,
+        privacy: PrivacyParams { eps: 1.0, delta },
+        canaries: 128,
+        noise_factor: 0.5,
+        data_seed: 11,
+        run_seed: 12,
+    };
+    let gauss = output_perturbation(&op(1e-6)).unwrap();
+    let eps = profile_eps(&gauss.certified_profile, 1e-6);
+    println!("output perturbation: exact eps {eps} at 1e-6 for the claim eps 1");
+    assert!((0.7..=1.0).contains(&eps), "{eps}");
+    let pure = output_perturbation(&op(0.0)).unwrap();
+    assert_eq!(pure.certified_profile, vec![(1.0, 0.0)]);
+}

@@ -21,6 +21,7 @@
 
 use datagen::bassily::{LinBall, LinBallParams};
 use dpcore::{Neighbouring, Objective, PrivacyParams, RunFailure};
+use mechanisms::pld::PldAccountant;
 use rand::SeedableRng;
 use rand_pcg::Pcg64;
 use solvers::bassily::rate::rate;
@@ -29,7 +30,7 @@ use solvers::dp_sgd::poisson_gaussian_realised_eps;
 
 use super::families::MAX_SIGNAL;
 pub use super::options::Calibration;
-use crate::one_run::{canary_rows, check_canaries, draw_inclusions, CanaryRun};
+use crate::one_run::{canary_rows, check_canaries, draw_inclusions, sampled_profile, CanaryRun};
 
 /// Canary coordinates start after `e_1`, LinBall's signal direction.
 const OFFSET: usize = 1;
@@ -82,6 +83,24 @@ pub fn nsgd(s: &NsgdCanaries) -> Result<CanaryRun, RunFailure> {
         public_n: None,
     };
     let mut plan = algorithm.plan(&problem, p)?;
+    // The curve of the calibrated noise: replace-one Poisson-subsampled
+    // Gaussian steps by the PLD accountant (pessimistic on its grid, so an
+    // upper bound on delta(eps): the curve stays one a correct run has).
+    // The accountant's unit is the replace-one sensitivity, 2L here (a
+    // record replaced by its mirror image), and the plan's multiplier is
+    // in units of L: hence the half. With the multiplier itself the curve
+    // was that of twice the noise, and the unscaled run rejected it (1 of
+    // 10 audits at bftt_e1_nsgd_d's point, at 241 of 400 correct).
+    let certified_profile = {
+        let mut pld = PldAccountant::new(Neighbouring::ReplaceOne);
+        pld.compose_poisson_gaussian(
+            plan.schedule.sampling_rate(),
+            plan.noise.noise_multiplier / 2.0,
+            plan.schedule.steps,
+        )
+        .map_err(|e| RunFailure::InvalidParameters(format!("PLD accountant: {e}")))?;
+        sampled_profile(p.eps, |eps| pld.delta(eps))?
+    };
     plan.noise.sigma *= s.noise_factor;
     plan.noise.noise_multiplier *= s.noise_factor;
     let release = algorithm.run_planned(&problem, &plan, &mut rng)?;
@@ -132,6 +151,7 @@ pub fn nsgd(s: &NsgdCanaries) -> Result<CanaryRun, RunFailure> {
         claim: p,
         noise_scale: plan.noise.sigma,
         run_eps,
+        certified_profile,
         // The canary's own pull, +-c per coordinate (its gradient is -+L e).
         signal: 2.0 * c,
         details: format!(

@@ -17,11 +17,12 @@
 
 use datagen::{DiagonalQuadratic, DiagonalQuadraticParams};
 use dpcore::{Objective, PrivacyParams, RunFailure};
+use mechanisms::calibration::exact_gaussian_delta;
 use rand::SeedableRng;
 use rand_pcg::Pcg64;
 use solvers::output_perturbation::{ConceptualOutputPerturbation, SensitivityChoice};
 
-use crate::one_run::{canary_rows, check_canaries, draw_inclusions, CanaryRun};
+use crate::one_run::{canary_rows, check_canaries, draw_inclusions, sampled_profile, CanaryRun};
 
 /// The setting of one output-perturbation canary run.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -96,6 +97,17 @@ pub fn output_perturbation(s: &OutputPerturbationCanaries) -> Result<CanaryRun, 
     };
     let sensitivity = mech.sensitivity.select(problem.minimizer_sensitivity());
     let eps_run = run_at_eps(sensitivity, s.privacy, s.noise_factor)?;
+    // The calibrated noise's curve: the exact Gaussian profile of the ZWB
+    // sigma at the claim, or, for the l2 "Laplace" noise at delta = 0, the
+    // one point (eps, 0) its calibration certifies.
+    let certified_profile = if s.privacy.is_pure() {
+        vec![(s.privacy.eps, 0.0)]
+    } else {
+        let sigma = ConceptualOutputPerturbation::noise_scale(sensitivity, s.privacy)?;
+        sampled_profile(s.privacy.eps, |eps| {
+            Ok::<_, String>(exact_gaussian_delta(eps, sigma, sensitivity))
+        })?
+    };
     let privacy = PrivacyParams {
         eps: eps_run,
         ..s.privacy
@@ -112,6 +124,7 @@ pub fn output_perturbation(s: &OutputPerturbationCanaries) -> Result<CanaryRun, 
         claim: s.privacy,
         noise_scale: release.noise_scale,
         run_eps: eps_run,
+        certified_profile,
         signal: sensitivity,
         details: format!(
             "output_perturbation_conceptual (tight) on the diagonal quadratic n = {n}, d = {d}: \

@@ -14,6 +14,8 @@
 use std::time::Instant;
 
 use anyhow::Result;
+use audit::assess::gdp_mu_of;
+use audit::one_run_fdp::{gdp_mu_lower, rejects, Tradeoff};
 use clap::Args;
 use dpcore::{PrivacyParams, RunFailure};
 use papers::bassily::one_run::{nsgd, Calibration, NsgdCanaries};
@@ -130,8 +132,15 @@ fn canary_run(a: &OneRunArgs, seed: u64) -> Result<CanaryRun> {
 }
 
 /// Runs `args.audits` one-run audits and prints one line each and a summary.
+///
+/// Each audit reads the same guesses two ways: against the claim's one
+/// point `(eps, delta)` (`audit::one_run`, Steinke et al.: `eps_lower`, a
+/// violation when above the claim) and against the whole curve the
+/// calibration certifies (`audit::one_run_fdp`, Mahloujifar et al.: the
+/// accountant's profile for the calibrated noise, rejected or not, and the
+/// largest `mu`-GDP the guesses reject). Both at level `alpha`.
 pub fn run(args: &OneRunArgs) -> Result<i32> {
-    let (mut flagged, mut total, mut sum_eps) = (0, 0.0, 0.0);
+    let (mut flagged, mut rejected, mut total, mut sum_eps) = (0, 0, 0.0, 0.0);
     for k in 0..args.audits {
         let start = Instant::now();
         let run = canary_run(args, args.seed + k)?;
@@ -145,6 +154,11 @@ pub fn run(args: &OneRunArgs) -> Result<i32> {
             run.claim.delta,
             args.alpha,
         );
+        let certified = Tradeoff::Profile {
+            points: run.certified_profile.clone(),
+        };
+        let curve_rejected = rejects(&certified, a.canaries, a.guesses, a.correct, args.alpha);
+        let mu_lower = gdp_mu_lower(a.canaries, a.guesses, a.correct, args.alpha);
         if k == 0 {
             println!("{}", run.details);
             println!(
@@ -152,23 +166,38 @@ pub fn run(args: &OneRunArgs) -> Result<i32> {
                  m = {}, k = {} a side, alpha = {}",
                 run.claim.eps, run.claim.delta, run.run_eps, a.canaries, args.guesses, args.alpha
             );
+            let claim_mu = gdp_mu_of(run.claim.eps, run.claim.delta)
+                .map_or("none (delta = 0)".to_string(), |mu| format!("{mu:.4}"));
+            println!(
+                "certified curve: the calibrated noise's privacy profile at {} points \
+                 (eps 0 to {:.2}); the largest mu-GDP meeting the claim's point is {claim_mu} \
+                 (a reference: mu_lower above it contradicts the claim only for a Gaussian-shaped \
+                 mechanism)",
+                run.certified_profile.len(),
+                run.certified_profile.last().map_or(0.0, |p| p.0),
+            );
         }
         let flag = a.eps_lower > run.claim.eps;
         sum_eps += a.eps_lower;
         flagged += u64::from(flag);
+        rejected += u64::from(curve_rejected);
         println!(
-            "seed {}: {}/{} correct, eps_lower {:.4}{} ({seconds:.2} s run)",
+            "seed {}: {}/{} correct, eps_lower {:.4}{}; certified curve {}, mu_lower {:.4} ({seconds:.2} s run)",
             args.seed + k,
             a.correct,
             a.guesses,
             a.eps_lower,
             if flag { " > claim: VIOLATION" } else { "" },
+            if curve_rejected { "REJECTED" } else { "not rejected" },
+            mu_lower,
         );
     }
     println!(
-        "flagged {flagged} of {} audits, mean eps_lower {:.4} ({:.1} s of runs in all)",
+        "flagged {flagged} of {} audits against (eps, delta), mean eps_lower {:.4}; \
+         certified curve rejected in {rejected} of {} ({:.1} s of runs in all)",
         args.audits,
         sum_eps / args.audits as f64,
+        args.audits,
         total
     );
     Ok(EXIT_OK)
