@@ -43,10 +43,12 @@
 //! `mu = 1/s = 0.27` (0.54 at half the noise) is rarely among the top 100
 //! of 1000 scores by a margin that certifies `eps > 1` from 200 guesses.
 
+mod common;
+
 use audit::one_run::{audit, OneRun};
+use common::Canary;
 use mechanisms::calibration::analytic_gaussian_sigma;
 use rand::{RngExt, SeedableRng};
-use rand_distr::{Distribution, StandardNormal};
 use rand_pcg::Pcg64;
 
 const ALPHA: f64 = 0.1;
@@ -62,81 +64,28 @@ const K: usize = 100;
 /// Audits per mechanism.
 const AUDITS: u64 = 1000;
 
-#[derive(Debug, Clone, Copy)]
-enum Mechanism {
-    RandomizedResponse {
-        eps: f64,
-    },
-    /// Randomised response that, with probability `LEAK`, releases the bit
-    /// in the clear instead (score +-10): exactly `(eps, LEAK)`-DP.
-    LeakyResponse {
-        eps: f64,
-    },
-    Gaussian {
-        sigma: f64,
-    },
-    Laplace {
-        scale: f64,
-    },
-}
-
-impl Mechanism {
-    /// The `delta` of the claim the mechanism is audited against.
-    fn delta(self) -> f64 {
-        match self {
-            Mechanism::Gaussian { .. } => DELTA,
-            Mechanism::LeakyResponse { .. } => LEAK,
-            _ => 0.0,
-        }
-    }
-
-    fn release(self, x: bool, rng: &mut Pcg64) -> f64 {
-        let shift = f64::from(u8::from(x));
-        match self {
-            Mechanism::RandomizedResponse { eps } => {
-                let keep = rng.random::<f64>() < 1.0 / (1.0 + (-eps).exp());
-                if keep == x {
-                    1.0
-                } else {
-                    0.0
-                }
-            }
-            Mechanism::LeakyResponse { eps } => {
-                if rng.random::<f64>() < LEAK {
-                    if x {
-                        10.0
-                    } else {
-                        -10.0
-                    }
-                } else {
-                    Mechanism::RandomizedResponse { eps }.release(x, rng)
-                }
-            }
-            Mechanism::Gaussian { sigma } => {
-                let z: f64 = StandardNormal.sample(rng);
-                shift + sigma * z
-            }
-            Mechanism::Laplace { scale } => {
-                let u: f64 = rng.random::<f64>() - 0.5;
-                shift - scale * u.signum() * (1.0 - 2.0 * u.abs()).ln()
-            }
-        }
+/// The delta of the claim each mechanism is audited against.
+fn claim_delta(mechanism: Canary) -> f64 {
+    match mechanism {
+        Canary::Gaussian { .. } => DELTA,
+        Canary::LeakyResponse { leak, .. } => leak,
+        _ => 0.0,
     }
 }
 
 /// One one-run audit of `mechanism` from `seed`.
-fn one_audit(mechanism: Mechanism, seed: u64) -> OneRun {
+fn one_audit(mechanism: Canary, seed: u64) -> OneRun {
     let mut rng = Pcg64::seed_from_u64(seed);
     let included: Vec<bool> = (0..M).map(|_| rng.random::<bool>()).collect();
     let scores: Vec<f64> = included
         .iter()
         .map(|&x| mechanism.release(x, &mut rng))
         .collect();
-    audit(&scores, &included, K, K, mechanism.delta(), ALPHA)
+    audit(&scores, &included, K, K, claim_delta(mechanism), ALPHA)
 }
 
 /// How many of `AUDITS` audits flag `mechanism` against the claim `eps = 1`.
-fn flags(mechanism: Mechanism, base: u64) -> (u64, f64) {
+fn flags(mechanism: Canary, base: u64) -> (u64, f64) {
     let mut mean = 0.0;
     let count = (0..AUDITS)
         .filter(|&i| {
@@ -170,26 +119,32 @@ fn false_alarms_stay_within_alpha_and_half_the_noise_is_detected() {
     let cases = [
         (
             "randomised response",
-            Mechanism::RandomizedResponse { eps: CLAIM },
-            Mechanism::RandomizedResponse { eps: 2.0 * CLAIM },
+            Canary::RandomizedResponse { eps: CLAIM },
+            Canary::RandomizedResponse { eps: 2.0 * CLAIM },
             0.9,
         ),
         (
             "Gaussian",
-            Mechanism::Gaussian { sigma },
-            Mechanism::Gaussian { sigma: sigma / 2.0 },
+            Canary::Gaussian { sigma },
+            Canary::Gaussian { sigma: sigma / 2.0 },
             0.03,
         ),
         (
             "Laplace",
-            Mechanism::Laplace { scale: 1.0 / CLAIM },
-            Mechanism::Laplace { scale: 0.5 / CLAIM },
+            Canary::Laplace { scale: 1.0 / CLAIM },
+            Canary::Laplace { scale: 0.5 / CLAIM },
             0.9,
         ),
         (
             "leaky randomised response",
-            Mechanism::LeakyResponse { eps: CLAIM },
-            Mechanism::LeakyResponse { eps: 2.0 * CLAIM },
+            Canary::LeakyResponse {
+                eps: CLAIM,
+                leak: LEAK,
+            },
+            Canary::LeakyResponse {
+                eps: 2.0 * CLAIM,
+                leak: LEAK,
+            },
             0.9,
         ),
     ];

@@ -39,13 +39,15 @@
 //! mechanisms that have it, which is why `runner one-run` tests the
 //! accountant's own profile.
 
+mod common;
+
 use audit::one_run::{guess, score_guesses};
 use audit::one_run_fdp::{rejects, Tradeoff};
+use common::Canary;
 use mechanisms::calibration::{analytic_gaussian_sigma, exact_gaussian_delta};
 use mechanisms::gdp::gdp_mu;
 use mechanisms::pld::laplace_delta;
 use rand::{RngExt, SeedableRng};
-use rand_distr::{Distribution, StandardNormal};
 use rand_pcg::Pcg64;
 
 const ALPHA: f64 = 0.1;
@@ -56,35 +58,8 @@ const AUDITS: u64 = 1000;
 /// `P[Bin(1000, 0.1) > 132] <= 0.0005` (tests/one_run.rs computes it).
 const MAX_FALSE: u64 = 132;
 
-#[derive(Debug, Clone, Copy)]
-enum Mechanism {
-    Gaussian { sigma: f64 },
-    Laplace { scale: f64 },
-    RandomizedResponse { eps: f64 },
-}
-
-impl Mechanism {
-    fn release(self, x: bool, rng: &mut Pcg64) -> f64 {
-        let shift = f64::from(u8::from(x));
-        match self {
-            Mechanism::Gaussian { sigma } => {
-                let z: f64 = StandardNormal.sample(rng);
-                shift + sigma * z
-            }
-            Mechanism::Laplace { scale } => {
-                let u: f64 = rng.random::<f64>() - 0.5;
-                shift - scale * u.signum() * (1.0 - 2.0 * u.abs()).ln()
-            }
-            Mechanism::RandomizedResponse { eps } => {
-                let keep = rng.random::<f64>() < 1.0 / (1.0 + (-eps).exp());
-                f64::from(u8::from(keep == x))
-            }
-        }
-    }
-}
-
 /// `(r, v)` of one audit of `mechanism` from `seed`.
-fn one_game(mechanism: Mechanism, seed: u64) -> (usize, usize) {
+fn one_game(mechanism: Canary, seed: u64) -> (usize, usize) {
     let mut rng = Pcg64::seed_from_u64(seed);
     let included: Vec<bool> = (0..M).map(|_| rng.random::<bool>()).collect();
     let scores: Vec<f64> = included
@@ -95,7 +70,7 @@ fn one_game(mechanism: Mechanism, seed: u64) -> (usize, usize) {
 }
 
 /// How many of `AUDITS` audits of `mechanism` reject `curve`.
-fn rejections(mechanism: Mechanism, curve: &Tradeoff, base: u64) -> u64 {
+fn rejections(mechanism: Canary, curve: &Tradeoff, base: u64) -> u64 {
     (0..AUDITS)
         .filter(|&i| {
             let (r, v) = one_game(mechanism, base + i);
@@ -125,29 +100,29 @@ fn false_alarms_stay_within_alpha_and_half_the_noise_is_rejected() {
     let cases = [
         (
             "Gaussian, GDP",
-            Mechanism::Gaussian { sigma },
-            Mechanism::Gaussian { sigma: sigma / 2.0 },
+            Canary::Gaussian { sigma },
+            Canary::Gaussian { sigma: sigma / 2.0 },
             Tradeoff::Gaussian { mu: 1.0 / sigma },
             750,
         ),
         (
             "Gaussian, profile",
-            Mechanism::Gaussian { sigma },
-            Mechanism::Gaussian { sigma: sigma / 2.0 },
+            Canary::Gaussian { sigma },
+            Canary::Gaussian { sigma: sigma / 2.0 },
             gaussian_profile,
             750,
         ),
         (
             "Laplace, profile",
-            Mechanism::Laplace { scale: 1.0 },
-            Mechanism::Laplace { scale: 0.5 },
+            Canary::Laplace { scale: 1.0 },
+            Canary::Laplace { scale: 0.5 },
             profile(|e| laplace_delta(e, 1.0)),
             900,
         ),
         (
             "randomised response, (1, 0)",
-            Mechanism::RandomizedResponse { eps: 1.0 },
-            Mechanism::RandomizedResponse { eps: 2.0 },
+            Canary::RandomizedResponse { eps: 1.0 },
+            Canary::RandomizedResponse { eps: 2.0 },
             Tradeoff::Profile {
                 points: vec![(1.0, 0.0)],
             },
@@ -179,7 +154,7 @@ fn a_gdp_fit_is_no_curve_laplace_has() {
     let mu = gdp_mu(1.0, DELTA).unwrap();
     let fitted = Tradeoff::Gaussian { mu };
     let own = profile(|e| laplace_delta(e, 1.0));
-    let laplace = Mechanism::Laplace { scale: 1.0 };
+    let laplace = Canary::Laplace { scale: 1.0 };
     let base = 20_261_128 + 90_000;
     let against_fit = rejections(laplace, &fitted, base);
     let against_own = rejections(laplace, &own, base);
