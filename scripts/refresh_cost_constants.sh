@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Refreshes the calibrated constants of the runner's cost model
-# (crates/runner/src/cost/constants.rs) from the per-cell wall times stored
+# (crates/papers/src/cost_constants.rs, read by crates/runner/src/cost) from the per-cell wall times stored
 # in results files, and prints the estimate against the measurement per study.
 #
 #   bash scripts/refresh_cost_constants.sh RESULTS_DIR SPEC[:PROFILE] ...
@@ -43,7 +43,7 @@ table=$(awk -F'\t' '$1 == "algorithm" { cells[$2] += $3; secs[$2] += $4; ops[$2]
         for (a in cells) if (ops[a] > 0 && secs[a] > 0)
             printf "    (\"%s\", %.3e), // %d cells, %.1f s\n", a, secs[a] / ops[a], cells[a], secs[a]
     }' "$out" | sort)
-file=crates/runner/src/cost/constants.rs
+file=crates/papers/src/cost_constants.rs
 awk -v source="$source" -v table="$table" '
     /BEGIN GENERATED/ {
         print

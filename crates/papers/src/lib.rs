@@ -14,6 +14,7 @@ use contract::{AlgorithmDef, FamilyDef};
 
 pub mod bassily;
 pub mod common;
+pub mod cost_constants;
 pub mod errata;
 pub mod gonzalez;
 pub mod lowy_razaviyayn;
