@@ -355,6 +355,14 @@ pub struct ProfileSpec {
     /// ledger reads its summary for the studies the default summary lacks.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub only: Vec<String>,
+    /// Master seed of this profile's cells in place of the experiment's
+    /// (`seed = 20261129`): with `only` and more repetitions, and nothing
+    /// else changed, an independent rerun of inconclusive studies
+    /// ([`ProfileSpec::reruns_only`]), whose verdicts the claims ledger then
+    /// reads in place of the default run's. It must differ from the
+    /// experiment's seed (the same seed would repeat the first cells).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
 }
 
 impl ProfileSpec {
@@ -365,6 +373,18 @@ impl ProfileSpec {
             && self.repetitions.is_none()
             && self.grids.is_empty()
             && self.study_repetitions.is_empty()
+            && self.expect.is_empty()
+            && self.seed.is_none()
+    }
+
+    /// Whether the profile reruns selected studies on new seeds, with any
+    /// repetitions and the default grids and expectations: an independent
+    /// replication that may only add runs, so its analyses can stand in for
+    /// the default run's.
+    pub fn reruns_only(&self) -> bool {
+        !self.only.is_empty()
+            && self.seed.is_some()
+            && self.grids.is_empty()
             && self.expect.is_empty()
     }
 }

@@ -31,7 +31,12 @@ pub struct Judged {
 /// re-derived from the committed summary in `results_dir`. A study the
 /// default summary lacks is read from the summary of a profile that only
 /// selects studies (its cells are the default cells: seeds do not depend on
-/// the profile), so a long sweep run on its own is evidence.
+/// the profile), so a long sweep run on its own is evidence. A profile that
+/// reruns studies on new seeds ([`crate::spec::ProfileSpec::reruns_only`]:
+/// more repetitions, the default grids and expectations) stands in for the
+/// default run of its studies once its summary exists: an independent
+/// replication decided before its data, read alone (never pooled with the
+/// run it replaces).
 pub fn judge_experiments(dir: &Path, results_dir: &Path) -> Result<Vec<Judged>> {
     toml_files(dir)?
         .into_iter()
@@ -46,6 +51,22 @@ pub fn judge_experiments(dir: &Path, results_dir: &Path) -> Result<Vec<Judged>> 
                 .then(|| crate::summary::analyses_from_summary(&experiment, &summary))
                 .transpose()?;
             for (profile, p) in &loaded.spec.profiles {
+                if p.reruns_only() {
+                    let rerun = crate::validate::resolve(&loaded, Some(profile))?;
+                    let path = crate::summary::summary_path(results_dir, &rerun);
+                    if !path.exists() {
+                        continue;
+                    }
+                    let read = crate::summary::analyses_from_summary(&experiment, &path)?;
+                    let own = analyses.get_or_insert_with(|| read.clone());
+                    for (i, a) in read.into_iter().enumerate() {
+                        if p.only.contains(&experiment.studies[i].name) && !a.points.is_empty() {
+                            own[i] = a;
+                            sources[i] = rerun.output_name();
+                        }
+                    }
+                    continue;
+                }
                 if !p.selects_only() {
                     continue;
                 }

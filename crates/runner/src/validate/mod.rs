@@ -214,6 +214,17 @@ pub fn resolve(loaded: &LoadedSpec, profile: Option<&str>) -> Result<Experiment,
             "add at least one [[studies]] table",
         ));
     }
+    let seed = match profile_spec.and_then(|p| p.seed) {
+        Some(seed) if seed == spec.seed => {
+            return Err(loc.error(
+                &toml_path!["profiles", profile.unwrap_or_default(), "seed"],
+                format!("the profile's seed {seed} is the experiment's own"),
+                "a rerun needs new seeds (the same seed repeats the default run's first cells); pick another",
+            ))
+        }
+        Some(seed) => seed,
+        None => spec.seed,
+    };
     let mut repetitions = spec.repetitions;
     let mut rep_path = toml_path!["repetitions"].to_vec();
     if let Some(r) = profile_spec.and_then(|p| p.repetitions) {
@@ -336,7 +347,7 @@ pub fn resolve(loaded: &LoadedSpec, profile: Option<&str>) -> Result<Experiment,
         name: spec.name.clone(),
         profile: profile.map(str::to_string),
         description: spec.description.clone(),
-        seed: spec.seed,
+        seed,
         studies,
         figures: spec.figures.clone(),
     })
