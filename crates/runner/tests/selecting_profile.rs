@@ -1,7 +1,8 @@
 //! A profile that only selects studies (`only = [...]`): it runs exactly the
 //! default cells of its studies (seeds do not depend on the profile), an
 //! unknown study in it is a located error, and the claims ledger reads its
-//! summary for a study the default summary lacks, naming where it read it.
+//! summary for a study the default summary lacks or holds at fewer grid
+//! points (a grid grown after the default run), naming where it read it.
 //! Deterministic (no statistical test), so there is no false-alarm rate.
 
 mod common;
@@ -73,6 +74,21 @@ fn a_selecting_profile_runs_the_default_cells_and_the_ledger_reads_them() {
     std::fs::copy(&sel_csv, full.join("sel-coverage.csv")).unwrap();
     let judged = runner::claims::judge_experiments(&experiments, &full).unwrap();
     assert!(judged[0].sources.iter().all(|s| s == "sel"));
+
+    // A grid grown after the default run: the default summary holds 4 of
+    // eps_gauss's 6 points, the selecting profile all 6, so the ledger reads
+    // the profile (and n_pure still from the default).
+    let grown = scratch.path("grown");
+    let small_grid = spec_text.replace("eps = [0.1, 0.2, 0.5]", "eps = [0.1, 0.2]");
+    std::fs::write(&spec, &small_grid).unwrap();
+    go(&grown, &[]);
+    assert_eq!(study_rows(&grown.join("sel.csv"), "eps_gauss").len(), 4);
+    std::fs::write(&spec, &spec_text).unwrap();
+    go(&grown, &["--profile", "coverage"]);
+    let judged = runner::claims::judge_experiments(&experiments, &grown).unwrap();
+    assert_eq!(judged[0].sources[i_eps], "sel-coverage");
+    assert_eq!(judged[0].sources[i_n], "sel");
+    assert_eq!(judged[0].analyses.as_ref().unwrap()[i_eps].points.len(), 6);
 
     // An unknown study in `only` is refused with its location, nothing run.
     std::fs::write(

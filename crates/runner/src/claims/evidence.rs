@@ -29,9 +29,10 @@ pub struct Judged {
 
 /// Every experiment file of `dir` (default profile), with its analyses
 /// re-derived from the committed summary in `results_dir`. A study the
-/// default summary lacks is read from the summary of a profile that only
-/// selects studies (its cells are the default cells: seeds do not depend on
-/// the profile), so a long sweep run on its own is evidence. A profile that
+/// default summary lacks, or holds at fewer grid points than a profile that
+/// only selects studies, is read from that profile's summary (its cells are
+/// the default cells: seeds do not depend on the profile), so a long sweep,
+/// or the new points of a grown grid, run on their own are evidence. A profile that
 /// reruns studies on new seeds ([`crate::spec::ProfileSpec::reruns_only`]:
 /// more repetitions, the default grids and expectations) stands in for the
 /// default run of its studies once its summary exists: an independent
@@ -80,8 +81,11 @@ pub fn judge_experiments(dir: &Path, results_dir: &Path) -> Result<Vec<Judged>> 
                     sources.iter_mut().for_each(|s| *s = selected.output_name());
                     read.clone()
                 });
+                // More points than the default summary holds: the study's
+                // grid grew after the default run (the profile's cells are
+                // default cells, so its summary is the more complete one).
                 for (i, a) in read.into_iter().enumerate() {
-                    if own[i].points.is_empty() && !a.points.is_empty() {
+                    if own[i].points.len() < a.points.len() {
                         own[i] = a;
                         sources[i] = selected.output_name();
                     }
