@@ -46,10 +46,8 @@
 mod common;
 
 use audit::one_run::{audit, OneRun};
-use common::Canary;
+use common::{canary_game, Canary};
 use mechanisms::calibration::analytic_gaussian_sigma;
-use rand::{RngExt, SeedableRng};
-use rand_pcg::Pcg64;
 
 const ALPHA: f64 = 0.1;
 const DELTA: f64 = 1e-5;
@@ -75,12 +73,7 @@ fn claim_delta(mechanism: Canary) -> f64 {
 
 /// One one-run audit of `mechanism` from `seed`.
 fn one_audit(mechanism: Canary, seed: u64) -> OneRun {
-    let mut rng = Pcg64::seed_from_u64(seed);
-    let included: Vec<bool> = (0..M).map(|_| rng.random::<bool>()).collect();
-    let scores: Vec<f64> = included
-        .iter()
-        .map(|&x| mechanism.release(x, &mut rng))
-        .collect();
+    let (included, scores) = canary_game(mechanism, M, seed);
     audit(&scores, &included, K, K, claim_delta(mechanism), ALPHA)
 }
 

@@ -43,12 +43,10 @@ mod common;
 
 use audit::one_run::{guess, score_guesses};
 use audit::one_run_fdp::{rejects, Tradeoff};
-use common::Canary;
+use common::{canary_game, Canary};
 use mechanisms::calibration::{analytic_gaussian_sigma, exact_gaussian_delta};
 use mechanisms::gdp::gdp_mu;
 use mechanisms::pld::laplace_delta;
-use rand::{RngExt, SeedableRng};
-use rand_pcg::Pcg64;
 
 const ALPHA: f64 = 0.1;
 const DELTA: f64 = 1e-5;
@@ -60,12 +58,7 @@ const MAX_FALSE: u64 = 132;
 
 /// `(r, v)` of one audit of `mechanism` from `seed`.
 fn one_game(mechanism: Canary, seed: u64) -> (usize, usize) {
-    let mut rng = Pcg64::seed_from_u64(seed);
-    let included: Vec<bool> = (0..M).map(|_| rng.random::<bool>()).collect();
-    let scores: Vec<f64> = included
-        .iter()
-        .map(|&x| mechanism.release(x, &mut rng))
-        .collect();
+    let (included, scores) = canary_game(mechanism, M, seed);
     score_guesses(&guess(&scores, K, K), &included)
 }
 

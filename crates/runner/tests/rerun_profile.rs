@@ -6,17 +6,7 @@
 
 mod common;
 
-use common::{run, runner_with_results, small_spec, stderr, Scratch};
-
-/// The rows of `study` in a summary CSV.
-fn study_rows(path: &std::path::Path, study: &str) -> Vec<String> {
-    std::fs::read_to_string(path)
-        .unwrap()
-        .lines()
-        .filter(|l| l.starts_with(&format!("{study},")))
-        .map(str::to_string)
-        .collect()
-}
+use common::{run, runner_with_results, small_spec, stderr, study_rows, Scratch};
 
 #[test]
 fn a_rerun_profile_draws_new_cells_and_stands_in_for_the_default_run() {

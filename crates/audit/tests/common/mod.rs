@@ -3,7 +3,7 @@
 // Each test file uses its own part of this module.
 #![allow(dead_code)]
 
-use rand::RngExt;
+use rand::{RngExt, SeedableRng};
 use rand_distr::{Distribution, StandardNormal};
 use rand_pcg::Pcg64;
 
@@ -63,4 +63,17 @@ impl Canary {
             }
         }
     }
+}
+
+/// One one-run game of `mechanism` from `seed`: `m` inclusion bits (each
+/// true with probability 1/2), then each canary's release, in that order
+/// from one stream. Returns `(included, scores)`.
+pub fn canary_game(mechanism: Canary, m: usize, seed: u64) -> (Vec<bool>, Vec<f64>) {
+    let mut rng = Pcg64::seed_from_u64(seed);
+    let included: Vec<bool> = (0..m).map(|_| rng.random::<bool>()).collect();
+    let scores = included
+        .iter()
+        .map(|&x| mechanism.release(x, &mut rng))
+        .collect();
+    (included, scores)
 }

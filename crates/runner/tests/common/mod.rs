@@ -163,3 +163,13 @@ expect = {{ below_bound = true }}
 pub fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
+
+/// The rows of `study` in a summary CSV (`results/<name>.csv`).
+pub fn study_rows(path: &Path, study: &str) -> Vec<String> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .filter(|l| l.starts_with(&format!("{study},")))
+        .map(str::to_string)
+        .collect()
+}
