@@ -9,7 +9,7 @@
 
 use crate::geometry::fill_unit_ball;
 use crate::numerics::column_means;
-use dpcore::{FiniteSum, MinimizerSensitivity, Objective, ProblemConstants};
+use dpcore::{DataArray, FiniteSum, MinimizerSensitivity, Objective, ProblemConstants};
 use rand::Rng;
 
 /// Parameters of one diagonal-quadratic instance (digest §8 E1).
@@ -174,6 +174,28 @@ pub(crate) fn half_diagonal_norm(h: &[f64], w: &[f64], c: &[f64]) -> f64 {
 impl Objective for DiagonalQuadratic {
     fn dim(&self) -> usize {
         self.params.d
+    }
+
+    /// `records` (`n x d`, the `x_i`) and `hessian_diagonal` (`d`, the `h_j`):
+    /// with them `f(w, x) = 1/2 sum_j h_j (w_j - x_j)^2` is computable.
+    fn data_arrays(&self) -> Vec<DataArray<'_>> {
+        let (n, d) = (self.params.n, self.params.d);
+        vec![
+            DataArray {
+                name: "records",
+                rows: n,
+                cols: d,
+                vector: false,
+                values: &self.data,
+            },
+            DataArray {
+                name: "hessian_diagonal",
+                rows: d,
+                cols: 1,
+                vector: true,
+                values: &self.h,
+            },
+        ]
     }
 
     fn num_records(&self) -> usize {

@@ -81,6 +81,25 @@ pub struct MinimizerSensitivity {
 /// ERM return `None` there and are solved by full-gradient methods.
 /// Optional capabilities (population risk, regularized minimizer) default to
 /// `None`, so a family implements only what it can compute exactly.
+/// One named array of an instance's data, row-major, as an algorithm
+/// outside the process sees it (a Python entry, `runner`'s `python` module):
+/// the records, and the fixed arrays that define the loss (a Hessian
+/// diagonal, say).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct DataArray<'a> {
+    /// Name the external algorithm reads it by (e.g. `records`).
+    pub name: &'static str,
+    /// Rows (`n` for records; the length of a vector).
+    pub rows: usize,
+    /// Columns per row (1 for a vector).
+    pub cols: usize,
+    /// Whether it is one-dimensional (`rows` values), not a `rows x cols`
+    /// matrix: records are a matrix even at `d = 1`.
+    pub vector: bool,
+    /// The `rows * cols` values.
+    pub values: &'a [f64],
+}
+
 pub trait Objective: Send + Sync {
     /// Parameter dimension `d`.
     fn dim(&self) -> usize;
@@ -109,6 +128,13 @@ pub trait Objective: Send + Sync {
     /// The per-record oracle when `F` has ERM form; `None` otherwise.
     fn finite_sum(&self) -> Option<&dyn FiniteSum> {
         None
+    }
+    /// The instance's data as named arrays, for algorithms that run outside
+    /// the process and compute their own gradients from the records; empty
+    /// (the default) for a family that does not export its data, which such
+    /// an algorithm cannot run on.
+    fn data_arrays(&self) -> Vec<DataArray<'_>> {
+        Vec::new()
     }
     /// Excess population risk `F(w, D) - min_v F(v, D)` in closed form or by
     /// deterministic quadrature (never a Monte-Carlo estimate); `None` when the
@@ -205,6 +231,10 @@ pub enum RunFailure {
     NonFinite(String),
     /// Parameters outside the algorithm's domain (found only at run time).
     InvalidParameters(String),
+    /// An algorithm running outside the process (a Python entry) raised,
+    /// timed out, died or returned something unusable; the message says
+    /// which, with its traceback when it raised.
+    External(String),
 }
 
 impl fmt::Display for RunFailure {
@@ -213,6 +243,7 @@ impl fmt::Display for RunFailure {
             RunFailure::NonConvergence(m) => write!(f, "non-convergence: {m}"),
             RunFailure::NonFinite(m) => write!(f, "non-finite value: {m}"),
             RunFailure::InvalidParameters(m) => write!(f, "invalid parameters: {m}"),
+            RunFailure::External(m) => write!(f, "external entry failed: {m}"),
         }
     }
 }

@@ -75,3 +75,23 @@ pub fn family(name: &str) -> Option<&'static FamilyDef> {
 pub fn algorithm(name: &str) -> Option<&'static AlgorithmDef> {
     algorithms().find(|a| a.name == name)
 }
+
+/// A family's own audit pair, for algorithms that declare no pair of their
+/// own (Python entries): the pair, the statistic and why it is worst case.
+#[derive(Debug, Clone, Copy)]
+pub struct FamilyAudit {
+    /// Builds the pair at a setting.
+    pub pair: contract::audit::PairFn,
+    /// The scalar of the release the audit thresholds.
+    pub statistic: fn(&contract::Released) -> f64,
+    /// Why the pair is worst case, for the report.
+    pub method: &'static str,
+}
+
+/// The family-level audit pair of `family`, if it has one.
+pub fn family_audit(family: &str) -> Option<&'static FamilyAudit> {
+    match family {
+        "diagonal_quadratic" => Some(&lowy_razaviyayn::audit::DIAGONAL_QUADRATIC_FAMILY),
+        _ => None,
+    }
+}

@@ -106,6 +106,11 @@ pub struct SpecLocator<'a> {
 }
 
 impl<'a> SpecLocator<'a> {
+    /// The spec file's path (a Python entry's file is relative to its directory).
+    pub fn path(&self) -> &'a Path {
+        self.path
+    }
+
     /// A locator over `text`, read from `path`.
     pub fn new(path: &'a Path, text: &'a str) -> Self {
         Self {

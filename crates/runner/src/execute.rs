@@ -82,6 +82,9 @@ pub fn run_group(study: &Study, points: &[GridPoint], cells: &[Cell]) -> Vec<Cel
         study.family.build.build(&values, &mut data_rng)
     }));
     let share = start.elapsed().as_secs_f64() / cells.len() as f64;
+    // The group's cells share this instance: a Python worker receives its
+    // arrays once.
+    let instance_key = crate::python::next_instance_key();
     let problem = match problem {
         Ok(Ok(p)) => Ok(p),
         Ok(Err(failure)) => Err(failure.to_string()),
@@ -103,7 +106,17 @@ pub fn run_group(study: &Study, points: &[GridPoint], cells: &[Cell]) -> Vec<Cel
                             privacy: point.privacy,
                             metric: study.metric_kind,
                         };
-                        let mut out = study.algorithm.run.run(&ctx, problem, &mut noise_rng)?;
+                        let mut out = match crate::python::entry_of(study.algorithm) {
+                            Some(py) => crate::python::run_cell(
+                                py,
+                                study.family.name,
+                                &ctx,
+                                problem,
+                                &mut noise_rng,
+                                instance_key,
+                            )?,
+                            None => study.algorithm.run.run(&ctx, problem, &mut noise_rng)?,
+                        };
                         // The runner, not the entry, measures the release.
                         let metric = problem.measure(study.metric_kind, &out.release)?;
                         if !metric.is_finite() {

@@ -62,6 +62,10 @@ fn push_study(b: &mut SeedBuilder, s: &Study, with_repetitions: bool) {
         b.push_u64(s.repetitions as u64);
     }
     b.push_str(s.family.name).push_str(s.algorithm.name);
+    if let Some(py) = crate::python::entry_of(s.algorithm) {
+        // Only Python entries add this: every Rust entry keeps its identity.
+        b.push_str(&py.identity());
+    }
     if s.family.ground_truth_revision > 0 {
         // Only revised families enter the hash: every other study keeps its identity.
         b.push_str("ground_truth_revision")

@@ -23,6 +23,7 @@ pub mod paper_tables;
 pub mod plan;
 pub mod plot;
 pub mod provenance;
+pub mod python;
 pub mod registry;
 pub mod report;
 pub mod results_manifest;

@@ -82,6 +82,17 @@ impl Provenance {
     /// Provenance for a run starting now.
     pub fn new(spec_text: &str, spec_path: &str, profile: Option<&str>, master_seed: u64) -> Self {
         let now = utc_now();
+        // The Python entries the spec resolved: file hash and versions, one
+        // line each (they also enter each study's identity).
+        let python: Vec<String> = crate::python::resolved()
+            .iter()
+            .map(|e| format!("{}\t{}", e.def.name, e.identity()))
+            .collect();
+        let extra = if python.is_empty() {
+            Vec::new()
+        } else {
+            vec![("python_entries".to_string(), python.join("\n"))]
+        };
         Self {
             spec_text: spec_text.to_string(),
             spec_path: spec_path.to_string(),
@@ -89,7 +100,7 @@ impl Provenance {
             master_seed,
             started_at: now.clone(),
             finished_at: now.clone(),
-            extra: Vec::new(),
+            extra,
             earlier_segments: Vec::new(),
             commit: git_commit(),
             segment_started_at: now,

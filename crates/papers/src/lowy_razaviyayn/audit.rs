@@ -210,6 +210,19 @@ fn gaussian_origin_pair(s: &AuditSetting) -> Result<AuditPair, RunFailure> {
     canary_at_origin(n, d)
 }
 
+/// The diagonal quadratic's family-level pair, for an algorithm that
+/// declares only the families it accepts (a Python entry, `crate::family_audit`):
+/// the canary `+e_1` against `-e_1` among `n - 1` records at 0. Worst case for
+/// any release built from the minimizer `w* = x_bar`, which moves by the
+/// tight sensitivity `2/n` along `e_1`.
+pub(crate) const DIAGONAL_QUADRATIC_FAMILY: crate::FamilyAudit = crate::FamilyAudit {
+    pair: gaussian_origin_pair,
+    statistic: first_coordinate,
+    method: "Canary +e1 vs -e1 among n - 1 records at 0 on the diagonal quadratic (H = I): the \
+             minimizer moves by exactly the tight sensitivity 2/n along e1; the statistic is the \
+             release's first coordinate (family-level pair: the algorithm declares no pair of its own)",
+};
+
 /// `op_conceptual_projected`: as [`gaussian_origin_pair`], refused where the
 /// projection onto `B(0, 1)` could bind.
 fn projected_pair(s: &AuditSetting) -> Result<AuditPair, RunFailure> {

@@ -63,8 +63,13 @@ pub fn seed_identity(audit: &Audit, seed: u64) -> String {
 /// so an edit that leaves the algorithm's arithmetic alone reproduces its
 /// runs bit for bit).
 pub fn identity(audit: &Audit, seed: u64) -> String {
+    // A Python entry's code is its file (and interpreter and numpy): its
+    // identity joins the harness's own code hash, so an edit recomputes.
+    let python = crate::python::entry_of(audit.algorithm)
+        .map(|p| format!("|{}", p.identity()))
+        .unwrap_or_default();
     format!(
-        "v2|code={ALGORITHM_CODE_HASH}|{}",
+        "v2|code={ALGORITHM_CODE_HASH}{python}|{}",
         seed_identity(audit, seed)
     )
 }
@@ -92,6 +97,16 @@ pub fn build_pair(audit: &Audit) -> Result<AuditPair> {
     Ok(pair)
 }
 
+/// The instance key of side `side` of the audit `id`'s pair for the Python
+/// workers: the top bit set keeps it apart from the sweeps' counter keys.
+fn pair_instance_key(id: &str, side: usize) -> u64 {
+    let h = SeedBuilder::new(0, "python audit pair")
+        .push_str(id)
+        .push_u64(side as u64)
+        .finish();
+    h | (1 << 63)
+}
+
 /// One run on side `side` (0: D, 1: D'): its statistic, or the error.
 fn one_run(
     audit: &Audit,
@@ -117,11 +132,24 @@ fn one_run(
         let mut rng = rng_from_seed(seed);
         match (audit.row.observe, def.transcript) {
             (Observe::Transcript, Some(transcript)) => transcript(&ctx, pair, side, &mut rng),
-            _ => audit
-                .algorithm
-                .run
-                .run(&ctx, &pair.instances[side], &mut rng)
-                .map(|out| (def.statistic)(&out.release.output)),
+            _ => match crate::python::entry_of(audit.algorithm) {
+                // The two sides are fixed instances: a worker maps each once
+                // per audit and keeps both.
+                Some(py) => crate::python::run_cell(
+                    py,
+                    py.audit_family
+                        .expect("validated: a private entry has an audit family"),
+                    &ctx,
+                    &pair.instances[side],
+                    &mut rng,
+                    pair_instance_key(id, side),
+                ),
+                None => audit
+                    .algorithm
+                    .run
+                    .run(&ctx, &pair.instances[side], &mut rng),
+            }
+            .map(|out| (def.statistic)(&out.release.output)),
         }
     }));
     match run {

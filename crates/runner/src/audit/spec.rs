@@ -385,13 +385,24 @@ fn validate_row(
     let base = toml_path!["audit", index];
     let at = |key: &str| join(&base, &toml_path![key]);
     let here = |m: String| format!("audit `{}`: {m}", row.name);
-    let algorithm = crate::registry::algorithm(&row.algorithm).ok_or_else(|| {
-        loc.error(
-            &at("algorithm"),
-            here(format!("unknown algorithm `{}`", row.algorithm)),
-            "`runner list` names them",
-        )
-    })?;
+    let algorithm = if row.algorithm.starts_with(crate::python::PREFIX) {
+        let dir = loc.path().parent().unwrap_or(std::path::Path::new(""));
+        crate::python::resolve(&row.algorithm, dir).map_err(|e| {
+            loc.error(
+                &at("algorithm"),
+                here(e),
+                "a Python entry is python:<path>:<function> with a HARNESS declaration (docs/python-entries.md)",
+            )
+        })?
+    } else {
+        crate::registry::algorithm(&row.algorithm).ok_or_else(|| {
+            loc.error(
+                &at("algorithm"),
+                here(format!("unknown algorithm `{}`", row.algorithm)),
+                "`runner list` names them",
+            )
+        })?
+    };
     let Some(audit_def) = algorithm.audit else {
         return Err(loc.error(
             &at("algorithm"),

@@ -3,4 +3,4 @@
 //! stages name them without caring where each lives.
 
 pub use contract::*;
-pub use papers::{algorithm, algorithms, families, family};
+pub use papers::{algorithm, algorithms, families, family, family_audit, FamilyAudit};

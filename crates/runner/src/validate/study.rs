@@ -29,16 +29,27 @@ pub(super) fn resolve(
             format!("known families: {:?} (see `runner list`)", family_names()),
         )
     })?;
-    let algorithm = registry::algorithm(&s.algorithm.name).ok_or_else(|| {
-        loc.error(
-            &join(base, &toml_path!["algorithm", "name"]),
-            format!("unknown algorithm `{}`", s.algorithm.name),
-            format!(
-                "known algorithms: {:?} (see `runner list`)",
-                algorithm_names()
-            ),
-        )
-    })?;
+    let algorithm = if s.algorithm.name.starts_with(crate::python::PREFIX) {
+        let dir = loc.path().parent().unwrap_or(std::path::Path::new(""));
+        crate::python::resolve(&s.algorithm.name, dir).map_err(|e| {
+            loc.error(
+                &join(base, &toml_path!["algorithm", "name"]),
+                e,
+                "a Python entry is python:<path>:<function> with a HARNESS declaration (docs/python.md)",
+            )
+        })?
+    } else {
+        registry::algorithm(&s.algorithm.name).ok_or_else(|| {
+            loc.error(
+                &join(base, &toml_path!["algorithm", "name"]),
+                format!("unknown algorithm `{}`", s.algorithm.name),
+                format!(
+                    "known algorithms: {:?} (see `runner list`)",
+                    algorithm_names()
+                ),
+            )
+        })?
+    };
     let metric_kind = registry::Metric::from_name(&s.metric).ok_or_else(|| {
         loc.error(
             &join(base, &toml_path!["metric"]),
