@@ -18,6 +18,7 @@
 //! or a hang kills one worker and fails one cell, floats cross as raw bytes
 //! (bit-exact), and the build needs nothing but cargo (`docs/architecture.md`).
 
+mod declaration;
 pub mod protocol;
 pub mod worker;
 
@@ -32,8 +33,8 @@ use rand_pcg::Pcg64;
 use serde_json::{json, Map, Value as Json};
 
 use crate::registry::{
-    AlgorithmDef, AuditDef, CellOutput, Curves, Diagnostics, Estimator, Instance, Metric, ParamDef,
-    Privacy, PrivacyUnit, Release, Run, RunContext, Value, Values,
+    AlgorithmDef, CellOutput, Curves, Diagnostics, Instance, Privacy, Release, RunContext, Value,
+    Values,
 };
 use dpcore::{Objective, RunFailure};
 
@@ -45,7 +46,7 @@ pub const PREFIX: &str = "python:";
 pub const EXPORTING_FAMILIES: &[&str] = &["diagonal_quadratic"];
 
 /// Seconds a cell may take when the declaration sets no `timeout_seconds`.
-const DEFAULT_TIMEOUT: f64 = 600.0;
+pub(crate) const DEFAULT_TIMEOUT: f64 = 600.0;
 
 /// Seconds the declaration's import may take.
 const DESCRIBE_TIMEOUT: f64 = 60.0;
@@ -147,7 +148,7 @@ pub fn resolve(name: &str, spec_dir: &Path) -> Result<&'static AlgorithmDef, Str
         ));
     }
     let text = |k: &str| h[k].as_str().unwrap_or_default().to_string();
-    let declaration = parse_declaration(name, &h["declaration"])
+    let declaration = declaration::parse_declaration(name, &h["declaration"])
         .map_err(|e| format!("{}: HARNESS[{function:?}]: {e}", path.display()))?;
     let entry: &'static PythonEntry = Box::leak(Box::new(PythonEntry {
         path,
@@ -180,241 +181,9 @@ pub fn resolved() -> Vec<&'static PythonEntry> {
     v
 }
 
-struct Declaration {
-    def: AlgorithmDef,
-    timeout: Duration,
-    audit_family: Option<&'static str>,
-}
-
-fn leak(s: &str) -> &'static str {
-    Box::leak(s.to_string().into_boxed_str())
-}
-
-/// Reads a `HARNESS` entry (`docs/python.md` lists its fields).
-fn parse_declaration(name: &str, d: &Json) -> Result<Declaration, String> {
-    let obj = d
-        .as_object()
-        .ok_or("the declaration must be a dict".to_string())?;
-    const FIELDS: &[&str] = &[
-        "doc",
-        "kind",
-        "privacy",
-        "families",
-        "metrics",
-        "options",
-        "diagnostics",
-        "timeout_seconds",
-        "needs_delta",
-        "private",
-        "audit",
-    ];
-    if let Some(k) = obj.keys().find(|k| !FIELDS.contains(&k.as_str())) {
-        return Err(format!("unknown field {k:?} (fields: {FIELDS:?})"));
-    }
-    let kind = obj
-        .get("kind")
-        .and_then(Json::as_str)
-        .unwrap_or("objective");
-    if kind != "objective" {
-        return Err(format!(
-            "kind {kind:?}: Python entries run on objective families (kind \"objective\")"
-        ));
-    }
-    let unit = match obj.get("privacy").and_then(Json::as_str) {
-        Some("eps_delta") => PrivacyUnit::EpsDelta,
-        Some("zcdp") => PrivacyUnit::Zcdp,
-        other => {
-            return Err(format!(
-                "privacy must be \"eps_delta\" or \"zcdp\", got {other:?}"
-            ))
-        }
-    };
-    let strings = |k: &str| -> Result<Vec<String>, String> {
-        match obj.get(k) {
-            None => Ok(Vec::new()),
-            Some(Json::Array(v)) => v
-                .iter()
-                .map(|x| {
-                    x.as_str()
-                        .map(str::to_string)
-                        .ok_or(format!("{k} must be a list of strings"))
-                })
-                .collect(),
-            Some(_) => Err(format!("{k} must be a list of strings")),
-        }
-    };
-    let families = strings("families")?;
-    if families.is_empty() {
-        return Err(format!(
-            "families must name at least one of {EXPORTING_FAMILIES:?} (the families that export their data)"
-        ));
-    }
-    if let Some(f) = families
-        .iter()
-        .find(|f| !EXPORTING_FAMILIES.contains(&f.as_str()))
-    {
-        return Err(format!(
-            "family {f:?} does not export its data to Python; those that do: {EXPORTING_FAMILIES:?}"
-        ));
-    }
-    let metrics = strings("metrics")?
-        .iter()
-        .map(|m| Metric::from_name(m).ok_or(format!("unknown metric {m:?}")))
-        .collect::<Result<Vec<_>, _>>()?;
-    if metrics.is_empty() {
-        return Err("metrics must name at least one metric (e.g. \"excess_risk\")".into());
-    }
-    let diagnostics = strings("diagnostics")?;
-    let options = match obj.get("options") {
-        None => Vec::new(),
-        Some(Json::Object(o)) => o
-            .iter()
-            .map(|(k, v)| parse_option(k, v).map_err(|e| format!("option {k:?}: {e}")))
-            .collect::<Result<Vec<_>, _>>()?,
-        Some(_) => return Err("options must be a dict of option declarations".into()),
-    };
-    let timeout = match obj.get("timeout_seconds") {
-        None => DEFAULT_TIMEOUT,
-        Some(t) => t
-            .as_f64()
-            .filter(|t| *t > 0.0 && t.is_finite())
-            .ok_or(format!(
-                "timeout_seconds must be a positive number, got {t}"
-            ))?,
-    };
-    let flag = |k: &str, default: bool| -> Result<bool, String> {
-        obj.get(k).map_or(Ok(default), |v| {
-            v.as_bool().ok_or(format!("{k} must be true or false"))
-        })
-    };
-    let families: &'static [&'static str] = Box::leak(
-        families
-            .iter()
-            .map(|f| leak(f))
-            .collect::<Vec<_>>()
-            .into_boxed_slice(),
-    );
-    let mut def = AlgorithmDef::new(
-        leak(name),
-        leak(
-            obj.get("doc")
-                .and_then(Json::as_str)
-                .unwrap_or("a Python entry"),
-        ),
-        Box::leak(metrics.into_boxed_slice()),
-        Run::Objective(not_in_process),
-    )
-    .with_options(Box::leak(options.into_boxed_slice()))
-    .with_diagnostics(Box::leak(
-        diagnostics
-            .iter()
-            .map(|d| leak(d))
-            .collect::<Vec<_>>()
-            .into_boxed_slice(),
-    ))
-    .only_on(families, "the Python file's HARNESS declaration lists them");
-    def.privacy_unit = unit;
-    def.needs_delta = flag("needs_delta", false)?;
-    def.private = flag("private", true)?;
-    let mut audit_family = None;
-    if def.private {
-        let (audit, family) = family_audit(def.families, obj.get("audit"))?;
-        def.audit = Some(audit);
-        audit_family = Some(family);
-    } else if obj.contains_key("audit") {
-        return Err("a non-private entry (private = false) has no audit".into());
-    }
-    Ok(Declaration {
-        def,
-        timeout: Duration::from_secs_f64(timeout),
-        audit_family,
-    })
-}
-
-/// The audit of a private Python entry (`runner audit`): the pair of the
-/// first accepted family that has a family-level one, the family's
-/// statistic, and the declared estimator (`{"estimator": "threshold"}`, the
-/// default, valid for any release, or `"gaussian_dp"` for a release whose
-/// statistic is Gaussian with a mean shift between the pair's sides).
-fn family_audit(
-    families: &[&'static str],
-    declared: Option<&Json>,
-) -> Result<(&'static AuditDef, &'static str), String> {
-    let estimator = match declared {
-        None => Estimator::Threshold,
-        Some(Json::Object(o)) => {
-            if let Some(k) = o.keys().find(|k| k.as_str() != "estimator") {
-                return Err(format!(
-                    "audit: unknown field {k:?} (fields: [\"estimator\"])"
-                ));
-            }
-            match o.get("estimator").and_then(Json::as_str) {
-                None | Some("threshold") => Estimator::Threshold,
-                Some("gaussian_dp") => Estimator::GaussianDp,
-                Some(other) => {
-                    return Err(format!(
-                        "audit: estimator {other:?}: \"threshold\" or \"gaussian_dp\""
-                    ))
-                }
-            }
-        }
-        Some(_) => return Err("audit must be a dict, e.g. {\"estimator\": \"threshold\"}".into()),
-    };
-    let (family, fa) = families
-        .iter()
-        .find_map(|f| Some((*f, crate::registry::family_audit(f)?)))
-        .ok_or_else(|| {
-            format!("none of the families {families:?} has a family-level audit pair (private entries need one)")
-        })?;
-    let def: &'static AuditDef = Box::leak(Box::new(AuditDef {
-        pair: fa.pair,
-        statistic: fa.statistic,
-        estimator,
-        transcript: None,
-        method: fa.method,
-    }));
-    Ok((def, family))
-}
-
-/// One option: `{"int": min}`, `{"float": [min, max]}` or
-/// `{"choice": [..]}`, with an optional `default` and `doc`.
-fn parse_option(name: &str, v: &Json) -> Result<ParamDef, String> {
-    let o = v.as_object().ok_or("must be a dict".to_string())?;
-    let doc = leak(o.get("doc").and_then(Json::as_str).unwrap_or(""));
-    let name = leak(name);
-    let def = if let Some(min) = o.get("int") {
-        let min = min.as_i64().ok_or("int takes its minimum, an integer")?;
-        ParamDef::int(name, min, doc)
-    } else if let Some(range) = o.get("float") {
-        let r = range
-            .as_array()
-            .filter(|r| r.len() == 2)
-            .and_then(|r| Some((r[0].as_f64()?, r[1].as_f64().unwrap_or(f64::INFINITY))))
-            .ok_or("float takes [min, max] (max null for none)")?;
-        ParamDef::float(name, (r.0, r.1, false), doc)
-    } else if let Some(choices) = o.get("choice") {
-        let c: Vec<&'static str> = choices
-            .as_array()
-            .ok_or("choice takes a list of strings")?
-            .iter()
-            .map(|c| c.as_str().map(leak).ok_or("choice takes a list of strings"))
-            .collect::<Result<_, _>>()?;
-        ParamDef::choice(name, Box::leak(c.into_boxed_slice()), doc)
-    } else {
-        return Err("declare its type: \"int\", \"float\" or \"choice\"".into());
-    };
-    let default = match o.get("default") {
-        None => None,
-        Some(Json::String(s)) => Some(leak(&format!("{s:?}"))),
-        Some(Json::Number(x)) => Some(leak(&x.to_string())),
-        Some(other) => return Err(format!("default must be a number or a string, got {other}")),
-    };
-    Ok(def.option().maybe_default(default))
-}
-
 /// The in-process run of a Python entry's [`AlgorithmDef`]: never the way it
 /// runs ([`run_cell`] is); reached only by a caller that bypasses the runner.
-fn not_in_process(
+pub(crate) fn not_in_process(
     _: &RunContext,
     _: &dyn Objective,
     _: &mut Pcg64,
@@ -471,7 +240,7 @@ pub fn run_cell(
 
 /// [`run_cell`], also returning the seconds the worker spent inside the
 /// entry's function (the rest of the call's wall time is the protocol's
-/// overhead: `docs/python.md` measures it).
+/// overhead: `docs/python-entries.md` measures it).
 pub fn run_cell_timed(
     entry: &PythonEntry,
     family: &str,
