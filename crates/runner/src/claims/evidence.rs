@@ -52,33 +52,27 @@ pub fn judge_experiments(dir: &Path, results_dir: &Path) -> Result<Vec<Judged>> 
                 .then(|| crate::summary::analyses_from_summary(&experiment, &summary))
                 .transpose()?;
             for (profile, p) in &loaded.spec.profiles {
-                if p.reruns_only() {
-                    let rerun = crate::validate::resolve(&loaded, Some(profile))?;
-                    let path = crate::summary::summary_path(results_dir, &rerun);
-                    if !path.exists() {
-                        continue;
-                    }
-                    let read = crate::summary::analyses_from_summary(&experiment, &path)?;
+                let rerun = p.reruns_only();
+                if !rerun && !p.selects_only() {
+                    continue;
+                }
+                let Some((source, read)) =
+                    profile_analyses(&loaded, profile, results_dir, &experiment)?
+                else {
+                    continue;
+                };
+                if rerun {
                     let own = analyses.get_or_insert_with(|| read.clone());
                     for (i, a) in read.into_iter().enumerate() {
                         if p.only.contains(&experiment.studies[i].name) && !a.points.is_empty() {
                             own[i] = a;
-                            sources[i] = rerun.output_name();
+                            sources[i] = source.clone();
                         }
                     }
                     continue;
                 }
-                if !p.selects_only() {
-                    continue;
-                }
-                let selected = crate::validate::resolve(&loaded, Some(profile))?;
-                let path = crate::summary::summary_path(results_dir, &selected);
-                if !path.exists() {
-                    continue;
-                }
-                let read = crate::summary::analyses_from_summary(&experiment, &path)?;
                 let own = analyses.get_or_insert_with(|| {
-                    sources.iter_mut().for_each(|s| *s = selected.output_name());
+                    sources.iter_mut().for_each(|s| *s = source.clone());
                     read.clone()
                 });
                 // More points than the default summary holds: the study's
@@ -87,7 +81,7 @@ pub fn judge_experiments(dir: &Path, results_dir: &Path) -> Result<Vec<Judged>> 
                 for (i, a) in read.into_iter().enumerate() {
                     if own[i].points.len() < a.points.len() {
                         own[i] = a;
-                        sources[i] = selected.output_name();
+                        sources[i] = source.clone();
                     }
                 }
             }
@@ -99,6 +93,24 @@ pub fn judge_experiments(dir: &Path, results_dir: &Path) -> Result<Vec<Judged>> 
             })
         })
         .collect()
+}
+
+/// The analyses of `experiment`'s studies read from `profile`'s committed
+/// summary, with the summary's name (the ledger's source), or `None` when
+/// that profile has no summary in `results_dir`.
+fn profile_analyses(
+    loaded: &crate::spec::LoadedSpec,
+    profile: &str,
+    results_dir: &Path,
+    experiment: &crate::validate::Experiment,
+) -> Result<Option<(String, Vec<crate::analyze::StudyAnalysis>)>> {
+    let resolved = crate::validate::resolve(loaded, Some(profile))?;
+    let path = crate::summary::summary_path(results_dir, &resolved);
+    if !path.exists() {
+        return Ok(None);
+    }
+    let read = crate::summary::analyses_from_summary(experiment, &path)?;
+    Ok(Some((resolved.output_name(), read)))
 }
 
 /// Which expectation of a study a part judges (what pre-registration is
