@@ -49,7 +49,8 @@ fn certified_profile(
     claim_eps: f64,
 ) -> Result<Vec<(f64, f64)>, RunFailure> {
     type Key = (u64, u64, u64, u64);
-    static LAST: std::sync::Mutex<Option<(Key, Vec<(f64, f64)>)>> = std::sync::Mutex::new(None);
+    type Cached = Option<(Key, Vec<(f64, f64)>)>;
+    static LAST: std::sync::Mutex<Cached> = std::sync::Mutex::new(None);
     let key = (q.to_bits(), sigma.to_bits(), steps, claim_eps.to_bits());
     if let Some((k, profile)) = &*LAST.lock().expect("profile cache") {
         if *k == key {
