@@ -80,15 +80,7 @@ pub fn run(args: &ClaimsArgs) -> Result<i32> {
         print!("{}", calibrate::markdown(&rows, seeds));
         return Ok(crate::cli::EXIT_OK);
     }
-    // The full audit, then rows of its `transcript` profile not (yet) in it
-    // (transcript rows run at full size with the code that declares them,
-    // before the next full rerun folds them into audit.csv).
-    let mut audits = read_audit_rows(&args.results_dir.join("audit.csv"))?;
-    for row in read_audit_rows(&args.results_dir.join("audit-transcript.csv"))? {
-        if !audits.iter().any(|r| r.audit == row.audit) {
-            audits.push(row);
-        }
-    }
+    let audits = read_audit_rows(&args.results_dir.join("audit.csv"))?;
     let prereg = Prereg::from_history(&judged, &args.results_dir);
     let rows = ledger_with(&claims, &judged, &audits, &prereg, &args.repo_dir);
     let csv = args.results_dir.join("claims.csv");
