@@ -167,6 +167,13 @@ fn a_faulty_entry_fails_its_own_cells_only() {
         let f: Vec<&str> = row.split(',').collect();
         assert_eq!((f[3], f[4]), ("2.0", "0.0"), "{row}");
     }
+    // The provenance names each Python file's hash and the versions.
+    let h5 = std::fs::read(scratch.path("results/faults.h5")).unwrap();
+    let needle = b"faults.py:raises\tpython file sha256 ";
+    assert!(
+        h5.windows(needle.len()).any(|w| w == needle),
+        "no python_entries provenance in the results file"
+    );
     // Every cell is stored: a rerun runs nothing and reads them back.
     let again = run(runner(&scratch.0).arg(&spec).args(["--threads", "2"]));
     let err = stderr(&again);
