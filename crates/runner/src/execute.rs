@@ -235,7 +235,12 @@ pub fn execute(
         (s * 1000.0).ceil().clamp(1.0, 1e15) as u64
     };
     let total_ms: u64 = pending.iter().map(cell_ms).sum();
-    let bar = progress_bar(total_ms, options.progress);
+    let bar = progress_bar(
+        total_ms,
+        options.progress,
+        "",
+        " (weighted by the cost estimate)",
+    );
     let cells_total = pending.len();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.threads)
@@ -308,16 +313,19 @@ pub fn execute(
     Ok(summary)
 }
 
-/// A bar of `len` estimated milliseconds (hidden unless wanted on a terminal).
-fn progress_bar(len: u64, wanted: bool) -> ProgressBar {
-    if !wanted || !std::io::stderr().is_terminal() {
+/// The progress bar of both pipelines (the sweep's and the audit's): hidden
+/// unless wanted on a terminal; `counter` is the part of its template
+/// between the bar and `{msg}` (e.g. `"{pos}/{len} runs, "`), `note` what
+/// follows the ETA.
+pub fn progress_bar(len: u64, wanted: bool, counter: &str, note: &str) -> ProgressBar {
+    if !wanted || !std::io::stderr().is_terminal() || len == 0 {
         return ProgressBar::hidden();
     }
     let bar = ProgressBar::new(len);
     bar.set_style(
-        ProgressStyle::with_template(
-            "{elapsed_precise} [{bar:30.cyan/blue}] {msg}, ETA {eta} (weighted by the cost estimate)",
-        )
+        ProgressStyle::with_template(&format!(
+            "{{elapsed_precise}} [{{bar:30.cyan/blue}}] {counter}{{msg}}, ETA {{eta}}{note}"
+        ))
         .expect("valid template")
         .progress_chars("=> "),
     );

@@ -228,25 +228,32 @@ impl ResultsStore {
             .filter(|r| r.segment == segment)
             .count();
         let bytes = build_file(self, experiment, plan)?;
-        let tmp = self.path.with_extension("h5.tmp");
-        if let Some(dir) = self.path.parent() {
-            fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-        }
-        {
-            let mut f =
-                fs::File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
-            f.write_all(&bytes)?;
-            f.sync_all()?;
-        }
-        fs::rename(&tmp, &self.path)
-            .with_context(|| format!("renaming {} into place", tmp.display()))?;
-        if let Some(dir) = self.path.parent() {
-            if let Ok(d) = fs::File::open(dir) {
-                let _ = d.sync_all();
-            }
-        }
-        Ok(())
+        write_atomically(&self.path, &bytes)
     }
+}
+
+/// Replaces `path` by a file holding `bytes` so that a crash at any moment
+/// leaves either the old or the new complete file: written to
+/// `<path>.tmp`, synced, renamed over `path`, the directory synced. Both
+/// stores (the sweep's and the audit's) write through it.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
+    let tmp = path.with_extension("h5.tmp");
+    if let Some(dir) = path.parent() {
+        fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
+    {
+        let mut f =
+            fs::File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+    }
+    fs::rename(&tmp, path).with_context(|| format!("renaming {} into place", tmp.display()))?;
+    if let Some(dir) = path.parent() {
+        if let Ok(d) = fs::File::open(dir) {
+            let _ = d.sync_all();
+        }
+    }
+    Ok(())
 }
 
 /// Why a results file cannot be used.
@@ -397,7 +404,8 @@ pub struct StoredResults {
     pub records: Vec<CellRecord>,
 }
 
-fn attr_string(v: &AttrValue) -> String {
+/// An HDF5 attribute as text (strings as they are, others by `Debug`).
+pub fn attr_string(v: &AttrValue) -> String {
     v.as_str()
         .map(str::to_string)
         .or_else(|| v.as_i64().map(|i| i.to_string()))

@@ -1,12 +1,10 @@
 //! Running an audit: build the pair, check it, then the runs on each side in
 //! parallel blocks with one seed per (side, run index), flushed as they finish.
 
-use std::io::IsTerminal;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, Result};
-use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
 use super::spec::{Audit, Observe};
@@ -195,19 +193,7 @@ pub fn execute(
         runs.d_prime.truncate(done);
         todo += 2 * (a.runs - done) as u64;
     }
-    let bar = if progress && std::io::stderr().is_terminal() && todo > 0 {
-        let bar = ProgressBar::new(todo);
-        bar.set_style(
-            ProgressStyle::with_template(
-                "{elapsed_precise} [{bar:30.cyan/blue}] {pos}/{len} runs, {msg}, ETA {eta}",
-            )
-            .expect("valid template")
-            .progress_chars("=> "),
-        );
-        bar
-    } else {
-        ProgressBar::hidden()
-    };
+    let bar = crate::execute::progress_bar(todo, progress, "{pos}/{len} runs, ", "");
     let mut last_flush = Instant::now();
     let mut flush_cost = Duration::ZERO;
     for a in audits {
@@ -254,9 +240,9 @@ pub fn execute(
             }
             bar.inc(2 * (end - done) as u64);
             // A flush rewrites the whole file (tens of MB at 1e6 runs a
-            // side), so flush at most every 20 flush-times: at most ~5% of
-            // the wall time goes to the file.
-            if last_flush.elapsed() >= flush_every.max(20 * flush_cost) {
+            // side): the sweep's policy bounds it to 1/FLUSH_COST_FACTOR of
+            // the wall time.
+            if last_flush.elapsed() >= crate::execute::flush_interval(flush_every, flush_cost) {
                 let t = Instant::now();
                 store.flush()?;
                 flush_cost = t.elapsed();

@@ -15,8 +15,6 @@
 //! run index, so the runs are the same whether computed in one go or several).
 
 use std::collections::BTreeMap;
-use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
@@ -88,26 +86,7 @@ impl AuditStore {
         }
         fb.add_group(group.finish());
         let bytes = fb.finish()?;
-        if let Some(dir) = self.path.parent() {
-            fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-        }
-        let tmp = self.path.with_extension("h5.tmp");
-        {
-            let mut f =
-                fs::File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
-            f.write_all(&bytes)?;
-            f.sync_all()?;
-        }
-        fs::rename(&tmp, &self.path)
-            .with_context(|| format!("renaming {} into place", tmp.display()))?;
-        Ok(())
-    }
-}
-
-fn attr_string(v: &AttrValue) -> String {
-    match v {
-        AttrValue::String(s) => s.clone(),
-        other => format!("{other:?}"),
+        crate::store::write_atomically(&self.path, &bytes)
     }
 }
 
@@ -117,7 +96,12 @@ fn read(path: &Path) -> Result<BTreeMap<String, AuditRuns>> {
     for name in file.group("audits")?.groups()? {
         let base = format!("audits/{name}");
         let attrs = file.group(&base)?.attrs()?;
-        let get = |k: &str| attrs.get(k).map(attr_string).unwrap_or_default();
+        let get = |k: &str| {
+            attrs
+                .get(k)
+                .map(crate::store::attr_string)
+                .unwrap_or_default()
+        };
         let runs = AuditRuns {
             identity: get("identity"),
             first_error: get("first_error"),
@@ -160,6 +144,6 @@ mod tests {
         assert_eq!(bits(&a.d), bits(&b.d));
         assert_eq!(bits(&a.d_prime), bits(&b.d_prime));
         assert!(AuditStore::open(&path, true).unwrap().audits.is_empty());
-        fs::remove_dir_all(dir).unwrap();
+        std::fs::remove_dir_all(dir).unwrap();
     }
 }
