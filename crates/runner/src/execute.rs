@@ -107,14 +107,17 @@ pub fn run_group(study: &Study, points: &[GridPoint], cells: &[Cell]) -> Vec<Cel
                             metric: study.metric_kind,
                         };
                         let mut out = match crate::python::entry_of(study.algorithm) {
-                            Some(py) => crate::python::run_cell(
-                                py,
-                                study.family.name,
-                                &ctx,
-                                problem,
-                                &mut noise_rng,
-                                instance_key,
-                            )?,
+                            Some(py) => {
+                                crate::python::run_cell(
+                                    py,
+                                    study.family.name,
+                                    &ctx,
+                                    problem,
+                                    &mut noise_rng,
+                                    instance_key,
+                                )?
+                                .0
+                            }
                             None => study.algorithm.run.run(&ctx, problem, &mut noise_rng)?,
                         };
                         // The runner, not the entry, measures the release.

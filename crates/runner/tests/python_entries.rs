@@ -314,7 +314,7 @@ fn protocol_overhead() {
             let key = runner::python::next_instance_key();
             let call = || {
                 let t = Instant::now();
-                let (_, inside) = runner::python::run_cell_timed(
+                let (_, inside) = runner::python::run_cell(
                     py,
                     "diagonal_quadratic",
                     &ctx,

@@ -141,7 +141,8 @@ fn one_run(
                     &pair.instances[side],
                     &mut rng,
                     pair_instance_key(id, side),
-                ),
+                )
+                .map(|(out, _)| out),
                 None => audit
                     .algorithm
                     .run

@@ -224,24 +224,13 @@ fn finite(x: f64) -> Json {
     }
 }
 
-/// Runs one cell of a Python entry on `instance` in this thread's worker.
-/// The entry's seed is the next draw of the cell's noise stream, so a cell
-/// reruns bit for bit with the same file, interpreter and numpy.
+/// Runs one cell of a Python entry on `instance` in this thread's worker,
+/// returning its output and the seconds the worker spent inside the entry's
+/// function (the rest of the call's wall time is the protocol's overhead:
+/// `docs/python-entries.md` measures it). The entry's seed is the next draw
+/// of the cell's noise stream, so a cell reruns bit for bit with the same
+/// file, interpreter and numpy.
 pub fn run_cell(
-    entry: &PythonEntry,
-    family: &str,
-    ctx: &RunContext,
-    instance: &Instance,
-    rng: &mut Pcg64,
-    instance_key: u64,
-) -> Result<CellOutput, RunFailure> {
-    run_cell_timed(entry, family, ctx, instance, rng, instance_key).map(|(out, _)| out)
-}
-
-/// [`run_cell`], also returning the seconds the worker spent inside the
-/// entry's function (the rest of the call's wall time is the protocol's
-/// overhead: `docs/python-entries.md` measures it).
-pub fn run_cell_timed(
     entry: &PythonEntry,
     family: &str,
     ctx: &RunContext,
