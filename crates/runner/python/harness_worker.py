@@ -188,6 +188,11 @@ def run(req, arrays):
         "diagnostics": diagnostics,
         "seconds": seconds,
     }
+    # The comparison curves at this cell's setting (a theory curve, a bound):
+    # as text, so an infinite bound survives JSON.
+    for curve in ("theory", "bound", "reference"):
+        if out.get(curve) is not None:
+            header[curve] = repr(float(out[curve]))
     return header, [("w", w)]
 
 

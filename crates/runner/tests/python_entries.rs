@@ -74,6 +74,14 @@ fn numpy_entries_match_the_rust_entries() {
             "{privacy}: numpy slope CI [{lo_p:.3}, {hi_p:.3}] and Rust [{lo_r:.3}, {hi_r:.3}] are disjoint"
         );
         assert_eq!(py.verdict(), rs.verdict(), "{privacy}: verdicts differ");
+        // Every check of the pair (slope, theory match, trivial value) alike.
+        let checks = |s: &runner::analyze::StudyAnalysis| {
+            s.judgements()
+                .into_iter()
+                .map(|(what, j)| (what, j.verdict))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(checks(py), checks(rs), "{privacy}: checks differ");
         assert_eq!(
             py.verdict(),
             runner::verdict::Verdict::Confirmed,

@@ -36,6 +36,9 @@ pub(super) fn parse_declaration(name: &str, d: &Json) -> Result<Declaration, Str
         "needs_delta",
         "private",
         "audit",
+        "theory_name",
+        "bound_name",
+        "reference_name",
     ];
     if let Some(k) = obj.keys().find(|k| !FIELDS.contains(&k.as_str())) {
         return Err(format!("unknown field {k:?} (fields: {FIELDS:?})"));
@@ -142,6 +145,16 @@ pub(super) fn parse_declaration(name: &str, d: &Json) -> Result<Declaration, Str
             .into_boxed_slice(),
     ))
     .only_on(families, "the Python file's HARNESS declaration lists them");
+    let name_of = |k: &str| -> Result<&'static str, String> {
+        match obj.get(k) {
+            None => Ok(""),
+            Some(Json::String(t)) => Ok(leak(t)),
+            Some(_) => Err(format!("{k} must be a string (a legend)")),
+        }
+    };
+    def.theory_name = name_of("theory_name")?;
+    def.bound_name = name_of("bound_name")?;
+    def.reference_name = name_of("reference_name")?;
     def.privacy_unit = unit;
     def.needs_delta = flag("needs_delta", false)?;
     def.private = flag("private", true)?;

@@ -340,10 +340,22 @@ pub fn run_cell(
         };
         diagnostics.set(name, v.as_f64().unwrap_or(f64::NAN));
     }
+    let curve = |k: &str| -> Result<Option<f64>, RunFailure> {
+        match h.get(k).and_then(Json::as_str) {
+            None => Ok(None),
+            Some(t) => t
+                .parse::<f64>()
+                .ok()
+                .filter(|x| !x.is_nan())
+                .map(Some)
+                .ok_or_else(|| external(format!("the returned {k} is not a number: {t}"))),
+        }
+    };
+    let curves = Curves::new(curve("theory")?, curve("bound")?, curve("reference")?);
     Ok((
         CellOutput::new(
             Release::point(w.values.clone(), evaluations),
-            Curves::default(),
+            curves,
             diagnostics,
         ),
         h["seconds"].as_f64().unwrap_or(f64::NAN),
