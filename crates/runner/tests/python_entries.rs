@@ -87,7 +87,7 @@ fn numpy_entries_match_the_rust_entries() {
             runner::verdict::Verdict::Confirmed,
             "{privacy}: at 200-400 repetitions on 5 points the -2 slope should be confirmed"
         );
-        // Same data, same noise law: the means at each n agree within their errors.
+        // Same data sets, the same noise law: the means at each n agree within their errors.
         for (q, r) in py.points.iter().zip(&rs.points) {
             let z = (q.mean - r.mean) / (q.se * q.se + r.se * r.se).sqrt();
             assert!(
@@ -98,6 +98,16 @@ fn numpy_entries_match_the_rust_entries() {
             );
         }
     }
+    // Noisy GD has no Rust twin on this family: its own exact expectation
+    // (the theory curve it returns) and the slope -2 are its checks.
+    let gd = by("py_noisy_gd_n");
+    assert_eq!(
+        gd.verdict(),
+        runner::verdict::Verdict::Confirmed,
+        "noisy GD: {:?}",
+        gd.judgements()
+    );
+    assert_eq!(gd.judgements().len(), 2, "the slope and the theory match");
 }
 
 /// A spec with a working study and one study per fault of
@@ -381,4 +391,5 @@ fn the_audit_catches_the_half_noise_copy() {
     assert!(row("py-op-half-noise").contains(",violation,"), "{csv}");
     assert!(row("py-op-gaussian").contains(",consistent,"), "{csv}");
     assert!(row("py-op-pure").contains(",consistent,"), "{csv}");
+    assert!(row("py-noisy-gd").contains(",consistent,"), "{csv}");
 }
