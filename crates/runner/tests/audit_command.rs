@@ -268,3 +268,48 @@ fn a_clipped_release_falls_back_to_the_threshold_audit() {
     }
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// A rerun reads the power probes' bootstrap rates back from the file
+/// instead of recomputing them (at the committed sizes the recomputation
+/// took about 35 minutes before anything new ran): with every stored rate
+/// set to 1 (a sentinel no bootstrap of these runs gives at every probe),
+/// the rerun's power is the first probe's, so the rates were read.
+#[test]
+fn a_rerun_reads_the_bootstrap_rates_back() {
+    let dir = scratch("rates");
+    std::fs::write(dir.join("s.toml"), one_audit(1500)).unwrap();
+    assert_eq!(audit(&dir.join("s.toml"), &dir, &[]), EXIT_OK);
+    let row = |dir: &Path| -> Vec<String> {
+        let csv = std::fs::read_to_string(dir.join("t.csv")).unwrap();
+        let mut lines = csv.lines();
+        let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+        let values: Vec<&str> = lines.next().unwrap().split(',').collect();
+        ["reference_eps_95", "detectable_eps_95", "power_probes"]
+            .iter()
+            .map(|c| values[header.iter().position(|h| h == c).unwrap()].to_string())
+            .collect()
+    };
+    let first = row(&dir);
+    assert_ne!(
+        first[0], first[1],
+        "the sentinel must change the power: {first:?}"
+    );
+    let path = dir.join("t.h5");
+    let mut store = runner::audit::store::AuditStore::open(&path, false).unwrap();
+    let mut kept = 0;
+    for runs in store.audits.values_mut() {
+        for r in runs.rates.values_mut() {
+            *r = 1.0;
+            kept += 1;
+        }
+    }
+    assert!(kept > 0, "no rates were stored");
+    store.flush().unwrap();
+    assert_eq!(audit(&dir.join("s.toml"), &dir, &[]), EXIT_OK);
+    let second = row(&dir);
+    assert_eq!(
+        second[0], second[1],
+        "power from the stored rates: {second:?}"
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -128,19 +128,60 @@ enum Search {
 }
 
 /// The bootstrap of stored runs against `outcome`'s claim with its
-/// declared estimator (the runs' own atom check applies).
-fn rate(plan: &AuditPlan, outcome: &Outcome, name: &str, runs: &AuditRuns) -> f64 {
-    audit::reflag(
+/// declared estimator (the runs' own atom check applies): the rate, and
+/// the key it is kept under in the runs' `rates` when it was computed now
+/// (`None`: read back from an earlier segment).
+fn rate(
+    plan: &AuditPlan,
+    outcome: &Outcome,
+    name: &str,
+    runs: &AuditRuns,
+) -> (f64, Option<String>) {
+    let method = declared_method(&outcome.audit, outcome.claimed);
+    let seed = bootstrap_seed(plan.file.seed, name);
+    // Everything the rate depends on besides the runs (whose identity
+    // resets `rates` when it changes) and their count.
+    let key = format!(
+        "{method:?}|{:?}|{:?}|{:?}|{REPLICATES}|{seed}|{}|{}",
+        outcome.claimed.0,
+        outcome.claimed.1,
+        plan.file.alpha,
+        runs.d.len(),
+        runs.d_prime.len()
+    );
+    if let Some(r) = runs.rates.get(&key) {
+        return (*r, None);
+    }
+    let r = audit::reflag(
         &runs.d,
         &runs.d_prime,
-        declared_method(&outcome.audit, outcome.claimed),
+        method,
         outcome.claimed.0,
         outcome.claimed.1,
         plan.file.alpha,
         REPLICATES,
-        bootstrap_seed(plan.file.seed, name),
+        seed,
     )
-    .rate()
+    .rate();
+    (r, Some(key))
+}
+
+/// Keeps the rates computed now in their runs' `rates` (written with the
+/// next flush); returns how many.
+fn keep_rates(store: &mut AuditStore, computed: Vec<(String, Option<String>, f64)>) -> usize {
+    let mut kept = 0;
+    for (name, key, r) in computed {
+        if let Some(key) = key {
+            store
+                .audits
+                .get_mut(&name)
+                .expect("rated runs are stored")
+                .rates
+                .insert(key, r);
+            kept += 1;
+        }
+    }
+    kept
 }
 
 /// The power of every outcome for its statistic (module docs): runs the
@@ -157,7 +198,7 @@ pub fn measure(
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()?;
-    let own: Vec<Option<f64>> = pool.install(|| {
+    let own: Vec<Option<(f64, Option<String>)>> = pool.install(|| {
         outcomes
             .par_iter()
             .map(|o| {
@@ -174,6 +215,18 @@ pub fn measure(
             })
             .collect()
     });
+    let mut unflushed = keep_rates(
+        store,
+        outcomes
+            .iter()
+            .zip(&own)
+            .filter_map(|(o, r)| {
+                let (r, key) = r.clone()?;
+                Some((o.audit.row.name.clone(), key, r))
+            })
+            .collect(),
+    );
+    let own: Vec<Option<f64>> = own.into_iter().map(|r| r.map(|(r, _)| r)).collect();
     let mut searches: Vec<Search> = outcomes
         .iter()
         .zip(own)
@@ -254,7 +307,7 @@ pub fn measure(
         )? {
             return Ok(None);
         }
-        let rates: Vec<Result<f64, String>> = pool.install(|| {
+        let rated: Vec<Result<(f64, Option<String>), String>> = pool.install(|| {
             probes
                 .par_iter()
                 .map(|(i, p)| {
@@ -266,6 +319,19 @@ pub fn measure(
                 })
                 .collect()
         });
+        unflushed += keep_rates(
+            store,
+            probes
+                .iter()
+                .zip(&rated)
+                .filter_map(|((_, p), r)| {
+                    let (r, key) = r.as_ref().ok()?.clone();
+                    Some((p.row.name.clone(), key, r))
+                })
+                .collect(),
+        );
+        let rates: Vec<Result<f64, String>> =
+            rated.into_iter().map(|r| r.map(|(r, _)| r)).collect();
         for ((i, _), r) in probes.iter().zip(rates) {
             let Search::Probing { reference, probes } = &mut searches[*i] else {
                 unreachable!("only probing rows were probed")
@@ -296,6 +362,11 @@ pub fn measure(
                 }
             }
         }
+    }
+    // The last round's rates (earlier rounds' went out with the next
+    // round's flush): a rerun then reads every rate back.
+    if unflushed > 0 {
+        store.flush()?;
     }
     Ok(Some(
         searches
