@@ -77,6 +77,8 @@ const KEEP_INSTANCES: usize = 2;
 impl Worker {
     /// Starts a worker on [`interpreter`].
     pub fn spawn() -> Result<Self, String> {
+        static SWEPT: std::sync::Once = std::sync::Once::new();
+        SWEPT.call_once(remove_stale_slot_files);
         let python = interpreter();
         let mut child = Command::new(&python)
             .args(["-u", "-c", WORKER_SOURCE])
@@ -144,14 +146,7 @@ impl Worker {
         let path = if self.held.len() >= KEEP_INSTANCES {
             self.held[0].1.clone()
         } else {
-            // tmpfs where there is one: the pages never reach a disk.
-            let shm = Path::new("/dev/shm");
-            let dir = if shm.is_dir() {
-                shm.to_path_buf()
-            } else {
-                std::env::temp_dir()
-            };
-            dir.join(format!(
+            slot_dir().join(format!(
                 "dp-harness-{}-{}-{}.f64",
                 std::process::id(),
                 self.child.id(),
@@ -251,6 +246,43 @@ impl Drop for Worker {
     }
 }
 
+/// The directory of the slot files: tmpfs where there is one, so the pages
+/// never reach a disk.
+fn slot_dir() -> PathBuf {
+    let shm = Path::new("/dev/shm");
+    if shm.is_dir() {
+        shm.to_path_buf()
+    } else {
+        std::env::temp_dir()
+    }
+}
+
+/// Removes the slot files of runners that are gone (a runner killed with
+/// SIGKILL never drops its workers): the files are named
+/// `dp-harness-<runner pid>-...`, and a pid with no `/proc/<pid>` is gone.
+/// Where there is no `/proc` nothing is removed.
+fn remove_stale_slot_files() {
+    if !Path::new("/proc/self").exists() {
+        return;
+    }
+    let Ok(entries) = std::fs::read_dir(slot_dir()) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let name = e.file_name();
+        let Some(pid) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix("dp-harness-"))
+            .and_then(|rest| rest.split('-').next())
+        else {
+            continue;
+        };
+        if !Path::new("/proc").join(pid).exists() {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
+}
+
 thread_local! {
     static WORKER: RefCell<Option<Worker>> = const { RefCell::new(None) };
 }
@@ -271,4 +303,25 @@ pub fn with_worker<T>(
         }
         Ok(out)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_slot_files_of_gone_runners_are_removed() {
+        if !Path::new("/proc/self").exists() {
+            return;
+        }
+        // pid_max is at most 2^22 on Linux: this pid cannot be running.
+        let gone = slot_dir().join("dp-harness-4194305-1-0.f64");
+        let live = slot_dir().join(format!("dp-harness-{}-1-7.f64", std::process::id()));
+        std::fs::write(&gone, b"x").unwrap();
+        std::fs::write(&live, b"x").unwrap();
+        remove_stale_slot_files();
+        assert!(!gone.exists(), "a gone runner's slot file stays");
+        assert!(live.exists(), "a live runner's slot file was removed");
+        std::fs::remove_file(live).unwrap();
+    }
 }
