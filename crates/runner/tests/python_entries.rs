@@ -240,6 +240,24 @@ fn bad_declarations_are_refused_at_their_line_before_anything_runs() {
         assert!(err.contains(says), "{entry} should say {says:?}: {err}");
         assert!(err.contains("x.toml:9:"), "{entry}: not located: {err}");
     }
+    // A declared option's range is the common resolver's: out of it, a
+    // located error too.
+    let spec = format!(
+        "name = \"x\"\nseed = 1\nrepetitions = 2\n\n[[studies]]\nname = \"s\"\n\
+         metric = \"excess_empirical_risk\"\n\
+         problem = {{ family = \"diagonal_quadratic\", d = 3, beta = 1.0, kappa = 1.0 }}\n\
+         algorithm = {{ name = \"python:{}:output_perturbation\", noise_factor = 3.0 }}\n\
+         privacy = {{ eps = 1.0, delta = 0.0 }}\ngrid = {{ n = [100, 200] }}\n",
+        examples().join("output_perturbation.py").display()
+    );
+    let path = scratch.write("x.toml", &spec);
+    let out = run(runner_sub(&scratch.0, "plan").arg(&path));
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("x.toml:9:") && err.contains("noise_factor = 3 is out of range"),
+        "{err}"
+    );
 }
 
 #[test]
