@@ -17,7 +17,7 @@ _COMMON = {
 
 HARNESS = {
     name: dict(_COMMON, doc="fails on purpose: " + name)
-    for name in ["raises", "hangs", "returns_nan", "wrong_shape", "kills_worker"]
+    for name in ["raises", "hangs", "returns_nan", "wrong_shape", "kills_worker", "writes_records"]
 }
 
 
@@ -45,3 +45,9 @@ def wrong_shape(instance, privacy, options, rng):
 
 def kills_worker(instance, privacy, options, rng):
     os._exit(3)
+
+
+def writes_records(instance, privacy, options, rng):
+    # The records are shared by the cells of one data set: mapped read-only.
+    instance.records[0, 0] = 5.0
+    return {"w": np.zeros(instance.d), "gradient_evaluations": 0}

@@ -141,12 +141,13 @@ fn fault_spec() -> String {
 }
 
 /// Each fault and what its cells' error must say.
-const FAULTS: [(&str, &str); 5] = [
+const FAULTS: [(&str, &str); 6] = [
     ("raises", "ZeroDivisionError: float division by zero"),
     ("hangs", "timed out after 2 s"),
     ("returns_nan", "w[0] = NaN"),
     ("wrong_shape", "shape [4], the instance's dimension is [3]"),
     ("kills_worker", "exit status: 3"),
+    ("writes_records", "assignment destination is read-only"),
 ];
 
 #[test]
@@ -196,7 +197,7 @@ fn a_faulty_entry_fails_its_own_cells_only() {
     let again = run(runner(&scratch.0).arg(&spec).args(["--threads", "2"]));
     let err = stderr(&again);
     assert!(
-        err.contains("ran 0 cells") && err.contains("24 resumed"),
+        err.contains("ran 0 cells") && err.contains("28 resumed"),
         "{err}"
     );
 }
