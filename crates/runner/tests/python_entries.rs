@@ -202,6 +202,19 @@ fn a_faulty_entry_fails_its_own_cells_only() {
     );
 }
 
+/// A one-study spec on a small diagonal quadratic, naming `algorithm` (the
+/// inline table's body, e.g. `name = "python:f.py:g"`). The algorithm is on
+/// line 9, where located errors point.
+fn one_study_spec(algorithm: &str) -> String {
+    format!(
+        "name = \"x\"\nseed = 1\nrepetitions = 2\n\n[[studies]]\nname = \"s\"\n\
+         metric = \"excess_empirical_risk\"\n\
+         problem = {{ family = \"diagonal_quadratic\", d = 3, beta = 1.0, kappa = 1.0 }}\n\
+         algorithm = {{ {algorithm} }}\n\
+         privacy = {{ eps = 1.0, delta = 0.0 }}\ngrid = {{ n = [100, 200] }}\n"
+    )
+}
+
 #[test]
 fn bad_declarations_are_refused_at_their_line_before_anything_runs() {
     if !have_numpy() {
@@ -227,13 +240,7 @@ fn bad_declarations_are_refused_at_their_line_before_anything_runs() {
         "def f(instance, privacy, options, rng):\n    return {}\n",
     );
     for (entry, says) in cases {
-        let spec = format!(
-            "name = \"x\"\nseed = 1\nrepetitions = 2\n\n[[studies]]\nname = \"s\"\n\
-             metric = \"excess_empirical_risk\"\n\
-             problem = {{ family = \"diagonal_quadratic\", d = 3, beta = 1.0, kappa = 1.0 }}\n\
-             algorithm = {{ name = \"python:{entry}\" }}\n\
-             privacy = {{ eps = 1.0, delta = 0.0 }}\ngrid = {{ n = [100, 200] }}\n"
-        );
+        let spec = one_study_spec(&format!("name = \"python:{entry}\""));
         let path = scratch.write("x.toml", &spec);
         let out = run(runner_sub(&scratch.0, "plan").arg(&path));
         let err = stderr(&out);
@@ -243,14 +250,10 @@ fn bad_declarations_are_refused_at_their_line_before_anything_runs() {
     }
     // A declared option's range is the common resolver's: out of it, a
     // located error too.
-    let spec = format!(
-        "name = \"x\"\nseed = 1\nrepetitions = 2\n\n[[studies]]\nname = \"s\"\n\
-         metric = \"excess_empirical_risk\"\n\
-         problem = {{ family = \"diagonal_quadratic\", d = 3, beta = 1.0, kappa = 1.0 }}\n\
-         algorithm = {{ name = \"python:{}:output_perturbation\", noise_factor = 3.0 }}\n\
-         privacy = {{ eps = 1.0, delta = 0.0 }}\ngrid = {{ n = [100, 200] }}\n",
+    let spec = one_study_spec(&format!(
+        "name = \"python:{}:output_perturbation\", noise_factor = 3.0",
         examples().join("output_perturbation.py").display()
-    );
+    ));
     let path = scratch.write("x.toml", &spec);
     let out = run(runner_sub(&scratch.0, "plan").arg(&path));
     let err = stderr(&out);
@@ -271,13 +274,7 @@ fn a_changed_file_changes_the_study_identity() {
     scratch.write("a.py", &source);
     scratch.write("b.py", &format!("{source}\n# an edit\n"));
     let hash = |file: &str| {
-        let spec = format!(
-            "name = \"x\"\nseed = 1\nrepetitions = 2\n\n[[studies]]\nname = \"s\"\n\
-             metric = \"excess_empirical_risk\"\n\
-             problem = {{ family = \"diagonal_quadratic\", d = 3, beta = 1.0, kappa = 1.0 }}\n\
-             algorithm = {{ name = \"python:{file}:output_perturbation\" }}\n\
-             privacy = {{ eps = 1.0, delta = 0.0 }}\ngrid = {{ n = [100, 200] }}\n"
-        );
+        let spec = one_study_spec(&format!("name = \"python:{file}:output_perturbation\""));
         // The same spec text, so only the file's content differs.
         let dir = scratch.path(file.trim_end_matches(".py"));
         std::fs::create_dir_all(&dir).unwrap();

@@ -20,6 +20,7 @@
 
 mod declaration;
 pub mod protocol;
+mod slot;
 pub mod worker;
 
 use std::collections::HashMap;
