@@ -4,13 +4,11 @@
 use std::io::IsTerminal;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use dpcore::RunFailure;
 use indicatif::{ProgressBar, ProgressStyle};
-use rayon::prelude::*;
 
 use crate::plan::{Cell, GridPoint, Plan};
 use crate::registry::{Curves, RunContext};
@@ -253,67 +251,74 @@ pub fn execute(
     // printing them over the progress bar.
     let previous_hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(|_| {}));
-    let (tx, rx) = mpsc::channel::<CellRecord>();
-    let result = std::thread::scope(|scope| -> Result<()> {
-        let workers = scope.spawn(|| {
-            pool.install(|| {
-                // One task per data group: group costs differ by 1000x (n = 1e3
-                // vs 1e6 in one sweep), and rayon's default splitting into
-                // contiguous ranges left a worker idle for 20% of table 1's
-                // default run (1.63x on 2 threads; 1.99x with single-group tasks).
-                groups
-                    .par_iter()
-                    .with_max_len(1)
-                    .for_each_with(tx, |tx, group| {
-                        if interrupted() {
-                            return;
-                        }
-                        let s = group[0].study;
-                        for record in run_group(&experiment.studies[s], &plan.points[s], group) {
-                            // The receiver only disappears when the writer failed; stop quietly.
-                            let _ = tx.send(record);
-                        }
-                    });
-            });
-        });
-        let mut batch = Vec::new();
-        let mut last_flush = Instant::now();
-        let mut interval = options.flush_every;
-        for record in rx {
-            summary.ran += 1;
+    // One job per data group: group costs differ by 1000x, and rayon's
+    // default splitting into contiguous ranges left a worker idle for 20% of
+    // table 1's default run (1.63x on 2 threads; 1.99x with one group a task).
+    let mut writer = SweepWriter {
+        experiment,
+        plan,
+        store,
+        batch: Vec::new(),
+        summary: &mut summary,
+        bar: &bar,
+        cell_ms: &cell_ms,
+        cells_total,
+    };
+    let result = crate::run_loop::run_jobs(
+        &pool,
+        &groups,
+        |group: &Vec<Cell>| {
+            let s = group[0].study;
+            run_group(&experiment.studies[s], &plan.points[s], group)
+        },
+        &mut writer,
+        options.flush_every,
+    );
+    std::panic::set_hook(previous_hook);
+    bar.finish_and_clear();
+    summary.interrupted = result?;
+    summary.seconds = start.elapsed().as_secs_f64();
+    Ok(summary)
+}
+
+/// The sweep's writer: counts and shows each finished group's cells, and
+/// adds them to the results file at each flush.
+struct SweepWriter<'a, F: Fn(&Cell) -> u64> {
+    experiment: &'a Experiment,
+    plan: &'a Plan,
+    store: &'a mut ResultsStore,
+    batch: Vec<CellRecord>,
+    summary: &'a mut ExecSummary,
+    bar: &'a ProgressBar,
+    cell_ms: &'a F,
+    cells_total: usize,
+}
+
+impl<F: Fn(&Cell) -> u64> crate::run_loop::Writer<Vec<CellRecord>> for SweepWriter<'_, F> {
+    fn absorb(&mut self, records: Vec<CellRecord>) -> Result<()> {
+        for record in records {
+            self.summary.ran += 1;
             if !record.ok() {
-                summary.failed += 1;
+                self.summary.failed += 1;
             }
-            bar.inc(cell_ms(&Cell {
+            self.bar.inc((self.cell_ms)(&Cell {
                 study: record.study,
                 point: record.point,
                 repetition: record.repetition,
                 data_seed: record.data_seed,
                 noise_seed: record.noise_seed,
             }));
-            bar.set_message(format!("{}/{cells_total} cells", summary.ran));
-            batch.push(record);
-            if last_flush.elapsed() >= interval {
-                store.add_computed(batch.drain(..));
-                let t = Instant::now();
-                store.flush(experiment, plan)?;
-                interval = flush_interval(options.flush_every, t.elapsed());
-                last_flush = Instant::now();
-            }
+            self.batch.push(record);
         }
-        store.add_computed(batch.drain(..));
-        store.flush(experiment, plan)?;
-        workers
-            .join()
-            .map_err(|_| anyhow::anyhow!("a worker thread panicked outside a cell"))?;
+        self.bar
+            .set_message(format!("{}/{} cells", self.summary.ran, self.cells_total));
         Ok(())
-    });
-    std::panic::set_hook(previous_hook);
-    bar.finish_and_clear();
-    result?;
-    summary.seconds = start.elapsed().as_secs_f64();
-    summary.interrupted = interrupted();
-    Ok(summary)
+    }
+
+    fn flush(&mut self) -> Result<()> {
+        self.store.add_computed(self.batch.drain(..));
+        self.store.flush(self.experiment, self.plan)
+    }
 }
 
 /// The progress bar of both pipelines (the sweep's and the audit's): hidden

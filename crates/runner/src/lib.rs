@@ -27,6 +27,7 @@ pub mod python;
 pub mod registry;
 pub mod report;
 pub mod results_manifest;
+pub mod run_loop;
 pub mod sbatch;
 pub mod shard;
 pub mod spec;

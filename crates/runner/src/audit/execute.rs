@@ -1,21 +1,24 @@
 //! Running an audit: build the pair, check it, then the runs on each side in
-//! parallel blocks with one seed per (side, run index), flushed as they finish.
+//! blocks with one seed per (side, run index), run and flushed by the
+//! sweep's run loop ([`crate::run_loop`]).
 
+use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, Result};
-use rayon::prelude::*;
+use indicatif::ProgressBar;
 
 use super::spec::{Audit, Observe};
 use super::store::{AuditRuns, AuditStore};
-use crate::execute::interrupted;
 use crate::registry::{AuditPair, AuditSetting, RunContext};
 use contract::audit::differ_in_one_record;
 use contract::seeds::{rng_from_seed, SeedBuilder};
 
-/// Runs a block holds: large enough to keep every thread busy between
-/// flushes, small enough that an interruption loses at most one block.
+/// Most runs a block (one job of the run loop) holds: large enough that
+/// handing it out costs nothing, small enough that an interruption loses at
+/// most a block per thread. An audit of fewer than `4 threads BLOCK` runs
+/// gets smaller blocks, at least four per thread.
 const BLOCK: usize = 512;
 
 /// The hash of the algorithms' source code this binary was built from
@@ -164,8 +167,26 @@ fn one_run(
     }
 }
 
-/// Completes every audit's runs in `store`, flushing at least every
-/// `flush_every`. Returns whether it was interrupted.
+/// One job of the audit loop: runs `start..end` of audit `audit` on both
+/// sides.
+struct Block {
+    audit: usize,
+    start: usize,
+    end: usize,
+}
+
+/// A finished [`Block`]: each run's statistic on `D` and `D'` (or the error),
+/// and the thread-seconds it took.
+struct BlockRuns {
+    audit: usize,
+    start: usize,
+    runs: Vec<(Result<f64, String>, Result<f64, String>)>,
+    seconds: f64,
+}
+
+/// Completes every audit's runs in `store` through the sweep's run loop
+/// ([`crate::run_loop`]), flushing at least every `flush_every`. Returns
+/// whether it was interrupted.
 pub fn execute(
     audits: &[Audit],
     seed: u64,
@@ -194,42 +215,95 @@ pub fn execute(
         runs.d_prime.truncate(done);
         todo += 2 * (a.runs - done) as u64;
     }
-    let bar = crate::execute::progress_bar(todo, progress, "{pos}/{len} runs, ", "");
-    let mut last_flush = Instant::now();
-    let mut flush_cost = Duration::ZERO;
-    for a in audits {
-        let id = seed_identity(a, seed);
-        if store.audits[&a.row.name].d.len() >= a.runs {
+    // The pairs of the audits with runs to do, and their blocks in order.
+    let mut pairs = Vec::with_capacity(audits.len());
+    let mut blocks = Vec::new();
+    for (i, a) in audits.iter().enumerate() {
+        let done = store.audits[&a.row.name].d.len();
+        if done >= a.runs {
+            pairs.push(None);
             continue;
         }
-        bar.set_message(a.row.name.clone());
-        let pair = build_pair(a)?;
-        loop {
-            let done = store.audits[&a.row.name].d.len();
-            if done >= a.runs {
-                break;
+        pairs.push(Some(build_pair(a)?));
+        // An audit of few costly runs still spreads over every thread.
+        let len = a
+            .runs
+            .div_ceil(4 * pool.current_num_threads())
+            .clamp(1, BLOCK);
+        blocks.extend((done..a.runs).step_by(len).map(|start| Block {
+            audit: i,
+            start,
+            end: (start + len).min(a.runs),
+        }));
+    }
+    let ids: Vec<String> = audits.iter().map(|a| seed_identity(a, seed)).collect();
+    let bar = crate::execute::progress_bar(todo, progress, "{pos}/{len} runs, ", "");
+    let mut writer = AuditWriter {
+        audits,
+        store,
+        waiting: BTreeMap::new(),
+        bar: &bar,
+    };
+    let interrupted = crate::run_loop::run_jobs(
+        &pool,
+        &blocks,
+        |b: &Block| {
+            let (a, id) = (&audits[b.audit], &ids[b.audit]);
+            let pair = pairs[b.audit]
+                .as_ref()
+                .expect("built for every block's audit");
+            let started = Instant::now();
+            let runs = (b.start..b.end)
+                .map(|i| {
+                    (
+                        one_run(a, pair, 0, i, seed, id),
+                        one_run(a, pair, 1, i, seed, id),
+                    )
+                })
+                .collect();
+            BlockRuns {
+                audit: b.audit,
+                start: b.start,
+                runs,
+                seconds: started.elapsed().as_secs_f64(),
             }
-            if interrupted() {
-                store.flush()?;
-                bar.abandon();
-                return Ok(true);
-            }
-            let end = (done + BLOCK).min(a.runs);
-            let block_start = Instant::now();
-            let results: Vec<(Result<f64, String>, Result<f64, String>)> = pool.install(|| {
-                (done..end)
-                    .into_par_iter()
-                    .map(|i| {
-                        (
-                            one_run(a, &pair, 0, i, seed, &id),
-                            one_run(a, &pair, 1, i, seed, &id),
-                        )
-                    })
-                    .collect()
-            });
-            let runs = store.audits.get_mut(&a.row.name).expect("entry made above");
-            runs.seconds += block_start.elapsed().as_secs_f64();
-            for (on_d, on_dp) in results {
+        },
+        &mut writer,
+        flush_every,
+    )?;
+    if interrupted {
+        bar.abandon();
+    } else {
+        bar.finish_and_clear();
+    }
+    Ok(interrupted)
+}
+
+/// The audit's writer: appends each block's runs to its audit in run order
+/// (a block that overtook a running one waits for it), so the stored runs
+/// are always a prefix `0..k` on both sides, which a resume continues.
+struct AuditWriter<'a> {
+    audits: &'a [Audit],
+    store: &'a mut AuditStore,
+    /// Finished blocks that overtook an earlier one, by (audit, first run).
+    waiting: BTreeMap<(usize, usize), BlockRuns>,
+    bar: &'a ProgressBar,
+}
+
+impl crate::run_loop::Writer<BlockRuns> for AuditWriter<'_> {
+    fn absorb(&mut self, block: BlockRuns) -> Result<()> {
+        let audit = block.audit;
+        self.bar.inc(2 * block.runs.len() as u64);
+        self.bar.set_message(self.audits[audit].row.name.clone());
+        self.waiting.insert((audit, block.start), block);
+        let runs = self
+            .store
+            .audits
+            .get_mut(&self.audits[audit].row.name)
+            .expect("made before the loop");
+        while let Some(block) = self.waiting.remove(&(audit, runs.d.len())) {
+            runs.seconds += block.seconds;
+            for (on_d, on_dp) in block.runs {
                 for (out, column) in [(on_d, &mut runs.d), (on_dp, &mut runs.d_prime)] {
                     column.push(out.as_ref().copied().unwrap_or(f64::NAN));
                     if let Err(e) = out {
@@ -239,19 +313,11 @@ pub fn execute(
                     }
                 }
             }
-            bar.inc(2 * (end - done) as u64);
-            // A flush rewrites the whole file (tens of MB at 1e6 runs a
-            // side): the sweep's policy bounds it to 1/FLUSH_COST_FACTOR of
-            // the wall time.
-            if last_flush.elapsed() >= crate::execute::flush_interval(flush_every, flush_cost) {
-                let t = Instant::now();
-                store.flush()?;
-                flush_cost = t.elapsed();
-                last_flush = Instant::now();
-            }
         }
+        Ok(())
     }
-    store.flush()?;
-    bar.finish_and_clear();
-    Ok(false)
+
+    fn flush(&mut self) -> Result<()> {
+        self.store.flush()
+    }
 }

@@ -29,7 +29,7 @@ pub struct Outcome {
     /// Runs a side a typical Gaussian-DP audit needs to flag the realised
     /// `eps` the spec gives (errata), when it gives one.
     pub runs_to_flag: Option<usize>,
-    /// Wall seconds the runs took (not in the CSV, which is deterministic).
+    /// Thread-seconds the runs took (not in the CSV, which is deterministic).
     pub seconds: f64,
     /// The audit's power for its own statistic ([`super::power`]); `None`
     /// until measured, or when the runs failed.

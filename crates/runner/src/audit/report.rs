@@ -161,7 +161,7 @@ pub fn markdown(
         outcomes.len() - unexpected.len(),
         outcomes.len()
     );
-    let _ = writeln!(md, "| audit | algorithm | variant | role | claim (eps at delta) | runs/side | estimator | eps_lb | verdict | expected | detectable 95% | reference 95% | typical | wall s |");
+    let _ = writeln!(md, "| audit | algorithm | variant | role | claim (eps at delta) | runs/side | estimator | eps_lb | verdict | expected | detectable 95% | reference 95% | typical | thread s |");
     let _ = writeln!(
         md,
         "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"

@@ -33,7 +33,8 @@ pub struct AuditRuns {
     pub d_prime: Vec<f64>,
     /// The first failed run's error (empty when none failed).
     pub first_error: String,
-    /// Wall seconds spent on the runs, summed over resumed segments.
+    /// Thread-seconds spent on the runs (each block's time on the thread
+    /// that ran it), summed over resumed segments.
     pub seconds: f64,
     /// Bootstrap rates already computed on these runs, by what they depend
     /// on (`power::rate_key`: the estimator, claim, level, replicates, seed
