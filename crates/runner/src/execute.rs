@@ -225,7 +225,7 @@ pub fn execute(
     if pending.is_empty() {
         return Ok(summary);
     }
-    let groups = data_groups(&pending);
+    let mut groups = data_groups(&pending);
     summary.datasets = groups.len();
     // The bar advances by each finished cell's estimated milliseconds
     // (crate::cost), so its ETA weighs a 50 s cell 1000 times a 50 ms one
@@ -236,6 +236,11 @@ pub fn execute(
         (s * 1000.0).ceil().clamp(1.0, 1e15) as u64
     };
     let total_ms: u64 = pending.iter().map(cell_ms).sum();
+    // Costliest groups first (by the same estimate; ties keep the plan's
+    // order): the run loop hands jobs out in order, and a 50 s group taken
+    // last would leave the other threads idle while it runs. The stored
+    // results do not depend on the order.
+    groups.sort_by_cached_key(|g| std::cmp::Reverse(g.iter().map(cell_ms).sum::<u64>()));
     let bar = progress_bar(
         total_ms,
         options.progress,
