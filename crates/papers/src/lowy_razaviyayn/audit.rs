@@ -525,6 +525,18 @@ pub(crate) const ZZMW17: AuditDef = AuditDef {
              noise: Gaussian-DP fit (at delta = 0 the Gamma-radius noise: threshold audit)",
 };
 
+/// `noisy_gd` (gradient perturbation, rho-zCDP).
+pub(crate) const NOISY_GD: AuditDef = AuditDef {
+    pair: gaussian_origin_pair,
+    statistic: first_coordinate,
+    estimator: Estimator::GaussianDp,
+    transcript: None,
+    method: "Canary +e1 vs -e1 among n - 1 records at 0 on the diagonal quadratic (H = I): every \
+             full gradient moves by 2/n = L/n, exactly the calibrated sensitivity, and w_T is a \
+             linear function of the T Gaussian noises plus the data's mean: Gaussian, so the \
+             Gaussian-DP fit",
+};
+
 /// `noisy_sgd` (BST14 baseline).
 pub(crate) const NOISY_SGD: AuditDef = AuditDef {
     pair: noisy_sgd_pair,

@@ -1,10 +1,13 @@
 //! The baselines Lowy–Razaviyayn Tables 3–6 compare against, as registry
-//! entries: GD + output perturbation \[ZZMW17\] and noisy SGD \[BST14\].
+//! entries: GD + output perturbation \[ZZMW17\] and noisy SGD \[BST14\]; and
+//! noisy full-batch GD on the E1 quadratic, the gradient-perturbation
+//! reference (and the Rust twin of `examples/python/noisy_gd.py`).
 
 use std::cell::RefCell;
 
 use dpcore::{Objective, PrivacyParams, RunFailure};
 use rand_pcg::Pcg64;
+use solvers::baselines::noisy_gd::{expected_excess, NoisyGd};
 use solvers::baselines::noisy_sgd::{NoisySgd, NoisySgdCalibration};
 use solvers::baselines::zzmw17::{target_accuracy, Zzmw17};
 use solvers::output_perturbation::ConceptualOutputPerturbation;
@@ -24,6 +27,47 @@ contract::options! {
         .default("1.0")
         .option(),
     }
+}
+
+contract::options! {
+    /// Options of `noisy_gd`.
+    struct NoisyGdOptions {
+        /// Steps `T`.
+        steps: usize = ParamDef::int("steps", 1, "T, the number of noisy full-gradient steps")
+            .default("100")
+            .option(),
+    }
+}
+
+/// Noisy GD (`solvers::baselines::noisy_gd`): `T` steps of size `1/beta`
+/// from 0 with Gaussian noise on each full gradient at `rho`-zCDP. Theory:
+/// the exact expected excess given the data, from the family's Hessian
+/// diagonal (the array it exports, `hessian_diagonal`). Cost metric: `T n`.
+fn run_noisy_gd(
+    ctx: &RunContext,
+    problem: &dyn Objective,
+    rng: &mut Pcg64,
+) -> Result<CellOutput, RunFailure> {
+    let steps = NoisyGdOptions::read(ctx.options)?.steps;
+    let r = NoisyGd { steps }.run(problem, ctx.privacy.rho(), rng)?;
+    let theory = match ctx.metric {
+        Metric::GradientEvaluations => Some(r.gradient_evaluations as f64),
+        _ => problem
+            .data_arrays()
+            .into_iter()
+            .find(|a| a.name == "hessian_diagonal")
+            .map(|h| expected_excess(h.values, problem.minimizer(), steps, r.step_size, r.sigma)),
+    };
+    Ok(CellOutput::new(
+        Release::point(r.w, r.gradient_evaluations as f64),
+        Curves::new(theory, None, None),
+        [
+            ("steps", steps as f64),
+            ("sensitivity", r.sensitivity),
+            ("noise_scale", r.sigma),
+            ("gradient_evaluations", r.gradient_evaluations as f64),
+        ],
+    ))
 }
 
 /// \[ZZMW17\]: projected GD for `T = ceil(kappa ln(beta R^2/alpha))` steps at
@@ -193,4 +237,29 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
     ])
     .with_curves("", "expected gradient evaluations T q n", "")
     .audited(&super::audit::NOISY_SGD),
+    AlgorithmDef::new(
+        "noisy_gd",
+        "Noisy full-batch GD (gradient perturbation) on the E1 quadratic: T steps of size 1/beta \
+              from 0, Gaussian noise sigma = Delta sqrt(T/(2 rho)) on each full gradient, \
+              Delta = L/n = 2 beta R/n (a record moves H (w - x) by at most that, at every w); \
+              rho-zCDP by composition (Bun-Steinke Prop 1.6, Lemma 2.3). Theory: the exact \
+              expected excess given the data. The Rust twin of examples/python/noisy_gd.py",
+        &[Metric::ExcessEmpiricalRisk, Metric::GradientEvaluations],
+        Run::Objective(run_noisy_gd),
+    )
+    .only_on(
+        &["diagonal_quadratic"],
+        "its sensitivity L/n needs a gradient affine in the record, H (w - x) with ||H|| <= beta",
+    )
+    .zcdp()
+    .with_work(super::cost::noisy_gd)
+    .with_options(NoisyGdOptions::PARAMS)
+    .with_diagnostics(&[
+        "steps",
+        "sensitivity",
+        "noise_scale",
+        "gradient_evaluations",
+    ])
+    .with_curves("", "exact E excess of T noisy steps", "")
+    .audited(&super::audit::NOISY_GD),
 ];

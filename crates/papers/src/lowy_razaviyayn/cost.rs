@@ -49,3 +49,8 @@ pub(crate) fn zzmw17(v: &CostPoint, w: &FamilyWork) -> (f64, f64) {
 pub(crate) fn noisy_sgd(v: &CostPoint, w: &FamilyWork) -> (f64, f64) {
     (w.n * w.n * v.num("expected_batch", 1.0) * w.d, 16.0 * w.d)
 }
+
+/// Noisy GD: one pass for the mean, then `T` closed-form gradients of `d`.
+pub(crate) fn noisy_gd(v: &CostPoint, w: &FamilyWork) -> (f64, f64) {
+    (w.n * w.d + v.num("steps", 100.0) * w.d, 16.0 * w.d)
+}
