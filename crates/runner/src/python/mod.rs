@@ -278,7 +278,8 @@ pub fn run_cell(
         "seed": rng.next_u64(),
     });
     let reply = worker::with_worker(|w| {
-        let mut header = header.clone();
+        // Moved in: the closure runs once.
+        let mut header = header;
         // The arrays go through a file the worker maps: one write here and no
         // copy there (through the pipe, the first call at n d = 1e6 spent 43%
         // of its cell's time moving the records: docs/python.md, "Overhead").
