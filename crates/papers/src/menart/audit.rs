@@ -72,6 +72,7 @@ use dpcore::menart::KlObjective;
 use dpcore::RunFailure;
 use rand_pcg::Pcg64;
 use solvers::menart::adaptive::AdaptiveNoisyGd;
+use solvers::menart::dp_gd::DpGd;
 use solvers::transcript::{Query, Transcript};
 
 use super::common::{CalibrationOption, KlOptions};
@@ -265,16 +266,34 @@ pub(crate) const GAUSSIAN_MEAN: AuditDef = AuditDef {
              N(0, sigma^2), exactly Gaussian with a pure mean shift (mu = sqrt(2 rho)), so the Gaussian-DP fit applies.",
 };
 
+/// `kl_dp_gd`'s transcript on side `side`: its privacy loss
+/// ([`TranscriptLoss`]) over the `T` noisy gradients.
+fn dp_gd_transcript(
+    ctx: &RunContext,
+    pair: &AuditPair,
+    side: usize,
+    rng: &mut Pcg64,
+) -> Result<f64, RunFailure> {
+    let problem = kl_side(pair, side)?;
+    let (n, d) = (pair.records[side].len(), problem.dim());
+    let mut loss = TranscriptLoss::new(pair, side, n, d)?;
+    DpGd.run_observed(problem, ctx.privacy.rho(), &mut loss, rng)?;
+    Ok(loss.loss)
+}
+
 /// The audit of `kl_dp_gd`.
 pub(crate) const DP_GD: AuditDef = AuditDef {
     pair: balanced_pair,
     statistic: first_coordinate,
     estimator: Estimator::Threshold,
-    transcript: None,
+    transcript: Some(dp_gd_transcript),
     method: "Every record is far outside the clip, so each clipped gradient is a constant and the \
              canary moves every full gradient by the calibrated 2 L0/n along e1: the run is linear and \
              w_R's first coordinate shifts by R 2 L0/(n L1). The output iterate R is uniform on \
-             {0..T-1} (a mixture, not one Gaussian), hence the threshold estimator.",
+             {0..T-1} (a mixture, not one Gaussian), hence the threshold estimator. Its transcript \
+             statistic is the privacy loss of the T noisy gradients (what the ledger charges): on this \
+             pair each moves by exactly the calibrated sensitivity, so the loss is that of one Gaussian \
+             with mu = sqrt(2 rho), the tightest the claim allows.",
 };
 
 /// The privacy loss of a transcript of Gaussian releases between the two

@@ -26,6 +26,7 @@
 use super::{
     add_gaussian, check_finite, check_positive, MenartRun, ZcdpLedger, SIGMA_ROUNDING_MARGIN,
 };
+use crate::transcript::{Query, Transcript, Unobserved};
 use dpcore::menart::KlObjective;
 use dpcore::RunFailure;
 use rand::{Rng, RngExt};
@@ -67,6 +68,20 @@ impl DpGd {
         rho: f64,
         rng: &mut R,
     ) -> Result<DpGdRun, RunFailure> {
+        self.run_observed(problem, rho, &mut Unobserved, rng)
+    }
+
+    /// As [`DpGd::run`], reporting each step's noisy clipped mean gradient
+    /// (at the step's point, with its noiseless value and `sigma`) to
+    /// `transcript`: the `T` releases the ledger charges. The random stream
+    /// and the result are those of [`DpGd::run`].
+    pub fn run_observed<R: Rng + ?Sized>(
+        &self,
+        problem: &dyn KlObjective,
+        rho: f64,
+        transcript: &mut dyn Transcript,
+        rng: &mut R,
+    ) -> Result<DpGdRun, RunFailure> {
         let k = problem.kl_constants();
         let (n, d) = (problem.num_records(), problem.dim());
         for (name, v) in [
@@ -85,14 +100,19 @@ impl DpGd {
         let mut w = problem.start_point().to_vec();
         let mut out = w.clone();
         let mut g = vec![0.0; d];
+        // The noiseless gradient, kept for the transcript (d floats a step).
+        let mut exact = vec![0.0; d];
         let mut ledger = ZcdpLedger::new();
         let mut clipped = 0u64;
+        let query = Query::ClippedMeanGradient { clip: k.lipschitz };
         for t in 0..steps {
             if t == output_index {
                 out.copy_from_slice(&w);
             }
             clipped += problem.clipped_mean_gradient(&w, k.lipschitz, &mut g) as u64;
+            exact.copy_from_slice(&g);
             add_gaussian(&mut g, sigma, rng);
+            transcript.gaussian(query, &w, &exact, &g, sigma);
             ledger.charge_gaussian(sigma, sens)?;
             w.iter_mut().zip(&g).for_each(|(a, b)| *a -= eta * b);
             check_finite(&w, "DP-GD iterate")?;
