@@ -281,6 +281,29 @@ fn dp_gd_transcript(
     Ok(loss.loss)
 }
 
+/// `kl_proximal_point`'s transcript on side `side`: its privacy loss
+/// ([`TranscriptLoss`]) over every noisy gradient of every call of
+/// Algorithm 4.
+fn proximal_transcript(
+    ctx: &RunContext,
+    pair: &AuditPair,
+    side: usize,
+    rng: &mut Pcg64,
+) -> Result<f64, RunFailure> {
+    let problem = kl_side(pair, side)?;
+    let (n, d) = (pair.records[side].len(), problem.dim());
+    let mut loss = TranscriptLoss::new(pair, side, n, d)?;
+    let o = super::known::ProximalOptions::read(ctx.options)?;
+    super::known::proximal_point(&o).run_observed(
+        problem,
+        ctx.privacy.rho(),
+        o.beta,
+        &mut loss,
+        rng,
+    )?;
+    Ok(loss.loss)
+}
+
 /// The audit of `kl_dp_gd`.
 pub(crate) const DP_GD: AuditDef = AuditDef {
     pair: balanced_pair,
@@ -448,7 +471,7 @@ pub(crate) const PROXIMAL_POINT: AuditDef = AuditDef {
     pair: balanced_pair,
     statistic: first_coordinate,
     estimator: Estimator::Threshold,
-    transcript: None,
+    transcript: Some(proximal_transcript),
     method: "Far records make every clipped gradient constant: the canary shifts each of the T T_in noisy \
              gradients of Algorithm 4 by the calibrated 2 L0/n along e1, and the weighted averages carry the \
              shift to w_T. Algorithm 4's projection binds on the first inner steps, so the release is not \

@@ -85,11 +85,11 @@ contract::choices! {
 
 contract::options! {
     /// Options of `kl_proximal_point`.
-    struct ProximalOptions {
+    pub(crate) struct ProximalOptions {
         /// The noise calibration.
         calibration: CalibrationOption = CALIBRATION,
         /// Failure probability of the w.h.p. guarantee.
-        beta: f64 = BETA,
+        pub(crate) beta: f64 = BETA,
         /// Algorithm 4's inner step count.
         inner_steps: InnerStepsOption = ParamDef::choice(
             "inner_steps",
@@ -157,6 +157,18 @@ fn run_spider(
     output(ctx, &run, excess, Curves::NONE, extra)
 }
 
+/// The solver `kl_proximal_point`'s options configure.
+pub(crate) fn proximal_point(o: &ProximalOptions) -> ProximalPoint {
+    ProximalPoint {
+        calibration: o.calibration.into(),
+        inner_steps: match o.inner_steps {
+            InnerStepsOption::Practical => InnerSteps::Practical,
+            InnerStepsOption::Theorem9 => InnerSteps::Theorem9,
+        },
+        prox_weight_factor: o.prox_weight_factor,
+    }
+}
+
 /// Algorithm 2 with Algorithm 4 (proximal point, Theorem 2).
 fn run_proximal(
     ctx: &RunContext,
@@ -164,14 +176,7 @@ fn run_proximal(
     rng: &mut Pcg64,
 ) -> Result<CellOutput, RunFailure> {
     let o = ProximalOptions::read(ctx.options)?;
-    let algorithm = ProximalPoint {
-        calibration: o.calibration.into(),
-        inner_steps: match o.inner_steps {
-            InnerStepsOption::Practical => InnerSteps::Practical,
-            InnerStepsOption::Theorem9 => InnerSteps::Theorem9,
-        },
-        prox_weight_factor: o.prox_weight_factor,
-    };
+    let algorithm = proximal_point(&o);
     let beta = o.beta;
     let schedule = algorithm.schedule(problem, ctx.privacy.rho(), beta)?;
     let run = algorithm.run(problem, ctx.privacy.rho(), beta, rng)?;

@@ -20,6 +20,7 @@ pub mod noisy_pgd;
 pub use noisy_pgd::{InnerSteps, NoisyPgdInputs};
 
 use super::{check_finite, check_positive, Calibration, MenartRun, ZcdpLedger};
+use crate::transcript::{Transcript, Unobserved};
 use dpcore::menart::KlObjective;
 use dpcore::RunFailure;
 use noisy_pgd::{noisy_projected_gd, PgdBuffers};
@@ -128,6 +129,21 @@ impl ProximalPoint {
         beta: f64,
         rng: &mut R,
     ) -> Result<MenartRun, RunFailure> {
+        self.run_observed(problem, rho, beta, &mut Unobserved, rng)
+    }
+
+    /// As [`ProximalPoint::run`], reporting every noisy gradient of every
+    /// call of Algorithm 4 to `transcript` (the `T (T_in - 1)` releases the
+    /// ledger charges). The random stream and the result are those of
+    /// [`ProximalPoint::run`].
+    pub fn run_observed<R: Rng + ?Sized>(
+        &self,
+        problem: &dyn KlObjective,
+        rho: f64,
+        beta: f64,
+        transcript: &mut dyn Transcript,
+        rng: &mut R,
+    ) -> Result<MenartRun, RunFailure> {
         let mut w = problem.start_point().to_vec();
         let Some(schedule) = self.schedule(problem, rho, beta)? else {
             return Ok(MenartRun {
@@ -152,6 +168,7 @@ impl ProximalPoint {
                 self.calibration,
                 &mut ledger,
                 &mut buf,
+                transcript,
                 rng,
             )?;
             steps += s;

@@ -19,6 +19,7 @@
 //! (conservative by 2, digest §2.3).
 
 use super::super::{add_gaussian, Calibration, ZcdpLedger};
+use crate::transcript::{Query, Transcript};
 use dpcore::menart::KlObjective;
 use dpcore::RunFailure;
 use rand::Rng;
@@ -75,6 +76,8 @@ impl NoisyPgdInputs {
 pub(crate) struct PgdBuffers {
     pub u: Vec<f64>,
     pub g: Vec<f64>,
+    /// The noiseless gradient of the last step, for the transcript.
+    pub exact: Vec<f64>,
     pub sum: Vec<f64>,
 }
 
@@ -83,13 +86,16 @@ impl PgdBuffers {
         Self {
             u: vec![0.0; d],
             g: vec![0.0; d],
+            exact: vec![0.0; d],
             sum: vec![0.0; d],
         }
     }
 }
 
 /// Runs Algorithm 4 centred at `center`, writing the output into `center`;
-/// returns `(steps, clipped records)`. Each release is charged to `ledger`.
+/// returns `(steps, clipped records)`. Each release is charged to `ledger`
+/// and reported to `transcript` (the clipped mean gradient at the inner
+/// point; the prox term is added after the noise and is data-free).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn noisy_projected_gd<R: Rng + ?Sized>(
     problem: &dyn KlObjective,
@@ -99,6 +105,7 @@ pub(crate) fn noisy_projected_gd<R: Rng + ?Sized>(
     calibration: Calibration,
     ledger: &mut ZcdpLedger,
     buf: &mut PgdBuffers,
+    transcript: &mut dyn Transcript,
     rng: &mut R,
 ) -> Result<(u64, u64), RunFailure> {
     let lt1 = inputs.prox_weight;
@@ -110,7 +117,15 @@ pub(crate) fn noisy_projected_gd<R: Rng + ?Sized>(
     let mut clipped = 0u64;
     for s in 1..t_in {
         clipped += problem.clipped_mean_gradient(&buf.u, inputs.l0, &mut buf.g) as u64;
+        buf.exact.copy_from_slice(&buf.g);
         add_gaussian(&mut buf.g, sigma, rng);
+        transcript.gaussian(
+            Query::ClippedMeanGradient { clip: inputs.l0 },
+            &buf.u,
+            &buf.exact,
+            &buf.g,
+            sigma,
+        );
         ledger.charge_gaussian(sigma, sens)?;
         let eta = 1.0 / (lt1 * s as f64);
         let mut dist2 = 0.0;
