@@ -149,6 +149,22 @@ fn pairs_refuse_settings_they_cannot_build() {
     assert!(!invalid("kl_gaussian_mean", 2, 3));
 }
 
+/// The audit pair of `def` at `n`, `d`, `rho = RHO` with options `opts`.
+fn pair_at(
+    def: &contract::AlgorithmDef,
+    opts: &Values,
+    n: usize,
+    d: usize,
+) -> contract::audit::AuditPair {
+    let setting = AuditSetting {
+        n,
+        d,
+        options: opts,
+        privacy: Privacy::Zcdp(RHO),
+    };
+    (def.audit.unwrap().pair)(&setting).unwrap()
+}
+
 /// Algorithm 3's transcript statistic is the transcript's privacy loss
 /// `L = ln p_D / p_D'`: a likelihood ratio has `E_D[e^-L] = 1` and
 /// `E_D'[e^L] = 1`, and `E_D[L] >= 0 >= E_D'[L]` (Kullback–Leibler). Checked
@@ -167,13 +183,7 @@ fn the_adaptive_transcript_statistic_is_a_log_likelihood_ratio() {
     let mut kl = Vec::new();
     for (calibration, n, d) in [("recommended", 101, 2), ("paper", 4001, 1)] {
         let opts = options(def, calibration);
-        let setting = AuditSetting {
-            n,
-            d,
-            options: &opts,
-            privacy: Privacy::Zcdp(RHO),
-        };
-        let pair = (def.audit.unwrap().pair)(&setting).unwrap();
+        let pair = pair_at(def, &opts, n, d);
         let ctx = RunContext {
             options: &opts,
             problem: &pair.problem,
@@ -227,14 +237,7 @@ fn iterative_transcripts_lose_exactly_what_the_ledger_charges() {
             .and_then(|a| a.transcript)
             .unwrap_or_else(|| panic!("{name} declares a transcript statistic"));
         let opts = options(def, "recommended");
-        let (n, d) = (if name == "kl_dp_gd" { 101 } else { 35 }, 1);
-        let setting = AuditSetting {
-            n,
-            d,
-            options: &opts,
-            privacy: Privacy::Zcdp(RHO),
-        };
-        let pair = (def.audit.unwrap().pair)(&setting).unwrap();
+        let pair = pair_at(def, &opts, if name == "kl_dp_gd" { 101 } else { 35 }, 1);
         let ctx = RunContext {
             options: &opts,
             problem: &pair.problem,

@@ -266,42 +266,47 @@ pub(crate) const GAUSSIAN_MEAN: AuditDef = AuditDef {
              N(0, sigma^2), exactly Gaussian with a pure mean shift (mu = sqrt(2 rho)), so the Gaussian-DP fit applies.",
 };
 
-/// `kl_dp_gd`'s transcript on side `side`: its privacy loss
-/// ([`TranscriptLoss`]) over the `T` noisy gradients.
+/// The privacy loss ([`TranscriptLoss`]) of the transcript `run` reports
+/// on side `side`'s instance.
+fn transcript_loss(
+    pair: &AuditPair,
+    side: usize,
+    run: impl FnOnce(&dyn KlObjective, &mut TranscriptLoss) -> Result<(), RunFailure>,
+) -> Result<f64, RunFailure> {
+    let problem = kl_side(pair, side)?;
+    let mut loss = TranscriptLoss::new(pair, side, pair.records[side].len(), problem.dim())?;
+    run(problem, &mut loss)?;
+    Ok(loss.loss)
+}
+
+/// `kl_dp_gd`'s transcript on side `side`: its privacy loss over the `T`
+/// noisy gradients.
 fn dp_gd_transcript(
     ctx: &RunContext,
     pair: &AuditPair,
     side: usize,
     rng: &mut Pcg64,
 ) -> Result<f64, RunFailure> {
-    let problem = kl_side(pair, side)?;
-    let (n, d) = (pair.records[side].len(), problem.dim());
-    let mut loss = TranscriptLoss::new(pair, side, n, d)?;
-    DpGd.run_observed(problem, ctx.privacy.rho(), &mut loss, rng)?;
-    Ok(loss.loss)
+    transcript_loss(pair, side, |problem, loss| {
+        DpGd.run_observed(problem, ctx.privacy.rho(), loss, rng)
+            .map(|_| ())
+    })
 }
 
-/// `kl_proximal_point`'s transcript on side `side`: its privacy loss
-/// ([`TranscriptLoss`]) over every noisy gradient of every call of
-/// Algorithm 4.
+/// `kl_proximal_point`'s transcript on side `side`: its privacy loss over
+/// every noisy gradient of every call of Algorithm 4.
 fn proximal_transcript(
     ctx: &RunContext,
     pair: &AuditPair,
     side: usize,
     rng: &mut Pcg64,
 ) -> Result<f64, RunFailure> {
-    let problem = kl_side(pair, side)?;
-    let (n, d) = (pair.records[side].len(), problem.dim());
-    let mut loss = TranscriptLoss::new(pair, side, n, d)?;
     let o = super::known::ProximalOptions::read(ctx.options)?;
-    super::known::proximal_point(&o).run_observed(
-        problem,
-        ctx.privacy.rho(),
-        o.beta,
-        &mut loss,
-        rng,
-    )?;
-    Ok(loss.loss)
+    transcript_loss(pair, side, |problem, loss| {
+        super::known::proximal_point(&o)
+            .run_observed(problem, ctx.privacy.rho(), o.beta, loss, rng)
+            .map(|_| ())
+    })
 }
 
 /// The audit of `kl_dp_gd`.
@@ -415,15 +420,15 @@ fn adaptive_transcript(
     side: usize,
     rng: &mut Pcg64,
 ) -> Result<f64, RunFailure> {
-    let problem = kl_side(pair, side)?;
-    let (n, d) = (pair.records[side].len(), problem.dim());
-    let mut loss = TranscriptLoss::new(pair, side, n, d)?;
     let KlOptions { calibration, beta } = KlOptions::read(ctx.options)?;
     let algorithm = AdaptiveNoisyGd {
         calibration: calibration.into(),
     };
-    algorithm.run_observed(problem, ctx.privacy.rho(), beta, &mut loss, rng)?;
-    Ok(loss.loss)
+    transcript_loss(pair, side, |problem, loss| {
+        algorithm
+            .run_observed(problem, ctx.privacy.rho(), beta, loss, rng)
+            .map(|_| ())
+    })
 }
 
 /// The audit of `kl_adaptive_gd`.
