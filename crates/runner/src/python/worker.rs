@@ -144,7 +144,7 @@ impl Worker {
     /// slot file for the next request to name; returns the file and the
     /// listing (`[{"name", "shape", "offset"}]`) the worker maps them by.
     /// The file of the instance the worker is about to drop is reused, and
-    /// both sides keep their mappings of it ([`super::slot`] has the
+    /// both sides keep their mappings of it (`python/slot.rs` has the
     /// measurements).
     pub fn stage(&mut self, arrays: &[DataArray]) -> std::io::Result<(PathBuf, Value)> {
         let path = if self.held.len() >= KEEP_INSTANCES {
