@@ -3,7 +3,6 @@
 
 use std::io::IsTerminal;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
@@ -16,15 +15,9 @@ use crate::seeds::rng_from_seed;
 use crate::store::{CellRecord, ResultsStore};
 use crate::validate::{Experiment, Study};
 
-/// Set by the binary's SIGINT/SIGTERM handler: workers start no new data
-/// group, every finished cell is flushed, and [`execute`] returns with
-/// [`ExecSummary::interrupted`] set. A rerun resumes from the file.
-pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
-
-/// Whether an interrupt was requested.
-pub fn interrupted() -> bool {
-    INTERRUPTED.load(Ordering::Relaxed)
-}
+// The interrupt flag and the flush policy live with the run loop they
+// govern; these paths stay for the rest of the crate.
+pub use crate::run_loop::{flush_interval, interrupted, FLUSH_COST_FACTOR, INTERRUPTED};
 
 /// How to execute.
 #[derive(Debug, Clone)]
@@ -187,18 +180,6 @@ pub fn data_groups(cells: &[Cell]) -> Vec<Vec<Cell>> {
     }
     groups
 }
-
-/// The wait before the next flush: at least `requested`, and at least
-/// [`FLUSH_COST_FACTOR`] times the last flush's duration. A flush rewrites the
-/// whole file, so on a large experiment a fixed short interval would spend a
-/// core on writing; this bounds writing to about 1/FLUSH_COST_FACTOR of the
-/// writer thread's time while an interrupted run still loses only seconds.
-pub fn flush_interval(requested: Duration, last_flush: Duration) -> Duration {
-    requested.max(last_flush * FLUSH_COST_FACTOR)
-}
-
-/// See [`flush_interval`].
-pub const FLUSH_COST_FACTOR: u32 = 20;
 
 /// Runs every planned cell not yet in `store`, flushing finished cells in batches.
 pub fn execute(

@@ -12,13 +12,34 @@
 //! running, which lets the audit append its runs in run order, holding back
 //! only the outputs that overtook a running job.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, Result};
 
-use crate::execute::{flush_interval, interrupted};
+/// Set by the binary's SIGINT/SIGTERM handler: [`run_jobs`] starts no new
+/// job, every finished one is flushed, and the pipeline reports the run as
+/// interrupted (the sweep's `ExecSummary::interrupted`, the audit's exit code
+/// 130). A rerun resumes from the file.
+pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Whether an interrupt was requested.
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::Relaxed)
+}
+
+/// The wait before the next flush: at least `requested`, and at least
+/// [`FLUSH_COST_FACTOR`] times the last flush's duration. A flush rewrites the
+/// whole file, so on a large experiment a fixed short interval would spend a
+/// core on writing; this bounds writing to about 1/FLUSH_COST_FACTOR of the
+/// writer thread's time while an interrupted run still loses only seconds.
+pub fn flush_interval(requested: Duration, last_flush: Duration) -> Duration {
+    requested.max(last_flush * FLUSH_COST_FACTOR)
+}
+
+/// See [`flush_interval`].
+pub const FLUSH_COST_FACTOR: u32 = 20;
 
 /// What the writer does with the jobs' outputs.
 pub trait Writer<R> {
