@@ -202,6 +202,10 @@ impl Objective for DiagonalQuadratic {
         self.params.n
     }
 
+    fn constant_diagonal_hessian(&self) -> Option<&[f64]> {
+        Some(&self.h)
+    }
+
     /// `F(w) = (1/n) sum_i 1/2 sum_j h_j (w_j - x_ij)^2`, O(nd).
     fn value(&self, w: &[f64]) -> f64 {
         assert_eq!(w.len(), self.params.d, "value: w has wrong length");

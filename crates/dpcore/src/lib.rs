@@ -195,6 +195,12 @@ pub trait Objective: Send + Sync {
     fn tilted_log_c(&self) -> Option<f64> {
         None
     }
+    /// The Hessian's diagonal `h` of an objective whose Hessian is the
+    /// constant diagonal matrix `diag(h)` (the Lowy–Razaviyayn E1 quadratic),
+    /// which exact expectations of iterative methods read; `None` otherwise.
+    fn constant_diagonal_hessian(&self) -> Option<&[f64]> {
+        None
+    }
 }
 
 /// Per-record Moreau envelopes `f_beta(w; x_i) = min_v f(v; x_i) + beta/2 ||w - v||^2`

@@ -135,6 +135,16 @@ mod tests {
         fail_on: Option<usize>,
     }
 
+    impl Collect {
+        fn failing_on(fail_on: Option<usize>) -> Self {
+            Self {
+                seen: Vec::new(),
+                flushed: 0,
+                fail_on,
+            }
+        }
+    }
+
     impl Writer<usize> for Collect {
         fn absorb(&mut self, output: usize) -> Result<()> {
             if Some(output) == self.fail_on {
@@ -159,11 +169,7 @@ mod tests {
     #[test]
     fn every_job_runs_once_and_everything_is_flushed() {
         let jobs: Vec<usize> = (0..1000).collect();
-        let mut w = Collect {
-            seen: Vec::new(),
-            flushed: 0,
-            fail_on: None,
-        };
+        let mut w = Collect::failing_on(None);
         let stopped = run_jobs(&pool(3), &jobs, |&j| j * 2, &mut w, Duration::ZERO).unwrap();
         assert!(!stopped);
         let mut seen = w.seen.clone();
@@ -177,11 +183,7 @@ mod tests {
         // Jobs of very different costs: when job j's output arrives, at most
         // threads - 1 earlier jobs are still missing (running elsewhere).
         let jobs: Vec<usize> = (0..200).collect();
-        let mut w = Collect {
-            seen: Vec::new(),
-            flushed: 0,
-            fail_on: None,
-        };
+        let mut w = Collect::failing_on(None);
         let threads = 2;
         run_jobs(
             &pool(threads),
@@ -209,11 +211,7 @@ mod tests {
     fn a_writer_error_stops_new_jobs_and_is_returned() {
         let jobs: Vec<usize> = (0..100_000).collect();
         let ran = AtomicUsize::new(0);
-        let mut w = Collect {
-            seen: Vec::new(),
-            flushed: 0,
-            fail_on: Some(10),
-        };
+        let mut w = Collect::failing_on(Some(10));
         let err = run_jobs(
             &pool(2),
             &jobs,

@@ -41,8 +41,8 @@ contract::options! {
 
 /// Noisy GD (`solvers::baselines::noisy_gd`): `T` steps of size `1/beta`
 /// from 0 with Gaussian noise on each full gradient at `rho`-zCDP. Theory:
-/// the exact expected excess given the data, from the family's Hessian
-/// diagonal (the array it exports, `hessian_diagonal`). Cost metric: `T n`.
+/// the exact expected excess given the data, from the family's constant
+/// diagonal Hessian (`Objective::constant_diagonal_hessian`). Cost metric: `T n`.
 fn run_noisy_gd(
     ctx: &RunContext,
     problem: &dyn Objective,
@@ -53,10 +53,8 @@ fn run_noisy_gd(
     let theory = match ctx.metric {
         Metric::GradientEvaluations => Some(r.gradient_evaluations as f64),
         _ => problem
-            .data_arrays()
-            .into_iter()
-            .find(|a| a.name == "hessian_diagonal")
-            .map(|h| expected_excess(h.values, problem.minimizer(), steps, r.step_size, r.sigma)),
+            .constant_diagonal_hessian()
+            .map(|h| expected_excess(h, problem.minimizer(), steps, r.step_size, r.sigma)),
     };
     Ok(CellOutput::new(
         Release::point(r.w, r.gradient_evaluations as f64),
