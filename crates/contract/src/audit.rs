@@ -68,6 +68,12 @@ pub struct AuditSetting<'a> {
     pub options: &'a Values,
     /// The guarantee the algorithm is run at.
     pub privacy: Privacy,
+    /// Whether the audit observes the whole transcript (`observe =
+    /// "transcript"`, [`AuditDef::transcript`]) rather than the final
+    /// release: a pair may then allow settings whose final release the
+    /// release estimator could not bound (e.g. Poisson batches, whose
+    /// transcript loss marginalises over the sample).
+    pub transcript: bool,
 }
 
 /// A neighbouring pair, built: the instances the algorithm runs on and the

@@ -46,6 +46,7 @@ fn setting(options: &Values, n: usize, d: usize, eps: f64, delta: f64) -> AuditS
         d,
         options,
         privacy: Privacy::Approx(PrivacyParams::approx(eps, delta)),
+        transcript: false,
     }
 }
 

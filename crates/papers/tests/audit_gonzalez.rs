@@ -141,6 +141,7 @@ fn pairs_build_are_neighbours_and_show_the_canary() {
             d,
             options: &options,
             privacy,
+            transcript: false,
         };
         let pair = (audit.pair)(&setting).unwrap_or_else(|e| panic!("{name}: {e:?}"));
         differ_in_one_record(pair.relation, &pair.records[0], &pair.records[1])
@@ -184,6 +185,7 @@ fn uninformative_settings_are_refused_with_the_reason() {
             d,
             options: &options,
             privacy: Privacy::Approx(PrivacyParams::approx(eps, 1e-5)),
+            transcript: false,
         };
         match (def.audit.unwrap().pair)(&setting) {
             Err(RunFailure::InvalidParameters(reason)) => reason,

@@ -178,6 +178,7 @@ fn every_pair_builds_neighbours_and_shows_its_canary() {
             d: case.d,
             options: &opts,
             privacy: Privacy::Approx(case.privacy),
+            transcript: false,
         };
         let pair = (audit.pair)(&setting)
             .unwrap_or_else(|e| panic!("{} {:?}: {e:?}", a.name, case.overrides));
@@ -241,6 +242,7 @@ fn unsound_settings_are_refused() {
             d: 1,
             options: &opts,
             privacy: pure,
+            transcript: false,
         };
         assert!(
             (a.audit.unwrap().pair)(&setting).is_ok(),
@@ -260,6 +262,7 @@ fn unsound_settings_are_refused() {
             d: 1,
             options: &opts,
             privacy: pure,
+            transcript: false,
         };
         let refused = (a.audit.unwrap().pair)(&setting);
         assert!(
@@ -275,6 +278,7 @@ fn unsound_settings_are_refused() {
         d: 1,
         options: &opts,
         privacy: Privacy::Approx(EPS1),
+        transcript: false,
     };
     assert!(matches!(
         (a.audit.unwrap().pair)(&setting),

@@ -63,6 +63,7 @@ fn every_menart_pair_builds_and_shows_its_canary() {
                 d,
                 options: &opts,
                 privacy: Privacy::Zcdp(RHO),
+                transcript: false,
             };
             let pair = (audit.pair)(&setting).unwrap_or_else(|e| panic!("{name}: {e}"));
             assert_eq!(pair.relation, Relation::ReplaceOne, "{name}");
@@ -128,6 +129,7 @@ fn pairs_refuse_settings_they_cannot_build() {
             d,
             options: &opts,
             privacy: Privacy::Zcdp(RHO),
+            transcript: false,
         };
         matches!(
             (def.audit.unwrap().pair)(&setting),
@@ -161,6 +163,7 @@ fn pair_at(
         d,
         options: opts,
         privacy: Privacy::Zcdp(RHO),
+        transcript: false,
     };
     (def.audit.unwrap().pair)(&setting).unwrap()
 }

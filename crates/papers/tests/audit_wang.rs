@@ -89,6 +89,7 @@ fn every_private_entry_has_a_visible_canary() {
             d,
             options: &o,
             privacy,
+            transcript: false,
         };
         let pair = (def.pair)(&setting).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(pair.relation, Relation::ReplaceOne, "{name}");
@@ -138,6 +139,7 @@ fn pairs_refuse_settings_they_cannot_audit() {
             d,
             options: &o,
             privacy: approx(eps),
+            transcript: false,
         };
         match (def.pair)(&setting) {
             Err(RunFailure::InvalidParameters(why)) => why,

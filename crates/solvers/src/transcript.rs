@@ -23,6 +23,20 @@ pub enum Query {
         /// Clipping norm.
         clip: f64,
     },
+    /// The sum of the per-record gradients clipped to norm `clip` over a
+    /// Poisson sample (each record in with probability `rate`), divided by
+    /// the fixed `batch` (Bassily et al.'s `A_NSGD`). The sample is secret:
+    /// the release's distribution on a data set is the mixture over samples,
+    /// so an observer computing a privacy loss marginalises over it and
+    /// must not read the realised batch's mean handed to it.
+    PoissonBatchMeanGradient {
+        /// Clipping norm.
+        clip: f64,
+        /// Sampling probability `q`.
+        rate: f64,
+        /// The fixed divisor `m`.
+        batch: f64,
+    },
 }
 
 /// Receives every Gaussian release of a run, in order.
@@ -38,6 +52,12 @@ pub trait Transcript {
         released: &[f64],
         sigma: f64,
     );
+
+    /// Whether anything reads the releases: a solver may skip assembling
+    /// them (one vector a step) when nothing does.
+    fn observes(&self) -> bool {
+        true
+    }
 }
 
 /// A transcript nobody reads (the ordinary runs).
@@ -46,4 +66,8 @@ pub struct Unobserved;
 
 impl Transcript for Unobserved {
     fn gaussian(&mut self, _: Query, _: &[f64], _: &[f64], _: &[f64], _: f64) {}
+
+    fn observes(&self) -> bool {
+        false
+    }
 }

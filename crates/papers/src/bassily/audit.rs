@@ -37,15 +37,25 @@
 //! condition. `objp_app` stops SVRG by a data-dependent certificate, so its
 //! release is not exactly Gaussian (threshold audit), and `one_pass_sgd` is
 //! deterministic (threshold audit).
+//!
+//! # Transcripts
+//! A transcript audit of `nsgd` (`observe = "transcript"`) observes every
+//! noisy gradient, so none of those refusals applies: its pair allows any
+//! batch rate and step count, and its statistic ([`PoissonTranscriptLoss`])
+//! is the exact log likelihood ratio of the releases, each a mixture over the
+//! canary's inclusion (threshold audit).
 
 use contract::audit::{first_coordinate, AuditDef, AuditPair, AuditSetting, Estimator, Relation};
-use contract::{Instance, Privacy, Value, Values};
+use contract::{Instance, Privacy, RunContext, Value, Values};
 use datagen::bassily::{AbsDeviation, AbsDeviationParams, LinBall, LinBallParams};
 use dpcore::{Neighbouring, Objective, PrivacyParams, RunFailure};
 use mechanisms::normal::normal_cdf;
+use rand_pcg::Pcg64;
 use solvers::bassily::objp::{HessianRank, ObjPApp, ObjPPlan};
 use solvers::bassily::rate::rate;
 use solvers::bassily::sgd::{Nsgd, NsgdPlan, NsgdVariant};
+use solvers::inner::project_ball;
+use solvers::transcript::{Query, Transcript};
 
 use super::families::MAX_SIGNAL;
 use super::options::{NeighbouringOption, NsgdOptions, ObjPAppOptions};
@@ -259,6 +269,9 @@ fn nsgd_family_pair(setting: &AuditSetting, variant: NsgdVariant) -> Result<Audi
             setting.n
         )));
     }
+    if setting.transcript {
+        return transcript_pair(pair, &plan, variant);
+    }
     if s.batch != s.n {
         return Err(invalid(format!(
             "Poisson batches at q = m/n = {}/{} < 1 make the release a mixture, not Gaussian; \
@@ -295,6 +308,170 @@ fn nsgd_family_pair(setting: &AuditSetting, variant: NsgdVariant) -> Result<Audi
         ),
         ..pair
     })
+}
+
+/// The pair of a transcript audit ([`nsgd_transcript`]): any batch rate and
+/// step count, since the transcript's loss marginalises over the Poisson
+/// samples exactly; only where every record gradient is constant and the
+/// shared ones are zero (LinBall), so that the loss needs no knowledge of the
+/// secret sample.
+fn transcript_pair(
+    pair: AuditPair,
+    plan: &NsgdPlan,
+    variant: NsgdVariant,
+) -> Result<AuditPair, RunFailure> {
+    if variant != NsgdVariant::Smooth {
+        return Err(invalid(format!(
+            "a transcript audit of {variant:?} is not built: its envelope gradients depend on the \
+             iterate and its shared records' do not vanish, so the loss would need the secret \
+             Poisson sample; only nsgd on LinBall (constant gradients, shared records at 0) has one"
+        )));
+    }
+    let s = &plan.schedule;
+    Ok(AuditPair {
+        description: format!(
+            "{}; Poisson batches at q = m/n = {}/{} = {:.4}, T = {} steps, noise multiplier z = {:.4}: \
+             the statistic is the privacy loss of the T noisy gradients, each a mixture over the \
+             canary's inclusion",
+            pair.description,
+            s.batch,
+            s.n,
+            s.sampling_rate(),
+            s.steps,
+            plan.noise.noise_multiplier
+        ),
+        ..pair
+    })
+}
+
+/// The privacy loss `ln p_D(y) - ln p_D'(y)` of a transcript of `A_NSGD`'s
+/// noisy gradients on a pair whose shared records have zero gradient. Each
+/// release is `y = b g/m + N(0, sigma^2 I)` with `b ~ Bernoulli(q)` the
+/// canary's inclusion and `g` its clipped gradient at the step's point (`g'`
+/// on `D'`, `0` when `D'` lacks it): on side `k` the density is the mixture
+/// `(1 - q) N(0, sigma^2 I) + q N(g_k/m, sigma^2 I)`, so, dropping the
+/// common factor `e^{-|y|^2/(2 sigma^2)}`, `ln p_k(y) = logsumexp(ln(1 - q),
+/// ln q + <y, v_k>/sigma^2 - |v_k|^2/(2 sigma^2))`, `v_k = g_k/m`. The
+/// points are functions of earlier releases, so the sum over steps is the
+/// transcript's log likelihood ratio (Neyman–Pearson), and it never reads
+/// the realised sample.
+struct PoissonTranscriptLoss<'a> {
+    /// `D` and `D'`.
+    sides: [&'a dyn Objective; 2],
+    /// Whether `D'` holds a replacement of the canary (row 0) or lacks it.
+    replaced: bool,
+    buffer: Vec<f64>,
+    loss: f64,
+}
+
+impl<'a> PoissonTranscriptLoss<'a> {
+    fn new(pair: &'a AuditPair) -> Result<Self, RunFailure> {
+        let shared_zero = |rows: &[Vec<f64>]| rows.iter().all(|r| r.iter().all(|&x| x == 0.0));
+        let first = match pair.relation {
+            Relation::ReplaceOne => 1,
+            Relation::AddRemove => 0,
+        };
+        if !shared_zero(&pair.records[0][1..]) || !shared_zero(&pair.records[1][first..]) {
+            return Err(invalid(
+                "the Poisson transcript loss needs every shared record at 0 (zero gradient)".into(),
+            ));
+        }
+        let side = |k: usize| match &pair.instances[k] {
+            Instance::Objective(p) => Ok(p.as_ref()),
+            _ => Err(invalid(
+                "a Bassily transcript audit needs an objective pair".into(),
+            )),
+        };
+        Ok(Self {
+            sides: [side(0)?, side(1)?],
+            replaced: pair.relation == Relation::ReplaceOne,
+            buffer: vec![0.0; pair.records[0][0].len()],
+            loss: 0.0,
+        })
+    }
+
+    /// `ln p_k(y)` up to the common factor (type doc) for the release `y`
+    /// of `query` at `at`.
+    fn log_density(&mut self, k: usize, query: Mix, at: &[f64], y: &[f64]) -> f64 {
+        let Mix { clip, q, m, sigma } = query;
+        let (ln_out, ln_in) = ((1.0 - q).ln(), q.ln());
+        if k == 1 && !self.replaced {
+            // D' lacks the canary: p = N(0, sigma^2 I), 0 after the factor.
+            return 0.0;
+        }
+        let Some(records) = self.sides[k].finite_sum() else {
+            return f64::NAN;
+        };
+        records.record_gradient(0, at, &mut self.buffer);
+        project_ball(&mut self.buffer, clip);
+        let s2 = sigma * sigma;
+        let (dot, norm2) = self
+            .buffer
+            .iter()
+            .zip(y)
+            .fold((0.0, 0.0), |(a, b), (g, yj)| {
+                (a + yj * g / m, b + (g / m) * (g / m))
+            });
+        let with = ln_in + dot / s2 - norm2 / (2.0 * s2);
+        let hi = ln_out.max(with);
+        if hi == f64::NEG_INFINITY {
+            return hi;
+        }
+        hi + ((ln_out - hi).exp() + (with - hi).exp()).ln()
+    }
+}
+
+/// One release's mixture: clip, sampling rate, batch divisor, noise scale.
+#[derive(Clone, Copy)]
+struct Mix {
+    clip: f64,
+    q: f64,
+    m: f64,
+    sigma: f64,
+}
+
+impl Transcript for PoissonTranscriptLoss<'_> {
+    fn gaussian(
+        &mut self,
+        query: Query,
+        at: &[f64],
+        _realised_batch_mean: &[f64],
+        released: &[f64],
+        sigma: f64,
+    ) {
+        let Query::PoissonBatchMeanGradient { clip, rate, batch } = query else {
+            // NSGD reports Poisson-batch releases only.
+            self.loss = f64::NAN;
+            return;
+        };
+        let mix = Mix {
+            clip,
+            q: rate,
+            m: batch,
+            sigma,
+        };
+        let on_d = self.log_density(0, mix, at, released);
+        let on_d_prime = self.log_density(1, mix, at, released);
+        self.loss += on_d - on_d_prime;
+    }
+}
+
+/// `nsgd`'s transcript on side `side`: the privacy loss
+/// ([`PoissonTranscriptLoss`]) of its `T` noisy gradients, under the plan
+/// the entry makes for the pair's `D` (the same on `D'`: replace-one keeps
+/// `n`, add/remove schedules the declared `n`).
+fn nsgd_transcript(
+    ctx: &RunContext,
+    pair: &AuditPair,
+    side: usize,
+    rng: &mut Pcg64,
+) -> Result<f64, RunFailure> {
+    let algorithm = super::sgd::nsgd_of(ctx, NsgdVariant::Smooth)?;
+    let plan = algorithm.plan(objective(pair), ctx.privacy.approx())?;
+    let mut loss = PoissonTranscriptLoss::new(pair)?;
+    let problem = loss.sides[side];
+    algorithm.run_planned_observed(problem, &plan, &mut loss, rng)?;
+    Ok(loss.loss)
 }
 
 fn nsgd_pair(setting: &AuditSetting) -> Result<AuditPair, RunFailure> {
@@ -357,17 +534,20 @@ fn one_pass_sgd_pair(setting: &AuditSetting) -> Result<AuditPair, RunFailure> {
     lin_ball_pair(setting, Relation::ReplaceOne)
 }
 
-/// `nsgd`: full-batch noisy GD on LinBall, Gaussian-DP fit.
+/// `nsgd`: full-batch noisy GD on LinBall, Gaussian-DP fit; its transcript
+/// at any batch rate.
 pub(crate) const NSGD: AuditDef = AuditDef {
     pair: nsgd_pair,
     statistic: first_coordinate,
     estimator: Estimator::GaussianDp,
-    transcript: None,
+    transcript: Some(nsgd_transcript),
     method: "LinBall's canary +e1 against -e1 (record gradients -L e1 and +L e1, at the clip L) with \
              n - 1 zero records: the batch sum moves by the full replace-one sensitivity 2L. At full \
              batch (m = n, eps > 4T(1 - 1/n)^2) the gradients are constant, so the averaged iterate \
              is affine in the Gaussian noise (pair refused where the projection could bind): a \
-             Gaussian mean shift, hence the Gaussian-DP fit",
+             Gaussian mean shift, hence the Gaussian-DP fit. Its transcript statistic, at any batch \
+             rate: the privacy loss of the T noisy gradients, each a mixture over the canary's \
+             inclusion (the shared records are 0, so the loss never reads the sample)",
 };
 
 /// `nsgd_moreau`: one full-batch step on AbsDeviation's envelope,

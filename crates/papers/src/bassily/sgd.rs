@@ -98,12 +98,9 @@ pub(crate) fn public_n(
     }
 }
 
-fn run_variant(
-    ctx: &RunContext,
-    problem: &dyn Objective,
-    rng: &mut Pcg64,
-    variant: NsgdVariant,
-) -> Result<CellOutput, RunFailure> {
+/// The `A_NSGD`-family algorithm a cell's options select (calibration,
+/// relation, and the public `n` under add/remove).
+pub(crate) fn nsgd_of(ctx: &RunContext, variant: NsgdVariant) -> Result<Nsgd, RunFailure> {
     let options = NsgdOptions::read(ctx.options)?;
     let algorithm = Nsgd {
         variant,
@@ -111,10 +108,19 @@ fn run_variant(
         relation: options.neighbouring.into(),
         public_n: None,
     };
-    let algorithm = Nsgd {
+    Ok(Nsgd {
         public_n: public_n(ctx, algorithm.relation)?,
         ..algorithm
-    };
+    })
+}
+
+fn run_variant(
+    ctx: &RunContext,
+    problem: &dyn Objective,
+    rng: &mut Pcg64,
+    variant: NsgdVariant,
+) -> Result<CellOutput, RunFailure> {
+    let algorithm = nsgd_of(ctx, variant)?;
     let r = algorithm.run(problem, ctx.privacy.approx(), rng)?;
     let p = curve_point(ctx, problem);
     let curves = match ctx.metric {

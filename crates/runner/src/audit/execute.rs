@@ -86,6 +86,7 @@ pub fn build_pair(audit: &Audit) -> Result<AuditPair> {
         d: audit.row.d,
         options: &audit.options,
         privacy: audit.run_at,
+        transcript: audit.row.observe == Observe::Transcript,
     };
     let pair = (def.pair)(&setting)
         .map_err(|e| anyhow!("audit `{}`: its pair cannot be built: {e}", audit.row.name))?;

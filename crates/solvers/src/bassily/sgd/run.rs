@@ -12,6 +12,7 @@ use super::plan::{Nsgd, NsgdPlan, NsgdVariant};
 use super::prox::{InexactProx, ProxScratch};
 use crate::dp_sgd::poisson_batch_skipping;
 use crate::inner::project_ball;
+use crate::transcript::{Query, Transcript, Unobserved};
 use dpcore::{Objective, PrivacyParams, RunFailure};
 use mechanisms::noise::gaussian;
 use rand::Rng;
@@ -89,6 +90,24 @@ impl Nsgd {
         plan: &NsgdPlan,
         rng: &mut R,
     ) -> Result<NsgdRelease, RunFailure> {
+        self.run_planned_observed(problem, plan, &mut Unobserved, rng)
+    }
+
+    /// [`Nsgd::run_planned`], reporting every step's noisy mean gradient to
+    /// `transcript` as a [`Query::PoissonBatchMeanGradient`] at the step's
+    /// point (the realised batch's mean is handed over too; an observer
+    /// computing a privacy loss must marginalise over the sample instead).
+    /// The random stream and the release are those of `run_planned`.
+    ///
+    /// # Errors
+    /// As [`Nsgd::run_planned`].
+    pub fn run_planned_observed<R: Rng + ?Sized>(
+        &self,
+        problem: &dyn Objective,
+        plan: &NsgdPlan,
+        transcript: &mut dyn Transcript,
+        rng: &mut R,
+    ) -> Result<NsgdRelease, RunFailure> {
         let s = &plan.schedule;
         let c = problem.constants();
         let (n, d) = (problem.num_records(), problem.dim());
@@ -146,6 +165,16 @@ impl Nsgd {
         let mut batch = Vec::new();
         let (mut evaluations, mut largest_batch) = (0u64, 0usize);
         let (q, m) = (s.sampling_rate(), s.batch as f64);
+        let query = Query::PoissonBatchMeanGradient {
+            clip: plan.noise.clip,
+            rate: q,
+            batch: m,
+        };
+        let mut released = if transcript.observes() {
+            vec![0.0; d]
+        } else {
+            Vec::new()
+        };
         for t in 1..=s.steps {
             poisson_batch_skipping(n, q, rng, &mut batch);
             mean.iter_mut().for_each(|v| *v = 0.0);
@@ -165,6 +194,14 @@ impl Nsgd {
             evaluations += batch.len() as u64;
             largest_batch = largest_batch.max(batch.len());
             let noise = gaussian(d, plan.noise.sigma, rng);
+            if transcript.observes() {
+                // The same sums the step below applies, so the observer sees
+                // exactly the noisy gradient the iterate moves by.
+                for ((r, gj), zj) in released.iter_mut().zip(&mean).zip(&noise) {
+                    *r = gj + zj;
+                }
+                transcript.gaussian(query, &w, &mean, &released, plan.noise.sigma);
+            }
             for ((wj, gj), zj) in w.iter_mut().zip(&mean).zip(&noise) {
                 *wj -= s.step_size * (gj + zj);
             }
