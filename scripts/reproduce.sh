@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Reproduces every committed result in one command (issue 41 item 2): table 1, the five
-# papers' default profiles, the privacy audit (and its transcript rows) and the claims
-# ledger (whose errata rows `runner claims` computes), in that order, from the checkout.
+# papers' default profiles and every profile whose summary is committed (coverage,
+# decide and rerun profiles, which the ledger reads), the privacy audit (its transcript
+# rows included) and the claims ledger (whose errata rows `runner claims` computes), in
+# that order, from the checkout.
 #
 #   bash scripts/reproduce.sh            # everything; rerun the same command to resume
 #   bash scripts/reproduce.sh --plan     # only the ETA: runner plan of every spec
@@ -19,12 +21,31 @@ specs=(experiments/table1.toml experiments/lowy_razaviyayn.toml experiments/bass
 cargo build -p runner --quiet
 runner=target/debug/runner
 
+# The profile runs the ledger also reads: every committed results/<name>-<profile>.csv
+# (selecting profiles such as `coverage`, rerun profiles such as `decide`), in the
+# order `git ls-files` lists them; `table1-points` is table 1's own second summary.
+runs=()
+for spec in "${specs[@]}"; do
+  runs+=("$spec:")
+  name=$(basename "$spec" .toml)
+  while IFS= read -r csv; do
+    profile=${csv#results/"$name"-}
+    profile=${profile%.csv}
+    [[ "$profile" == points ]] && continue
+    runs+=("$spec:$profile")
+  done < <(git ls-files "results/$name-*.csv")
+done
+profile_args() { [[ -n "$1" ]] && printf -- '--profile\n%s\n' "$1"; }
+
 echo "== plan (cost model estimates, 2 threads unless --threads says otherwise)"
 total=0
-for spec in "${specs[@]}"; do
-  line=$("$runner" plan "$spec" | grep '^total:')
+for run in "${runs[@]}"; do
+  spec=${run%%:*}
+  profile=${run#*:}
+  mapfile -t args < <(profile_args "$profile")
+  line=$("$runner" plan "$spec" "${args[@]}" | grep '^total:')
   hours=$(sed -E 's/.*estimated ([0-9.]+) core-hours.*/\1/' <<<"$line")
-  printf '  %-36s %s core-hours\n' "$spec" "$hours"
+  printf '  %-36s %-14s %s core-hours\n' "$spec" "${profile:-default}" "$hours"
   total=$(awk -v a="$total" -v b="$hours" 'BEGIN { print a + b }')
 done
 echo "  experiments: $total core-hours; the audit adds about 0.5 (measured, results/audit.md)"
@@ -33,13 +54,15 @@ echo "  experiments: $total core-hours; the audit adds about 0.5 (measured, resu
 if [[ -n "$(git status --porcelain --untracked-files=no)" ]]; then
   echo "warning: the tree is dirty; the results will name a -dirty commit" >&2
 fi
-for spec in "${specs[@]}"; do
-  echo "== $spec"
-  "$runner" "$spec"
+for run in "${runs[@]}"; do
+  spec=${run%%:*}
+  profile=${run#*:}
+  mapfile -t args < <(profile_args "$profile")
+  echo "== $spec ${profile:-default}"
+  "$runner" "$spec" "${args[@]}"
 done
-echo "== privacy audit"
+echo "== privacy audit (its transcript rows included)"
 "$runner" audit experiments/audit.toml
-"$runner" audit experiments/audit.toml --profile transcript
 echo "== claims ledger"
 "$runner" claims
 echo "done: results/ and figures/ regenerated; git diff shows what moved"
