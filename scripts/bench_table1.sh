@@ -6,7 +6,8 @@
 # scratch folder so the committed results are not touched; the table of each
 # run is compared with the committed results/table1.csv (the same numbers, or
 # the script fails). Run it on an otherwise idle machine: a second heavy job
-# doubles the wall time.
+# doubles the wall time. KEEP=DIR keeps the last run's results folder there (its
+# .h5 holds the per-cell times `runner calibrate` reads).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -x /usr/bin/time ] || { echo "needs /usr/bin/time (apt-get install time)"; exit 2; }
@@ -39,6 +40,9 @@ for run in $(seq 1 "$runs"); do
   walls+=("$wall")
   [ "$same" = identical ] || { cat "$scratch/log" >&2; exit 1; }
 done
+if [ -n "${KEEP:-}" ]; then
+  rm -rf "$KEEP" && cp -r "$scratch/r" "$KEEP"
+fi
 median=$(printf '%s\n' "${walls[@]}" | sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }')
 echo
 echo "median wall: $median s over $runs runs"
