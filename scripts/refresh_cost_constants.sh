@@ -37,7 +37,7 @@ for arg in "$@"; do
     fi
 done
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
-source="$(IFS=,; echo "${names[*]}" | sed 's/,/, /g') (quick profiles' stored timings) at $commit on $(date -u +%Y-%m-%d)"
+source="$(IFS=,; echo "${names[*]}" | sed 's/,/, /g') (stored per-cell timings) at $commit on $(date -u +%Y-%m-%d)"
 table=$(awk -F'\t' '$1 == "algorithm" { cells[$2] += $3; secs[$2] += $4; ops[$2] += $5 }
     END {
         for (a in cells) if (ops[a] > 0 && secs[a] > 0)

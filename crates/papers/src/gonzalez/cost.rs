@@ -60,12 +60,13 @@ fn saddle_work(v: &CostPoint, w: &FamilyWork, nonprivate: bool) -> (f64, f64) {
     let l = 2.0 * d.max(2.0).ln();
     let steps = (n * eps / l.sqrt()).clamp(1.0, n);
     // Each record is hashed from its counter (about 16 operations, measured on
-    // table 1's noiseless n = 1e6 games), plus O(d) for the rank-one payoff
-    // noise.
+    // table 1's noiseless n = 1e6 games), plus its rank-one payoff noise: d
+    // sign updates for each of the two players (5.4e10 in table 1's
+    // ggp_alg1_d_stochastic, PERFORMANCE.md, 2026-11-28), so 2 n d.
     let noise = if v.choice("noise") == "none" {
         16.0 * n
     } else {
-        16.0 * n + nd
+        16.0 * n + 2.0 * nd
     };
     // The exact gaps evaluate every entry of a dense (hashed) matrix: about
     // 11 s of the 23 s of a dense 2^16 cell (docs/papers/gonzalez.md).
@@ -81,7 +82,11 @@ fn saddle_work(v: &CostPoint, w: &FamilyWork, nonprivate: bool) -> (f64, f64) {
         // Exact record gradients at the MW iterates: dense mat-vecs.
         n * gap / 2.0
     } else {
-        steps * d
+        // Per step and coordinate, for each of the two players: a softmax
+        // (one exp, one division, three sequential sums) and its share of
+        // the gradient mat-vec (a rank-4 low-rank product is 8 flops): about
+        // 10 operations a player (table 1's ggp_alg1_d profile, PERFORMANCE.md).
+        20.0 * steps * d
     };
     (noise + mirror + gap, 16.0 * d)
 }
