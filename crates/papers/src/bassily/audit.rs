@@ -214,7 +214,12 @@ fn abs_deviation_pair(setting: &AuditSetting, relation: Relation) -> Result<Audi
 
 /// The objective of `D`.
 fn objective(pair: &AuditPair) -> &dyn Objective {
-    match &pair.instances[0] {
+    side_objective(pair, 0)
+}
+
+/// The objective of side `k` (0: `D`, 1: `D'`).
+fn side_objective(pair: &AuditPair, k: usize) -> &dyn Objective {
+    match &pair.instances[k] {
         Instance::Objective(p) => p.as_ref(),
         _ => unreachable!("the Bassily pairs are objectives"),
     }
@@ -376,14 +381,8 @@ impl<'a> PoissonTranscriptLoss<'a> {
                 "the Poisson transcript loss needs every shared record at 0 (zero gradient)".into(),
             ));
         }
-        let side = |k: usize| match &pair.instances[k] {
-            Instance::Objective(p) => Ok(p.as_ref()),
-            _ => Err(invalid(
-                "a Bassily transcript audit needs an objective pair".into(),
-            )),
-        };
         Ok(Self {
-            sides: [side(0)?, side(1)?],
+            sides: [side_objective(pair, 0), side_objective(pair, 1)],
             replaced: pair.relation == Relation::ReplaceOne,
             buffer: vec![0.0; pair.records[0][0].len()],
             loss: 0.0,
@@ -394,11 +393,11 @@ impl<'a> PoissonTranscriptLoss<'a> {
     /// of `query` at `at`.
     fn log_density(&mut self, k: usize, query: Mix, at: &[f64], y: &[f64]) -> f64 {
         let Mix { clip, q, m, sigma } = query;
-        let (ln_out, ln_in) = ((1.0 - q).ln(), q.ln());
         if k == 1 && !self.replaced {
             // D' lacks the canary: p = N(0, sigma^2 I), 0 after the factor.
             return 0.0;
         }
+        let (ln_out, ln_in) = ((1.0 - q).ln(), q.ln());
         let Some(records) = self.sides[k].finite_sum() else {
             return f64::NAN;
         };
