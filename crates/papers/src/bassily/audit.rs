@@ -39,11 +39,14 @@
 //! deterministic (threshold audit).
 //!
 //! # Transcripts
-//! A transcript audit of `nsgd` (`observe = "transcript"`) observes every
-//! noisy gradient, so none of those refusals applies: its pair allows any
-//! batch rate and step count, and its statistic ([`PoissonTranscriptLoss`])
-//! is the exact log likelihood ratio of the releases, each a mixture over the
-//! canary's inclusion (threshold audit).
+//! A transcript audit of `nsgd` or `prox_gd` (`observe = "transcript"`)
+//! observes every noisy (envelope) gradient, so none of those refusals
+//! applies: its pair allows any batch rate and step count, and its statistic
+//! ([`PoissonTranscriptLoss`]) is the exact log likelihood ratio of the
+//! releases, each a mixture over the canary's inclusion (threshold audit).
+//! For `prox_gd` the canary's inexact envelope gradient is recomputed by the
+//! run's own inner method at each step's point, which costs the loss `2 T
+//! tau` record gradients a run beside the run's own `T m tau`.
 
 use contract::audit::{first_coordinate, AuditDef, AuditPair, AuditSetting, Estimator, Relation};
 use contract::{Instance, Privacy, RunContext, Value, Values};
@@ -53,6 +56,7 @@ use mechanisms::normal::normal_cdf;
 use rand_pcg::Pcg64;
 use solvers::bassily::objp::{HessianRank, ObjPApp, ObjPPlan};
 use solvers::bassily::rate::rate;
+use solvers::bassily::sgd::prox::{InexactProx, ProxScratch};
 use solvers::bassily::sgd::{Nsgd, NsgdPlan, NsgdVariant};
 use solvers::inner::project_ball;
 use solvers::transcript::{Query, Transcript};
@@ -315,7 +319,8 @@ fn nsgd_family_pair(setting: &AuditSetting, variant: NsgdVariant) -> Result<Audi
     })
 }
 
-/// The pair of a transcript audit ([`nsgd_transcript`]): any batch rate and
+/// The pair of a transcript audit ([`nsgd_transcript`],
+/// [`prox_gd_transcript`]): any batch rate and
 /// step count, since the transcript's loss marginalises over the Poisson
 /// samples exactly; only where every record gradient is constant and the
 /// shared ones are zero (LinBall), so that the loss needs no knowledge of the
@@ -325,11 +330,11 @@ fn transcript_pair(
     plan: &NsgdPlan,
     variant: NsgdVariant,
 ) -> Result<AuditPair, RunFailure> {
-    if variant != NsgdVariant::Smooth {
+    if variant == NsgdVariant::MoreauEnvelope {
         return Err(invalid(format!(
             "a transcript audit of {variant:?} is not built: its envelope gradients depend on the \
              iterate and its shared records' do not vanish, so the loss would need the secret \
-             Poisson sample; only nsgd on LinBall (constant gradients, shared records at 0) has one"
+             Poisson sample; only nsgd and prox_gd on LinBall (shared records at 0) have one"
         )));
     }
     let s = &plan.schedule;
@@ -360,9 +365,18 @@ fn transcript_pair(
 /// points are functions of earlier releases, so the sum over steps is the
 /// transcript's log likelihood ratio (Neyman–Pearson), and it never reads
 /// the realised sample.
+///
+/// For `prox_gd` the canary's contribution is its inexact envelope gradient
+/// `beta (w - prox_hat(w))`, computed by the same [`InexactProx`] the run
+/// uses (the shared records' is exactly 0: the inner method starts at `w`
+/// and a zero record never moves it), so the loss is the same exact ratio.
 struct PoissonTranscriptLoss<'a> {
     /// `D` and `D'`.
     sides: [&'a dyn Objective; 2],
+    /// `A_ProxGD`'s inner method (envelope smoothness, iterations), or
+    /// `None` for the record gradient itself.
+    prox: Option<(f64, u64)>,
+    scratch: ProxScratch,
     /// Whether `D'` holds a replacement of the canary (row 0) or lacks it.
     replaced: bool,
     buffer: Vec<f64>,
@@ -370,7 +384,7 @@ struct PoissonTranscriptLoss<'a> {
 }
 
 impl<'a> PoissonTranscriptLoss<'a> {
-    fn new(pair: &'a AuditPair) -> Result<Self, RunFailure> {
+    fn new(pair: &'a AuditPair, plan: &NsgdPlan) -> Result<Self, RunFailure> {
         let shared_zero = |rows: &[Vec<f64>]| rows.iter().all(|r| r.iter().all(|&x| x == 0.0));
         let first = match pair.relation {
             Relation::ReplaceOne => 1,
@@ -381,8 +395,18 @@ impl<'a> PoissonTranscriptLoss<'a> {
                 "the Poisson transcript loss needs every shared record at 0 (zero gradient)".into(),
             ));
         }
+        let prox = match plan.variant {
+            NsgdVariant::Smooth => None,
+            NsgdVariant::ProxGd => plan.envelope_smoothness.zip(plan.inner_iterations),
+            NsgdVariant::MoreauEnvelope => {
+                return Err(invalid("no transcript loss for the Moreau variant".into()))
+            }
+        };
+        let d = pair.records[0][0].len();
         Ok(Self {
             sides: [side_objective(pair, 0), side_objective(pair, 1)],
+            prox,
+            scratch: ProxScratch::new(d),
             replaced: pair.relation == Relation::ReplaceOne,
             buffer: vec![0.0; pair.records[0][0].len()],
             loss: 0.0,
@@ -401,7 +425,16 @@ impl<'a> PoissonTranscriptLoss<'a> {
         let Some(records) = self.sides[k].finite_sum() else {
             return f64::NAN;
         };
-        records.record_gradient(0, at, &mut self.buffer);
+        match self.prox {
+            None => records.record_gradient(0, at, &mut self.buffer),
+            Some((beta, iterations)) => InexactProx {
+                records,
+                beta,
+                lipschitz: self.sides[k].constants().lipschitz,
+                iterations,
+            }
+            .envelope_gradient(0, at, &mut self.buffer, &mut self.scratch),
+        }
         project_ball(&mut self.buffer, clip);
         let s2 = sigma * sigma;
         let (dot, norm2) = self
@@ -465,9 +498,30 @@ fn nsgd_transcript(
     side: usize,
     rng: &mut Pcg64,
 ) -> Result<f64, RunFailure> {
-    let algorithm = super::sgd::nsgd_of(ctx, NsgdVariant::Smooth)?;
+    variant_transcript(ctx, pair, side, rng, NsgdVariant::Smooth)
+}
+
+/// `prox_gd`'s transcript: as [`nsgd_transcript`], the canary's
+/// contribution being its inexact envelope gradient.
+fn prox_gd_transcript(
+    ctx: &RunContext,
+    pair: &AuditPair,
+    side: usize,
+    rng: &mut Pcg64,
+) -> Result<f64, RunFailure> {
+    variant_transcript(ctx, pair, side, rng, NsgdVariant::ProxGd)
+}
+
+fn variant_transcript(
+    ctx: &RunContext,
+    pair: &AuditPair,
+    side: usize,
+    rng: &mut Pcg64,
+    variant: NsgdVariant,
+) -> Result<f64, RunFailure> {
+    let algorithm = super::sgd::nsgd_of(ctx, variant)?;
     let plan = algorithm.plan(objective(pair), ctx.privacy.approx())?;
-    let mut loss = PoissonTranscriptLoss::new(pair)?;
+    let mut loss = PoissonTranscriptLoss::new(pair, &plan)?;
     let problem = loss.sides[side];
     algorithm.run_planned_observed(problem, &plan, &mut loss, rng)?;
     Ok(loss.loss)
@@ -569,14 +623,17 @@ pub(crate) const PROX_GD: AuditDef = AuditDef {
     pair: prox_gd_pair,
     statistic: first_coordinate,
     estimator: Estimator::GaussianDp,
-    transcript: None,
+    transcript: Some(prox_gd_transcript),
     method:
         "LinBall's canary +e1 against -e1 with n - 1 zero records: the inexact prox of a linear \
              loss is w + L z/beta up to the inner method's deterministic error, so the envelope \
              gradients are constant (-L e1 and +L e1 up to that error; the noise is calibrated to \
              the clip L(1 + 1/n), so the pair is worst-case up to n/(n + 1)) and, at full batch \
              (n >= 16 for Fact 4.6, so T >= 2 and eps > 4T(1 - 1/n)^2), the averaged iterate is \
-             affine in the Gaussian noise: a Gaussian mean shift, hence the Gaussian-DP fit",
+             affine in the Gaussian noise: a Gaussian mean shift, hence the Gaussian-DP fit. Its \
+             transcript statistic, at any batch rate: the privacy loss of the T noisy envelope \
+             gradients, each a mixture over the canary's inclusion, the canary's inexact envelope \
+             gradient recomputed by the run's own inner method (the shared records' is exactly 0)",
 };
 
 /// `one_pass_sgd`: the non-private reference, audited as a positive control.
