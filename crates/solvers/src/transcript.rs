@@ -37,6 +37,18 @@ pub enum Query {
         /// The fixed divisor `m`.
         batch: f64,
     },
+    /// The **sum** over the rows last handed to [`Transcript::rows`] of the
+    /// hinge subgradient `-y s z/c` of each row whose margin `y s <z, w>`
+    /// is below `c` (Wang et al.'s `A_NGD`; `s` the row's clip factor).
+    HingeGradientSum {
+        /// The hinge `c`.
+        hinge: f64,
+    },
+    /// A selection score (a scalar): the 0-1 error, ties counted as
+    /// errors, over the rows last handed to [`Transcript::rows`], of the
+    /// point last handed to [`Transcript::output`], plus a data-independent
+    /// penalty (Wang et al.'s `A_Iter` scores).
+    ZeroOneScore,
 }
 
 /// Receives every Gaussian release of a run, in order.
@@ -52,6 +64,18 @@ pub trait Transcript {
         released: &[f64],
         sigma: f64,
     );
+
+    /// The rows (row-major, `labels.len()` of them) that the following
+    /// releases are computed from, after the algorithm's data-independent
+    /// transforms (a JL projection), each used as `scale[i]` times its row:
+    /// an observer of a run on a known pair computes the other side's
+    /// releases from them. Ignored by default.
+    fn rows(&mut self, _rows: &[f64], _labels: &[f64], _scale: &[f64]) {}
+
+    /// The point a base run outputs (a post-processing of its releases),
+    /// at which a following [`Query::ZeroOneScore`] is computed. Ignored by
+    /// default.
+    fn output(&mut self, _point: &[f64]) {}
 
     /// Whether anything reads the releases: a solver may skip assembling
     /// them (one vector a step) when nothing does.

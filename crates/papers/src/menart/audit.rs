@@ -376,9 +376,9 @@ impl Transcript for TranscriptLoss {
     ) {
         let clip = match query {
             Query::ClippedMeanGradient { clip } | Query::ClippedMeanGradientNorm { clip } => clip,
-            Query::PoissonBatchMeanGradient { .. } => {
-                // No Menart algorithm subsamples: a NaN loss fails the
-                // audit's run loudly rather than mis-scoring it.
+            _ => {
+                // No Menart algorithm subsamples or scores halfspaces: a NaN
+                // loss fails the audit's run loudly rather than mis-scoring it.
                 self.loss = f64::NAN;
                 return;
             }

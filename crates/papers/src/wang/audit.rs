@@ -57,6 +57,22 @@
 //! 0.60 against 1), and at twice its `mu` (run at `eps = 2.155`, claiming 1)
 //! it is caught with `eps_lb` 1.29.
 //!
+//! # Transcripts
+//! `M*`, oracle JLGD and full-dimension DP-GD also audit their transcript
+//! (`observe = "transcript"`): every mechanism their budget composes over,
+//! each NGD step's noisy summed gradient in `R^k` and (for `M*` and tuned
+//! B1) each candidate's noisy score. On the canary pair the zero rows
+//! contribute nothing to either, so the other side's release mean differs
+//! from the run's own only by the canary's hinge subgradient (or by its 0-1
+//! error over `n`), which the observer recomputes from the clipped projected
+//! rows the run hands it ([`MarginTranscriptLoss`]). Full batch and no
+//! subsampling: the sum of the Gaussian log ratios is the transcript's exact
+//! log likelihood ratio (threshold audit: the hinge switches off on some
+//! runs, so it is a mixture). The JL map is data independent and public, so
+//! the observer may use it. Unlike the final release, the transcript shows
+//! all `2|Gamma|` mechanisms of `M*` (the whole `mu`, up to the clip slack
+//! of JLGD's `2b` and the steps where the canary's hinge is off).
+//!
 //! # Not audited
 //! `wang_hard_margin_svm` (B0, the non-private SVM floor: a deterministic
 //! exact max-margin direction, no privacy claimed) and `wang_jl_margin_check`
@@ -64,15 +80,18 @@
 //! private release) claim no privacy, so they carry no audit.
 
 use contract::audit::{first_coordinate, AuditDef, AuditPair, AuditSetting, Estimator, Relation};
-use contract::{Instance, Options, Privacy, Value, Values};
+use contract::{Instance, Options, Privacy, RunContext, Value, Values};
 use datagen::labelled::LabelledData;
 use dpcore::halfspace::HalfspaceProblem;
 use dpcore::{PrivacyParams, RunFailure};
 use mechanisms::stopping::privtune_mu;
+use rand_pcg::Pcg64;
+use solvers::transcript::{Query, Transcript};
 use solvers::wang::jl::jl_dimension;
 use solvers::wang::mstar::candidate_grid;
 use solvers::wang::{
-    margin_grid, total_mu, BudgetConversion, IterateChoice, IterationMode, NgdPlan,
+    known_margin_observed, m_star_observed, margin_grid, total_mu, BudgetConversion, IterateChoice,
+    IterationMode, KnownMarginBudget, NgdPlan,
 };
 
 use super::options::{
@@ -262,7 +281,10 @@ fn m_star_pair(s: &AuditSetting) -> Result<AuditPair, RunFailure> {
         let k = ngd_dim(s.n, s.d, grid.len(), g, c_jl);
         most = most.max(steps(s.n, k, mu_p, opts.mode)?);
     }
-    refuse_vacuous(options.iterate, most, s.n)?;
+    // A transcript holds every step even when the averaged release is w_0.
+    if !s.transcript {
+        refuse_vacuous(options.iterate, most, s.n)?;
+    }
     Ok(pair)
 }
 
@@ -299,7 +321,10 @@ fn oracle_jlgd_pair(s: &AuditSetting) -> Result<AuditPair, RunFailure> {
         Budget::Total => total_mu(p, opts.conversion)?,
     };
     let k = ngd_dim(s.n, s.d, len, AUDIT_MARGIN, Some(options.jl_constant));
-    refuse_vacuous(options.iterate, steps(s.n, k, mu, opts.mode)?, s.n)?;
+    // A transcript holds every step even when the averaged release is w_0.
+    if !s.transcript {
+        refuse_vacuous(options.iterate, steps(s.n, k, mu, opts.mode)?, s.n)?;
+    }
     Ok(pair)
 }
 
@@ -314,8 +339,204 @@ fn full_dim_pair(s: &AuditSetting) -> Result<AuditPair, RunFailure> {
         Tuning::Known => mu,
         Tuning::Tuned => mu / (2.0 * candidate_grid(s.n, p.eps, &opts).len() as f64).sqrt(),
     };
-    refuse_vacuous(options.iterate, steps(s.n, s.d, mu_run, opts.mode)?, s.n)?;
+    // A transcript holds every step even when the averaged release is w_0.
+    if !s.transcript {
+        refuse_vacuous(options.iterate, steps(s.n, s.d, mu_run, opts.mode)?, s.n)?;
+    }
     Ok(pair)
+}
+
+/// The privacy loss `ln p_D(y) - ln p_D'(y)` of a Wang transcript on the
+/// canary pair: for each Gaussian release `y ~ N(m, sigma^2 I)`, `(|y -
+/// m'|^2 - |y - m|^2)/(2 sigma^2)`, with `m` and `m'` the release's mean on
+/// `D` and `D'`. The run reports its own mean (the summed hinge gradient or
+/// the score); the other side's differs by the canary's term alone (module
+/// doc), computed from the clipped projected canary row the run hands over
+/// ([`Transcript::rows`]) with the solver's own arithmetic.
+struct MarginTranscriptLoss {
+    side: usize,
+    /// The canary's label on `D` and on `D'`.
+    labels: [f64; 2],
+    /// The canary's projected row, its clip factor and the row count.
+    canary: Vec<f64>,
+    scale: f64,
+    n: f64,
+    /// The last base run's output (where its score is computed).
+    output: Vec<f64>,
+    loss: f64,
+}
+
+impl MarginTranscriptLoss {
+    fn new(pair: &AuditPair, side: usize) -> Result<Self, RunFailure> {
+        let label = |k: usize| pair.records[k].last().and_then(|r| r.last()).copied();
+        let (Some(on_d), Some(on_d_prime)) = (label(0), label(1)) else {
+            return Err(invalid("the Wang transcript loss needs the canary pair"));
+        };
+        Ok(Self {
+            side,
+            labels: [on_d, on_d_prime],
+            canary: Vec::new(),
+            scale: 0.0,
+            n: pair.records[side].len() as f64,
+            output: Vec::new(),
+            loss: 0.0,
+        })
+    }
+
+    /// The canary's hinge subgradient at `w` with label `y`, as `run_ngd`
+    /// computes it (zero where its margin reaches the hinge).
+    fn hinge_gradient(&self, y: f64, w: &[f64], hinge: f64) -> Vec<f64> {
+        let ys = y * self.scale;
+        let margin = ys * self.canary.iter().zip(w).map(|(a, b)| a * b).sum::<f64>();
+        let coef = if margin < hinge { -ys / hinge } else { 0.0 };
+        self.canary.iter().map(|z| coef * z).collect()
+    }
+
+    /// Whether the canary with label `y` is an error (ties count) at the
+    /// last output, as `projected_ngd` scores it.
+    fn error(&self, y: f64) -> f64 {
+        let margin = y
+            * self.scale
+            * self
+                .canary
+                .iter()
+                .zip(&self.output)
+                .map(|(a, b)| a * b)
+                .sum::<f64>();
+        f64::from(u8::from(margin <= 0.0))
+    }
+
+    fn add(&mut self, released: &[f64], means: [Vec<f64>; 2], sigma: f64) {
+        let dist2 =
+            |m: &[f64]| -> f64 { released.iter().zip(m).map(|(y, a)| (y - a) * (y - a)).sum() };
+        self.loss += (dist2(&means[1]) - dist2(&means[0])) / (2.0 * sigma * sigma);
+    }
+}
+
+impl Transcript for MarginTranscriptLoss {
+    fn rows(&mut self, rows: &[f64], labels: &[f64], scale: &[f64]) {
+        let n = labels.len();
+        let k = rows.len() / n.max(1);
+        // The canary is the pair's last row ([`canary_pair`]).
+        self.canary = rows[(n - 1) * k..].to_vec();
+        self.scale = scale[n - 1];
+        if labels[n - 1] != self.labels[self.side] || n as f64 != self.n {
+            self.loss = f64::NAN;
+        }
+    }
+
+    fn output(&mut self, point: &[f64]) {
+        self.output = point.to_vec();
+    }
+
+    fn gaussian(&mut self, query: Query, at: &[f64], mean: &[f64], released: &[f64], sigma: f64) {
+        let own = self.labels[self.side];
+        match query {
+            Query::HingeGradientSum { hinge } => {
+                let mine = self.hinge_gradient(own, at, hinge);
+                let on = |k: usize| -> Vec<f64> {
+                    let theirs = self.hinge_gradient(self.labels[k], at, hinge);
+                    mean.iter()
+                        .zip(&mine)
+                        .zip(&theirs)
+                        .map(|((g, a), b)| g - a + b)
+                        .collect()
+                };
+                let means = [on(0), on(1)];
+                self.add(released, means, sigma);
+            }
+            Query::ZeroOneScore => {
+                let mine = self.error(own);
+                let on = |k: usize| vec![mean[0] + (self.error(self.labels[k]) - mine) / self.n];
+                let means = [on(0), on(1)];
+                self.add(released, means, sigma);
+            }
+            // The Wang entries release nothing else: a NaN loss fails the
+            // audit's run loudly rather than mis-scoring it.
+            _ => self.loss = f64::NAN,
+        }
+    }
+}
+
+fn halfspace_side(pair: &AuditPair, side: usize) -> Result<&dyn HalfspaceProblem, RunFailure> {
+    match &pair.instances[side] {
+        Instance::Halfspace(p) => Ok(p.as_ref()),
+        _ => Err(invalid("a Wang transcript audit needs the canary pair")),
+    }
+}
+
+/// The loss of the transcript `run` reports on side `side`.
+fn margin_transcript(
+    pair: &AuditPair,
+    side: usize,
+    run: impl FnOnce(&dyn HalfspaceProblem, &mut MarginTranscriptLoss) -> Result<(), RunFailure>,
+) -> Result<f64, RunFailure> {
+    let mut loss = MarginTranscriptLoss::new(pair, side)?;
+    run(halfspace_side(pair, side)?, &mut loss)?;
+    Ok(loss.loss)
+}
+
+/// `M*`'s transcript: every candidate's NGD steps and noisy score.
+fn m_star_transcript(
+    ctx: &RunContext,
+    pair: &AuditPair,
+    side: usize,
+    rng: &mut Pcg64,
+) -> Result<f64, RunFailure> {
+    let opts = MStarEntryOptions::read(ctx.options)?.m_star();
+    let privacy = approx(ctx.privacy)?;
+    margin_transcript(pair, side, |problem, loss| {
+        m_star_observed(problem, privacy, opts, loss, rng).map(|_| ())
+    })
+}
+
+/// Oracle JLGD's transcript: its NGD steps at the declared margin.
+fn oracle_jlgd_transcript(
+    ctx: &RunContext,
+    pair: &AuditPair,
+    side: usize,
+    rng: &mut Pcg64,
+) -> Result<f64, RunFailure> {
+    let options = OracleJlgdOptions::read(ctx.options)?;
+    let privacy = approx(ctx.privacy)?;
+    margin_transcript(pair, side, |problem, loss| {
+        known_margin_observed(
+            problem,
+            AUDIT_MARGIN,
+            privacy,
+            options.m_star(),
+            options.budget.into(),
+            loss,
+            rng,
+        )
+        .map(|_| ())
+    })
+}
+
+/// Full-dimension DP-GD's transcript: the known-margin run's NGD steps, or
+/// tuned B1's (`M*` with the identity map) steps and scores.
+fn full_dim_transcript(
+    ctx: &RunContext,
+    pair: &AuditPair,
+    side: usize,
+    rng: &mut Pcg64,
+) -> Result<f64, RunFailure> {
+    let options = FullDimOptions::read(ctx.options)?;
+    let opts = options.m_star();
+    let privacy = approx(ctx.privacy)?;
+    margin_transcript(pair, side, |problem, loss| match options.tuning {
+        Tuning::Known => known_margin_observed(
+            problem,
+            AUDIT_MARGIN,
+            privacy,
+            opts,
+            KnownMarginBudget::Total,
+            loss,
+            rng,
+        )
+        .map(|_| ()),
+        Tuning::Tuned => m_star_observed(problem, privacy, opts, loss, rng).map(|_| ()),
+    })
 }
 
 /// `M*` (Algorithm 3).
@@ -323,7 +544,7 @@ pub const M_STAR_AUDIT: AuditDef = AuditDef {
     pair: m_star_pair,
     statistic: first_coordinate,
     estimator: Estimator::Threshold,
-    transcript: None,
+    transcript: Some(m_star_transcript),
     method: "Zero-feature records and a canary e1 at the norm bound whose label flips: every candidate's \
              NGD gradient and 0-1 score differ only through the canary, and selection favours candidates \
              with the canary right. Threshold: the averaged hinge-NGD release selected among |Gamma| \
@@ -346,7 +567,7 @@ pub const ORACLE_JLGD_AUDIT: AuditDef = AuditDef {
     pair: oracle_jlgd_pair,
     statistic: first_coordinate,
     estimator: Estimator::Threshold,
-    transcript: None,
+    transcript: Some(oracle_jlgd_transcript),
     method: "Zero-feature records and a canary e1 at the norm bound whose label flips: the summed hinge \
              gradient is the canary's alone (||Phi e1|| = 1: half the 2b clip the calibration allows, no \
              record reaches it). Threshold: the hinge switches off once the canary's margin reaches gamma/3, \
@@ -358,7 +579,7 @@ pub const FULL_DIM_AUDIT: AuditDef = AuditDef {
     pair: full_dim_pair,
     statistic: first_coordinate,
     estimator: Estimator::Threshold,
-    transcript: None,
+    transcript: Some(full_dim_transcript),
     method: "Zero-feature records and a canary e1 at the norm bound whose label flips: the summed hinge \
              gradient is the canary's alone, the full sensitivity at radius_factor = 1. Threshold: the \
              hinge switches off at margin gamma/3 and tuning selects among candidates, so the release is \

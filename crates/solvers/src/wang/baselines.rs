@@ -11,10 +11,11 @@
 
 use super::budget::{privacy_spent, total_mu, PrivacySpent};
 use super::jl::{jl_dimension, JlMap};
-use super::jlgd::{projected_ngd, JlgdOptions, JlgdRun};
+use super::jlgd::{projected_ngd_observed, JlgdOptions, JlgdRun};
 use super::margin::{exact_margin, MarginCertificate, MarginOptions};
 use super::mstar::{candidate_grid, MStarOptions, Projection};
 use super::ngd::IterateChoice;
+use crate::transcript::{Transcript, Unobserved};
 use dpcore::halfspace::HalfspaceProblem;
 use dpcore::{PrivacyParams, RunFailure};
 use rand::{Rng, RngExt};
@@ -70,6 +71,23 @@ pub fn known_margin<R: Rng + ?Sized>(
     budget: KnownMarginBudget,
     rng: &mut R,
 ) -> Result<KnownMarginRun, RunFailure> {
+    known_margin_observed(problem, gamma, privacy, opts, budget, &mut Unobserved, rng)
+}
+
+/// [`known_margin`], handing `transcript` the run's NGD steps
+/// ([`projected_ngd_observed`]). Same random stream and release.
+///
+/// # Errors
+/// As [`known_margin`].
+pub fn known_margin_observed<R: Rng + ?Sized>(
+    problem: &dyn HalfspaceProblem,
+    gamma: f64,
+    privacy: PrivacyParams,
+    opts: MStarOptions,
+    budget: KnownMarginBudget,
+    transcript: &mut dyn Transcript,
+    rng: &mut R,
+) -> Result<KnownMarginRun, RunFailure> {
     let (n, d) = (problem.num_records(), problem.dim());
     let b = opts.data_bound;
     let total = total_mu(privacy, opts.conversion)?;
@@ -98,7 +116,16 @@ pub fn known_margin<R: Rng + ?Sized>(
         iterate,
         data_bound: b,
     };
-    let run = projected_ngd(problem, &map, gamma / 3.0, radius, mu, ngd_opts, rng)?;
+    let run = projected_ngd_observed(
+        problem,
+        &map,
+        gamma / 3.0,
+        radius,
+        mu,
+        ngd_opts,
+        transcript,
+        rng,
+    )?;
     let privacy = privacy_spent(run.mu_spent, privacy.delta)?;
     Ok(KnownMarginRun { run, mu, privacy })
 }

@@ -17,7 +17,8 @@
 //! full-dimension DP-GD baseline B1 ([`projected_ngd`]).
 
 use super::jl::JlMap;
-use super::ngd::{run_ngd, IterateChoice, IterationMode, NgdPlan};
+use super::ngd::{run_ngd_observed, IterateChoice, IterationMode, NgdPlan};
+use crate::transcript::{Transcript, Unobserved};
 use dpcore::halfspace::HalfspaceProblem;
 use dpcore::RunFailure;
 use rand::Rng;
@@ -133,6 +134,36 @@ pub fn projected_ngd<R: Rng + ?Sized>(
     opts: JlgdOptions,
     rng: &mut R,
 ) -> Result<JlgdRun, RunFailure> {
+    projected_ngd_observed(
+        problem,
+        map,
+        hinge,
+        clip_radius,
+        mu,
+        opts,
+        &mut Unobserved,
+        rng,
+    )
+}
+
+/// [`projected_ngd`], handing `transcript` the clipped projected rows, every
+/// NGD step's noisy gradient ([`run_ngd_observed`]) and then NGD's output
+/// `w~` (in `R^k`, where the run's score is computed). Same random stream
+/// and release.
+///
+/// # Errors
+/// As [`projected_ngd`].
+#[allow(clippy::too_many_arguments)]
+pub fn projected_ngd_observed<R: Rng + ?Sized>(
+    problem: &dyn HalfspaceProblem,
+    map: &JlMap,
+    hinge: f64,
+    clip_radius: f64,
+    mu: f64,
+    opts: JlgdOptions,
+    transcript: &mut dyn Transcript,
+    rng: &mut R,
+) -> Result<JlgdRun, RunFailure> {
     let (n, d) = (problem.num_records(), problem.dim());
     if map.input_dim() != d {
         return Err(RunFailure::InvalidParameters(format!(
@@ -144,7 +175,10 @@ pub fn projected_ngd<R: Rng + ?Sized>(
     let plan = NgdPlan::new(n, k, hinge, clip_radius, mu, opts.mode, opts.iterate)?;
     let labels = problem.labels();
     let (z, scale) = clipped_projection(problem.features(), d, map, opts.data_bound, clip_radius);
-    let w_projected = run_ngd(&z, labels, &scale, &plan, rng);
+    let w_projected = run_ngd_observed(&z, labels, &scale, &plan, transcript, rng);
+    if transcript.observes() {
+        transcript.output(&w_projected);
+    }
     let errors = z
         .chunks_exact(k)
         .zip(labels)

@@ -49,12 +49,14 @@ pub mod removal;
 pub mod select;
 pub mod svm;
 
-pub use baselines::{hard_margin_svm, known_margin, KnownMarginBudget, KnownMarginRun};
+pub use baselines::{
+    hard_margin_svm, known_margin, known_margin_observed, KnownMarginBudget, KnownMarginRun,
+};
 pub use budget::{margin_grid, total_mu, BudgetConversion, PrivacySpent};
 pub use jl::JlMap;
-pub use jlgd::{jlgd, projected_ngd, JlgdOptions, JlgdRun};
+pub use jlgd::{jlgd, projected_ngd, projected_ngd_observed, JlgdOptions, JlgdRun};
 pub use margin::{exact_margin, exact_margin_warm, MarginCertificate, MarginOptions};
-pub use mstar::{m_star, MStarOptions, MStarRun, Projection, SelectionCriterion};
+pub use mstar::{m_star, m_star_observed, MStarOptions, MStarRun, Projection, SelectionCriterion};
 pub use ngd::{IterateChoice, IterationMode, NgdPlan};
 pub use privtune::{m_prime, PrivTuneOptions, PrivTuneRun};
 pub use removal::{removal_margin_curve, RemovalOptions, RemovalPoint};

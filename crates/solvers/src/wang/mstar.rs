@@ -20,9 +20,10 @@
 
 use super::budget::{margin_grid, privacy_spent, total_mu, BudgetConversion, PrivacySpent};
 use super::jl::{jl_dimension, JlMap, DEFAULT_JL_CONSTANT};
-use super::jlgd::{projected_ngd, JlgdOptions, JlgdRun};
+use super::jlgd::{projected_ngd_observed, JlgdOptions, JlgdRun};
 use super::ngd::{IterateChoice, IterationMode};
-use super::select::{a_iter, BaseRun};
+use super::select::{a_iter_observed, BaseRun};
+use crate::transcript::{Transcript, Unobserved};
 use dpcore::halfspace::HalfspaceProblem;
 use dpcore::{PrivacyParams, RunFailure};
 use rand::{Rng, RngExt};
@@ -160,6 +161,22 @@ pub fn m_star<R: Rng + ?Sized>(
     opts: MStarOptions,
     rng: &mut R,
 ) -> Result<MStarRun, RunFailure> {
+    m_star_observed(problem, privacy, opts, &mut Unobserved, rng)
+}
+
+/// [`m_star`], handing `transcript` every mechanism the budget composes
+/// over: each candidate's NGD steps ([`projected_ngd_observed`]) and its
+/// noisy score ([`a_iter_observed`]). Same random stream and release.
+///
+/// # Errors
+/// As [`m_star`].
+pub fn m_star_observed<R: Rng + ?Sized>(
+    problem: &dyn HalfspaceProblem,
+    privacy: PrivacyParams,
+    opts: MStarOptions,
+    transcript: &mut dyn Transcript,
+    rng: &mut R,
+) -> Result<MStarRun, RunFailure> {
     let (n, d) = (problem.num_records(), problem.dim());
     let b = opts.data_bound;
     let mu = total_mu(privacy, opts.conversion)?;
@@ -180,43 +197,51 @@ pub fn m_star<R: Rng + ?Sized>(
     };
     let mut reports = Vec::with_capacity(len);
     let mut evaluations = 0u64;
-    let outcome = a_iter(len, mu, 1.0 / n as f64, rng, |i, mu_p, rng| {
-        let gamma = grid[i];
-        let (map, radius) = match opts.projection {
-            Projection::Jl { constant } => {
-                let k = jl_dimension(n, len, gamma, beta, b, constant);
-                (JlMap::with_dimension(k, d, rng.random::<u64>()), 2.0 * b)
-            }
-            Projection::FullDimension { radius_factor } => {
-                (JlMap::Identity { d }, radius_factor * b)
-            }
-        };
-        let run: JlgdRun = projected_ngd(problem, &map, gamma / 3.0, radius, mu_p, ngd_opts, rng)?;
-        let k = map.output_dim();
-        let penalty = match opts.criterion {
-            SelectionCriterion::Empirical => 0.0,
-            SelectionCriterion::Penalised => {
-                let nf = n as f64;
-                2.5 / nf * (k as f64 * (2.0 * nf).ln() + (4.0 * len as f64 / beta).ln())
-            }
-        };
-        evaluations += run.gradient_evaluations;
-        reports.push(CandidateReport {
-            gamma,
-            k,
-            identity: run.identity,
-            steps: run.plan.steps,
-            sigma: run.plan.sigma,
-            step_size: run.plan.step_size,
-            score: run.projected_error + penalty,
-            noisy_score: f64::NAN,
-        });
-        Ok(BaseRun {
-            score: run.projected_error + penalty,
-            mu_spent: run.mu_spent,
-            output: run.w,
-        })
-    })?;
+    let outcome = a_iter_observed(
+        len,
+        mu,
+        1.0 / n as f64,
+        transcript,
+        rng,
+        |i, mu_p, rng, t| {
+            let gamma = grid[i];
+            let (map, radius) = match opts.projection {
+                Projection::Jl { constant } => {
+                    let k = jl_dimension(n, len, gamma, beta, b, constant);
+                    (JlMap::with_dimension(k, d, rng.random::<u64>()), 2.0 * b)
+                }
+                Projection::FullDimension { radius_factor } => {
+                    (JlMap::Identity { d }, radius_factor * b)
+                }
+            };
+            let run: JlgdRun =
+                projected_ngd_observed(problem, &map, gamma / 3.0, radius, mu_p, ngd_opts, t, rng)?;
+            let k = map.output_dim();
+            let penalty = match opts.criterion {
+                SelectionCriterion::Empirical => 0.0,
+                SelectionCriterion::Penalised => {
+                    let nf = n as f64;
+                    2.5 / nf * (k as f64 * (2.0 * nf).ln() + (4.0 * len as f64 / beta).ln())
+                }
+            };
+            evaluations += run.gradient_evaluations;
+            reports.push(CandidateReport {
+                gamma,
+                k,
+                identity: run.identity,
+                steps: run.plan.steps,
+                sigma: run.plan.sigma,
+                step_size: run.plan.step_size,
+                score: run.projected_error + penalty,
+                noisy_score: f64::NAN,
+            });
+            Ok(BaseRun {
+                score: run.projected_error + penalty,
+                mu_spent: run.mu_spent,
+                output: run.w,
+            })
+        },
+    )?;
     for (r, &s) in reports.iter_mut().zip(&outcome.noisy_scores) {
         r.noisy_score = s;
     }

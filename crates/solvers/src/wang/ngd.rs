@@ -24,6 +24,7 @@
 //! `||w_ref - w_0|| = 1` (unit-norm reference separator, `w_0 = 0`), so the
 //! step size is data independent. f64 throughout (P11).
 
+use crate::transcript::{Query, Transcript, Unobserved};
 use dpcore::RunFailure;
 use mechanisms::gdp::Gdp;
 use mechanisms::Neighbouring;
@@ -157,6 +158,23 @@ pub fn run_ngd<R: Rng + ?Sized>(
     plan: &NgdPlan,
     rng: &mut R,
 ) -> Vec<f64> {
+    run_ngd_observed(z, labels, scale, plan, &mut Unobserved, rng)
+}
+
+/// [`run_ngd`], handing `transcript` the rows and every step's noisy summed
+/// gradient `g + N(0, sigma^2 I_k)` as a [`Query::HingeGradientSum`] at the
+/// step's point. The random stream and the release are those of `run_ngd`.
+///
+/// # Panics
+/// On inconsistent shapes.
+pub fn run_ngd_observed<R: Rng + ?Sized>(
+    z: &[f64],
+    labels: &[f64],
+    scale: &[f64],
+    plan: &NgdPlan,
+    transcript: &mut dyn Transcript,
+    rng: &mut R,
+) -> Vec<f64> {
     let (n, k) = (plan.n, plan.k);
     assert!(
         z.len() == n * k && labels.len() == n && scale.len() == n,
@@ -167,6 +185,12 @@ pub fn run_ngd<R: Rng + ?Sized>(
     let averaged = matches!(plan.iterate, IterateChoice::Averaged);
     let mut sum = vec![0.0; if averaged { k } else { 0 }];
     let (c, eta, sigma) = (plan.hinge, plan.step_size, plan.sigma);
+    let observed = transcript.observes();
+    if observed {
+        transcript.rows(z, labels, scale);
+    }
+    let query = Query::HingeGradientSum { hinge: c };
+    let mut released = vec![0.0; if observed { k } else { 0 }];
     for _ in 0..plan.steps {
         if averaged {
             sum.iter_mut().zip(&w).for_each(|(s, wj)| *s += wj);
@@ -180,9 +204,23 @@ pub fn run_ngd<R: Rng + ?Sized>(
                 grad.iter_mut().zip(row).for_each(|(g, zj)| *g += coef * zj);
             }
         }
-        for (wj, gj) in w.iter_mut().zip(&grad) {
-            let xi: f64 = StandardNormal.sample(rng);
-            *wj -= eta * (gj + sigma * xi);
+        if observed {
+            // The same sums the update below applies (one draw a
+            // coordinate, in order), so the observer sees exactly the noisy
+            // gradient the iterate moves by.
+            for (r, gj) in released.iter_mut().zip(&grad) {
+                let xi: f64 = StandardNormal.sample(rng);
+                *r = gj + sigma * xi;
+            }
+            transcript.gaussian(query, &w, &grad, &released, sigma);
+            for (wj, r) in w.iter_mut().zip(&released) {
+                *wj -= eta * r;
+            }
+        } else {
+            for (wj, gj) in w.iter_mut().zip(&grad) {
+                let xi: f64 = StandardNormal.sample(rng);
+                *wj -= eta * (gj + sigma * xi);
+            }
         }
     }
     if averaged {

@@ -8,6 +8,7 @@
 //! noisy scores may all be released. The reported spent budget composes the
 //! base runs' **realised** GDP parameters with the score mechanisms'.
 
+use crate::transcript::{Query, Transcript, Unobserved};
 use dpcore::RunFailure;
 use mechanisms::gdp::{compose_mu, gaussian_mu};
 use rand::Rng;
@@ -61,6 +62,34 @@ where
     R: Rng + ?Sized,
     F: FnMut(usize, f64, &mut R) -> Result<BaseRun<T>, RunFailure>,
 {
+    a_iter_observed(
+        count,
+        mu,
+        score_sensitivity,
+        &mut Unobserved,
+        rng,
+        |i, mu_p, rng, _| base(i, mu_p, rng),
+    )
+}
+
+/// [`a_iter`], handing `transcript` to each base run (which reports its own
+/// releases to it) and then each noisy score as a [`Query::ZeroOneScore`].
+/// Same random stream and outcome.
+///
+/// # Errors
+/// As [`a_iter`].
+pub fn a_iter_observed<T, R, F>(
+    count: usize,
+    mu: f64,
+    score_sensitivity: f64,
+    transcript: &mut dyn Transcript,
+    rng: &mut R,
+    mut base: F,
+) -> Result<IterOutcome<T>, RunFailure>
+where
+    R: Rng + ?Sized,
+    F: FnMut(usize, f64, &mut R, &mut dyn Transcript) -> Result<BaseRun<T>, RunFailure>,
+{
     let pos = |v: f64| v.is_finite() && v > 0.0;
     if count == 0 || !pos(mu) || !pos(score_sensitivity) {
         return Err(RunFailure::InvalidParameters(format!(
@@ -76,12 +105,21 @@ where
     let (mut noisy_scores, mut scores) = (Vec::with_capacity(count), Vec::with_capacity(count));
     let mut best: Option<(usize, f64, T)> = None;
     for i in 0..count {
-        let run = base(i, mu_per_call, rng)?;
+        let run = base(i, mu_per_call, rng, &mut *transcript)?;
         if !run.score.is_finite() {
             return Err(RunFailure::NonFinite(format!("score of candidate {i}")));
         }
         let g: f64 = StandardNormal.sample(rng);
         let noisy = run.score + score_sigma * g;
+        if transcript.observes() {
+            transcript.gaussian(
+                Query::ZeroOneScore,
+                &[],
+                &[run.score],
+                &[noisy],
+                score_sigma,
+            );
+        }
         mus.push(run.mu_spent);
         mus.push(score_mu);
         scores.push(run.score);
