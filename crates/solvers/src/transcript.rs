@@ -37,6 +37,14 @@ pub enum Query {
         /// The fixed divisor `m`.
         batch: f64,
     },
+    /// The mean over records of `clip(grad f(w') - grad f(w))` (norm
+    /// `clip`), a Spider difference (Menart et al.'s Algorithm 1). The
+    /// release's `at` holds the two points, `w'` then `w`, concatenated
+    /// (length `2d`).
+    ClippedMeanGradientDifference {
+        /// Clipping norm.
+        clip: f64,
+    },
     /// The **sum** over the rows last handed to [`Transcript::rows`] of the
     /// hinge subgradient `-y s z/c` of each row whose margin `y s <z, w>`
     /// is below `c` (Wang et al.'s `A_NGD`; `s` the row's clip factor).

@@ -73,6 +73,7 @@ use dpcore::RunFailure;
 use rand_pcg::Pcg64;
 use solvers::menart::adaptive::AdaptiveNoisyGd;
 use solvers::menart::dp_gd::DpGd;
+use solvers::menart::spider::SpiderInputs;
 use solvers::transcript::{Query, Transcript};
 
 use super::common::{CalibrationOption, KlOptions};
@@ -374,8 +375,24 @@ impl Transcript for TranscriptLoss {
         released: &[f64],
         sigma: f64,
     ) {
+        let d = gradient.len();
         let clip = match query {
             Query::ClippedMeanGradient { clip } | Query::ClippedMeanGradientNorm { clip } => clip,
+            Query::ClippedMeanGradientDifference { clip } => {
+                // `at` is `w'` then `w`: each side's record term is its
+                // clipped gradient difference between them.
+                let (to, from) = at.split_at(d);
+                for k in 0..2 {
+                    self.records[k].clipped_mean_gradient_difference(
+                        to,
+                        from,
+                        clip,
+                        &mut self.buffers[k],
+                    );
+                }
+                self.add_release(gradient, released, sigma);
+                return;
+            }
             _ => {
                 // No Menart algorithm subsamples or scores halfspaces: a NaN
                 // loss fails the audit's run loudly rather than mis-scoring it.
@@ -386,26 +403,44 @@ impl Transcript for TranscriptLoss {
         for k in 0..2 {
             self.records[k].clipped_mean_gradient(at, clip, &mut self.buffers[k]);
         }
-        // The mean gradient on side k: this run's, moved by the differing
-        // record's change.
-        let own = self.side;
-        let on = |k: usize| -> Vec<f64> {
-            gradient
-                .iter()
-                .zip(&self.buffers[k])
-                .zip(&self.buffers[own])
-                .map(|((g, a), b)| g + (a - b) / self.n)
-                .collect()
-        };
-        let (mut m, mut m_prime) = (on(0), on(1));
         if let Query::ClippedMeanGradientNorm { .. } = query {
-            let norm = |v: &[f64]| v.iter().map(|x| x * x).sum::<f64>().sqrt();
-            m = vec![norm(&m)];
-            m_prime = vec![norm(&m_prime)];
+            self.add_norm_release(gradient, released, sigma);
+        } else {
+            self.add_release(gradient, released, sigma);
         }
+    }
+}
+
+impl TranscriptLoss {
+    /// The mean on side `k`: this run's, moved by the differing record's
+    /// change (its term, one record's, is in `buffers`).
+    fn side_mean(&self, own_mean: &[f64], k: usize) -> Vec<f64> {
+        own_mean
+            .iter()
+            .zip(&self.buffers[k])
+            .zip(&self.buffers[self.side])
+            .map(|((g, a), b)| g + (a - b) / self.n)
+            .collect()
+    }
+
+    fn add_loss(&mut self, released: &[f64], m: &[f64], m_prime: &[f64], sigma: f64) {
         let dist2 =
             |m: &[f64]| -> f64 { released.iter().zip(m).map(|(y, a)| (y - a) * (y - a)).sum() };
-        self.loss += (dist2(&m_prime) - dist2(&m)) / (2.0 * sigma * sigma);
+        self.loss += (dist2(m_prime) - dist2(m)) / (2.0 * sigma * sigma);
+    }
+
+    /// A vector release whose mean is the records' mean term.
+    fn add_release(&mut self, own_mean: &[f64], released: &[f64], sigma: f64) {
+        let (m, m_prime) = (self.side_mean(own_mean, 0), self.side_mean(own_mean, 1));
+        self.add_loss(released, &m, &m_prime, sigma);
+    }
+
+    /// A scalar release of the norm of the records' mean term.
+    fn add_norm_release(&mut self, own_mean: &[f64], released: &[f64], sigma: f64) {
+        let norm = |v: &[f64]| v.iter().map(|x| x * x).sum::<f64>().sqrt();
+        let m = [norm(&self.side_mean(own_mean, 0))];
+        let m_prime = [norm(&self.side_mean(own_mean, 1))];
+        self.add_loss(released, &m, &m_prime, sigma);
     }
 }
 
@@ -464,12 +499,29 @@ pub(crate) const STATIONARY_SELECTION: AuditDef = AuditDef {
              and the selected point: threshold estimator.",
 };
 
+/// `kl_spider`'s transcript on side `side`: its privacy loss over every
+/// noisy full gradient and noisy Spider difference.
+fn spider_transcript(
+    ctx: &RunContext,
+    pair: &AuditPair,
+    side: usize,
+    rng: &mut Pcg64,
+) -> Result<f64, RunFailure> {
+    let (algorithm, beta) = super::known::spider_of(ctx.options)?;
+    transcript_loss(pair, side, |problem, loss| {
+        let inputs = SpiderInputs::from_problem(problem, ctx.privacy.rho(), beta)?;
+        algorithm
+            .run_with_observed(problem, inputs, loss, rng)
+            .map(|_| ())
+    })
+}
+
 /// The audit of `kl_spider`.
 pub(crate) const SPIDER: AuditDef = AuditDef {
     pair: drift_pair,
     statistic: first_coordinate,
     estimator: Estimator::Threshold,
-    transcript: None,
+    transcript: Some(spider_transcript),
     method: "Far records make every clipped gradient constant: the canary shifts each noisy full gradient \
              by the calibrated 2 L0/n along e1, and the n - 1 records at -1e6 e2 give it a large e2 component, \
              so the normalized step's e1 part is close to linear in the noisy e1 gradient (F-A's Spider \

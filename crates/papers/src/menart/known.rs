@@ -128,6 +128,14 @@ fn spider(o: &SpiderOptions) -> KlSpider {
     }
 }
 
+/// The Algorithm 1 configuration and its failure probability `beta` from
+/// an entry's option values (the audit's transcript runs it as the entry
+/// does).
+pub(super) fn spider_of(values: &contract::Values) -> Result<(KlSpider, f64), RunFailure> {
+    let options = SpiderOptions::read(values)?;
+    Ok((spider(&options), options.beta))
+}
+
 /// Algorithm 1 (KL Spider, Theorem 1).
 fn run_spider(
     ctx: &RunContext,

@@ -31,6 +31,7 @@ pub use constants::SpiderConstants;
 pub use schedule::{SpiderInputs, SpiderSchedule, MAX_ROUNDS};
 
 use super::{add_gaussian, check_finite, norm, Calibration, MenartRun, ZcdpLedger};
+use crate::transcript::{Query, Transcript, Unobserved};
 use dpcore::menart::KlObjective;
 use dpcore::RunFailure;
 use rand::Rng;
@@ -83,6 +84,22 @@ impl KlSpider {
         inputs: SpiderInputs,
         rng: &mut R,
     ) -> Result<MenartRun, RunFailure> {
+        self.run_with_observed(problem, inputs, &mut Unobserved, rng)
+    }
+
+    /// [`KlSpider::run_with`], reporting every release the ledger charges
+    /// to `transcript`: each round's noisy full gradient
+    /// ([`Query::ClippedMeanGradient`] at the round's point) and each noisy
+    /// Spider difference ([`Query::ClippedMeanGradientDifference`], its two
+    /// points concatenated as `at`), with its noiseless value and noise
+    /// scale. The random stream and the result are those of `run_with`.
+    pub fn run_with_observed<R: Rng + ?Sized>(
+        &self,
+        problem: &dyn KlObjective,
+        inputs: SpiderInputs,
+        transcript: &mut dyn Transcript,
+        rng: &mut R,
+    ) -> Result<MenartRun, RunFailure> {
         let mut w = problem.start_point().to_vec();
         let Some(schedule) = self.schedule(inputs)? else {
             return Ok(MenartRun {
@@ -101,6 +118,10 @@ impl KlSpider {
         let (mut grad, mut diff, mut prev) = (vec![0.0; d], vec![0.0; d], vec![0.0; d]);
         let mut ledger = ZcdpLedger::new();
         let (mut evals, mut iterations, mut clipped) = (0u64, 0u64, 0u64);
+        let observed = transcript.observes();
+        // The noiseless value and the two points of a difference, kept for
+        // the transcript only.
+        let (mut exact, mut points) = (Vec::new(), Vec::new());
         for k in 1..=schedule.rounds {
             let phi_root = schedule.target(k).powf(1.0 / inputs.kappa);
             let threshold = schedule.constants.test * phi_root / inputs.gamma;
@@ -109,7 +130,14 @@ impl KlSpider {
             let sigma_k = schedule.sigma_difference(k);
             let updates = schedule.max_updates(k);
             clipped += problem.clipped_mean_gradient(&w, inputs.l0, &mut grad) as u64;
+            if observed {
+                exact.clone_from(&grad);
+            }
             add_gaussian(&mut grad, schedule.sigma_hat, rng);
+            if observed {
+                let query = Query::ClippedMeanGradient { clip: inputs.l0 };
+                transcript.gaussian(query, &w, &exact, &grad, schedule.sigma_hat);
+            }
             ledger.charge_gaussian(schedule.sigma_hat, 2.0 * inputs.l0 / nf)?;
             evals += n as u64;
             let mut done = 0u64;
@@ -128,7 +156,17 @@ impl KlSpider {
                     clipped += problem
                         .clipped_mean_gradient_difference(&w, &prev, diff_clip, &mut diff)
                         as u64;
+                    if observed {
+                        exact.clone_from(&diff);
+                    }
                     add_gaussian(&mut diff, sigma_k, rng);
+                    if observed {
+                        points.clear();
+                        points.extend_from_slice(&w);
+                        points.extend_from_slice(&prev);
+                        let query = Query::ClippedMeanGradientDifference { clip: diff_clip };
+                        transcript.gaussian(query, &points, &exact, &diff, sigma_k);
+                    }
                     ledger.charge_gaussian(sigma_k, 2.0 * diff_clip / nf)?;
                     evals += 2 * n as u64;
                     grad.iter_mut().zip(&diff).for_each(|(g, v)| *g += v);
