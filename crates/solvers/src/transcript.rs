@@ -9,6 +9,9 @@
 //! value and its noise scale. The audit (`papers`, per entry) turns that
 //! into the transcript's privacy loss on its pair.
 
+use dpcore::saddle::SimplexPoint;
+use std::ops::Range;
+
 /// The quantity a Gaussian release estimates, as a function of the query
 /// point and the data set.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -84,6 +87,27 @@ pub trait Transcript {
     /// at which a following [`Query::ZeroOneScore`] is computed. Ignored by
     /// default.
     fn output(&mut self, _point: &[f64]) {}
+
+    /// Sorted i.i.d. `draws` (indices) from player `player`'s distribution
+    /// `weights / total` (0: the min player `x`, 1: the max player `y`),
+    /// released (González et al.'s vertex samples, an exponential mechanism
+    /// each). Ignored by default.
+    fn vertices(&mut self, _player: usize, _weights: &[f64], _total: f64, _draws: &[usize]) {}
+
+    /// One entropic mirror step: the players' log-weights moved by `step_x`
+    /// (resp. `step_y`) times the mean gradient over `records` at the point
+    /// `(x, y)`, which is a function of earlier releases. An observer of a
+    /// run on a known pair follows the two sides' log-weights apart from it.
+    /// Ignored by default.
+    fn mirror_step(
+        &mut self,
+        _records: Range<usize>,
+        _x: SimplexPoint<'_>,
+        _y: SimplexPoint<'_>,
+        _step_x: f64,
+        _step_y: f64,
+    ) {
+    }
 
     /// Whether anything reads the releases: a solver may skip assembling
     /// them (one vector a step) when nothing does.

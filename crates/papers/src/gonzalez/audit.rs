@@ -64,18 +64,21 @@
 //! runner now refuses the fit on such atoms and uses the threshold audit.
 
 use contract::audit::{first_coordinate, AuditDef, AuditPair, AuditSetting, Estimator, Relation};
-use contract::{Instance, Privacy, Released, Value, Values};
+use contract::{Instance, Privacy, Released, RunContext, Value, Values};
 use datagen::gonzalez::records::{RecordGame, RecordQueries, RecordSco};
+use dpcore::saddle::{SaddleProblem, SimplexPoint};
 use dpcore::{PrivacyParams, RunFailure};
 use rand::SeedableRng;
 use rand_pcg::Pcg64;
-use solvers::gonzalez::alg1::alg1_schedule;
+use solvers::gonzalez::alg1::{alg1_schedule, private_smd_observed};
 use solvers::gonzalez::alg3::alg3_parameters;
 use solvers::gonzalez::alg4::alg4_schedule;
 use solvers::gonzalez::alg5::{alg5_parameters, mwem_rounds};
 use solvers::gonzalez::baselines::noisy_entropic_md;
 use solvers::gonzalez::dp_fw::dp_frank_wolfe_steps;
 use solvers::gonzalez::privacy::per_release_budget;
+use solvers::transcript::{Query, Transcript};
+use std::ops::Range;
 
 use super::families::FAMILIES;
 use super::options::{Alg1EntryOptions, Alg3EntryOptions, Alg4EntryOptions};
@@ -579,13 +582,127 @@ pub(crate) const ALG1: AuditDef = AuditDef {
     pair: alg1_pair,
     statistic: first_coordinate,
     estimator: Estimator::Threshold,
-    transcript: None,
+    transcript: Some(alg1_transcript),
     method: "Each output vertex after the canary's batch is an exponential mechanism whose log-odds of e1 \
              the canary (-1, 1) vs (1, -1) shifts by the full 4 L0 tau / B (d_y = 1, so the push does not \
              depend on the Maurey points); pushers make e1 rare so the threshold audit reaches the tail \
              where the loss is eps_0. Only the T - 1 output vertices of x after batch 0 depend on the canary, \
-             against the 2T(K+1) the cap counts, so the audit is far below the claim by construction.",
+             against the 2T(K+1) the cap counts, so the audit is far below the claim by construction. Its \
+             transcript statistic sees every one of the 2T(K+1): the log likelihood ratio of all vertex draws, \
+             the observer following the two sides' log-weights apart from the canary's batch on.",
 };
+
+/// The privacy loss `ln p_D - ln p_D'` of a vertex transcript: every
+/// vertex draw the accountant counts, each from a player's
+/// multiplicative-weights distribution. The two sides' log-weights agree
+/// until the step whose batch holds the differing record (row 0), and from
+/// then on differ by `step` times that record's gradient difference over the
+/// batch size (the other records' gradients agree, at the same Maurey
+/// point, a function of earlier draws), so the observer follows that shift
+/// and scores each draw `v` by `ln p_own(v) - ln p_other(v) = -shift_v +
+/// ln(sum_u w_u e^shift_u) - ln(sum_u w_u)` with `w` the run's own weights.
+/// The draws are i.i.d. given the weights, so the sum over draws and steps
+/// is the transcript's log likelihood ratio.
+struct VertexTranscriptLoss<'a> {
+    side: usize,
+    sides: [&'a dyn SaddleProblem; 2],
+    /// `theta_other - theta_own` of each player.
+    shift: [Vec<f64>; 2],
+    gradients: [(Vec<f64>, Vec<f64>); 2],
+    loss: f64,
+}
+
+/// The record that differs between the sides of every González pair.
+const DIFFERING_RECORD: usize = 0;
+
+impl<'a> VertexTranscriptLoss<'a> {
+    fn new(pair: &'a AuditPair, side: usize) -> Result<Self, RunFailure> {
+        let problem = |k: usize| -> Result<&'a dyn SaddleProblem, RunFailure> {
+            match &pair.instances[k] {
+                Instance::Saddle(p) => Ok(p.as_ref()),
+                _ => Err(invalid("a vertex transcript needs a game pair")),
+            }
+        };
+        let sides = [problem(0)?, problem(1)?];
+        let (dx, dy) = sides[0].dims();
+        Ok(Self {
+            side,
+            sides,
+            shift: [vec![0.0; dx], vec![0.0; dy]],
+            gradients: [
+                (vec![0.0; dx], vec![0.0; dy]),
+                (vec![0.0; dx], vec![0.0; dy]),
+            ],
+            loss: 0.0,
+        })
+    }
+}
+
+impl Transcript for VertexTranscriptLoss<'_> {
+    fn gaussian(&mut self, _: Query, _: &[f64], _: &[f64], _: &[f64], _: f64) {
+        // Alg. 1 releases vertices only: a NaN loss fails the audit's run
+        // loudly rather than mis-scoring a Gaussian release.
+        self.loss = f64::NAN;
+    }
+
+    fn vertices(&mut self, player: usize, weights: &[f64], total: f64, draws: &[usize]) {
+        let shift = &self.shift[player];
+        if shift.iter().all(|&v| v == 0.0) {
+            return;
+        }
+        let other_total: f64 = weights.iter().zip(shift).map(|(w, s)| w * s.exp()).sum();
+        let normalisers = other_total.ln() - total.ln();
+        let own_minus_other: f64 = draws.iter().map(|&v| normalisers - shift[v]).sum();
+        // The loss is ln p_D - ln p_D': the run's own side is D on side 0.
+        self.loss += if self.side == 0 {
+            own_minus_other
+        } else {
+            -own_minus_other
+        };
+    }
+
+    fn mirror_step(
+        &mut self,
+        records: Range<usize>,
+        x: SimplexPoint<'_>,
+        y: SimplexPoint<'_>,
+        step_x: f64,
+        step_y: f64,
+    ) {
+        if !records.contains(&DIFFERING_RECORD) {
+            return;
+        }
+        let batch = records.len() as f64;
+        let one = DIFFERING_RECORD..DIFFERING_RECORD + 1;
+        for k in 0..2 {
+            let (gx, gy) = &mut self.gradients[k];
+            self.sides[k].batch_gradient(one.clone(), x, y, gx, gy);
+        }
+        let (own, other) = (&self.gradients[self.side], &self.gradients[1 - self.side]);
+        for (s, (a, b)) in self.shift[0].iter_mut().zip(other.0.iter().zip(&own.0)) {
+            *s += step_x * (a - b) / batch;
+        }
+        for (s, (a, b)) in self.shift[1].iter_mut().zip(other.1.iter().zip(&own.1)) {
+            *s += step_y * (a - b) / batch;
+        }
+    }
+}
+
+/// Alg. 1's transcript on side `side`: the loss of every vertex it draws.
+fn alg1_transcript(
+    ctx: &RunContext,
+    pair: &AuditPair,
+    side: usize,
+    rng: &mut Pcg64,
+) -> Result<f64, RunFailure> {
+    let opts = Alg1EntryOptions::read(ctx.options)?.alg1();
+    let p = ctx.privacy.approx();
+    let mut loss = VertexTranscriptLoss::new(pair, side)?;
+    let problem = loss.sides[side];
+    let s = alg1_schedule(problem, p, opts)?;
+    private_smd_observed(problem, p, s, &mut loss, rng)?;
+    Ok(loss.loss)
+}
 
 /// Alg. 3 (`ggp_alg3`).
 pub(crate) const ALG3: AuditDef = AuditDef {

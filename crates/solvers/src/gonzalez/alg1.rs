@@ -32,6 +32,7 @@ use super::mw::{
 use super::privacy::{account, per_release_budget};
 use super::rates::log_dims;
 use super::{ReleaseCount, SaddleDiagnostics, SaddleRelease, SpentPrivacy};
+use crate::transcript::{Transcript, Unobserved};
 
 /// The smoothness regime that selects Alg. 1's schedule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -157,6 +158,23 @@ pub fn private_smd_with<R: Rng + ?Sized>(
     s: Alg1Schedule,
     rng: &mut R,
 ) -> Result<SaddleRelease, RunFailure> {
+    private_smd_observed(problem, privacy, s, &mut Unobserved, rng)
+}
+
+/// [`private_smd_with`], handing `transcript` every vertex the accountant
+/// counts (each step's `K + 1` draws of each player, before the output
+/// vertex is split off: [`Transcript::vertices`]) and each mirror step
+/// ([`Transcript::mirror_step`]). Same random stream and release.
+///
+/// # Errors
+/// As [`private_smd_with`].
+pub fn private_smd_observed<R: Rng + ?Sized>(
+    problem: &dyn SaddleProblem,
+    privacy: PrivacyParams,
+    s: Alg1Schedule,
+    transcript: &mut dyn Transcript,
+    rng: &mut R,
+) -> Result<SaddleRelease, RunFailure> {
     let (dx, dy) = problem.dims();
     if s.batch == 0 || s.steps * s.batch > problem.num_records() {
         return Err(RunFailure::InvalidParameters("T * B exceeds n".into()));
@@ -175,11 +193,18 @@ pub fn private_smd_with<R: Rng + ?Sized>(
         axpy(inv_t, &py, &mut avg_y);
         sample_sorted_with_total(&px, total_x, s.k + 1, rng, &mut sx);
         sample_sorted_with_total(&py, total_y, s.k + 1, rng, &mut sy);
+        if transcript.observes() {
+            transcript.vertices(0, &px, total_x, &sx.draws);
+            transcript.vertices(1, &py, total_y, &sy.draws);
+        }
         out_x[split_output_vertex(&mut sx.draws, rng)] += inv_t;
         out_y[split_output_vertex(&mut sy.draws, rng)] += inv_t;
         hx.fill_from_sorted(&sx.draws);
         hy.fill_from_sorted(&sy.draws);
         let records = t * s.batch..(t + 1) * s.batch;
+        if transcript.observes() {
+            transcript.mirror_step(records.clone(), hx.point(), hy.point(), -s.tau, s.tau);
+        }
         problem.batch_gradient(records, hx.point(), hy.point(), &mut gx, &mut gy);
         wx.step(-s.tau, &gx);
         wy.step(s.tau, &gy);
