@@ -71,7 +71,7 @@ use dpcore::{PrivacyParams, RunFailure};
 use rand::SeedableRng;
 use rand_pcg::Pcg64;
 use solvers::gonzalez::alg1::{alg1_schedule, private_smd_observed};
-use solvers::gonzalez::alg3::alg3_parameters;
+use solvers::gonzalez::alg3::{alg3_parameters, private_smd_bias_reduced_observed};
 use solvers::gonzalez::alg4::alg4_schedule;
 use solvers::gonzalez::alg5::{alg5_parameters, mwem_rounds};
 use solvers::gonzalez::baselines::noisy_entropic_md;
@@ -704,12 +704,29 @@ fn alg1_transcript(
     Ok(loss.loss)
 }
 
+/// Alg. 3's transcript on side `side`: the loss of every vertex it draws
+/// (output and Maurey vertices).
+fn alg3_transcript(
+    ctx: &RunContext,
+    pair: &AuditPair,
+    side: usize,
+    rng: &mut Pcg64,
+) -> Result<f64, RunFailure> {
+    let count = Alg3EntryOptions::read(ctx.options)?.release_count;
+    let p = ctx.privacy.approx();
+    let mut loss = VertexTranscriptLoss::new(pair, side)?;
+    let problem = loss.sides[side];
+    let params = alg3_parameters(problem, p, count.into())?;
+    private_smd_bias_reduced_observed(problem, p, params, &mut loss, rng)?;
+    Ok(loss.loss)
+}
+
 /// Alg. 3 (`ggp_alg3`).
 pub(crate) const ALG3: AuditDef = AuditDef {
     pair: alg3_pair,
     statistic: first_coordinate,
     estimator: Estimator::Threshold,
-    transcript: None,
+    transcript: Some(alg3_transcript),
     method: "As Alg. 1: the canary's gradient does not depend on the point, so the bias-reduction \
              difference term vanishes (any point-dependent canary adds a mean-zero push, which no event \
              separates) and each later output vertex's log-odds move by 4 L0 tau / b_1, against the \

@@ -34,11 +34,12 @@ use rand::distr::Distribution;
 use rand::Rng;
 
 use super::alg1::{axpy, check_finite};
-use super::bias_reduced::{bias_reduced_batch_gradient, BiasReducedScratch};
+use super::bias_reduced::{bias_reduced_batch_gradient_observed, BatchOracle, BiasReducedScratch};
 use super::mw::{sample_sorted, LogWeights, SamplerScratch};
 use super::privacy::account;
 use super::rates::log_dims;
 use super::{ReleaseCount, SaddleDiagnostics, SaddleRelease, SpentPrivacy, VertexAccount};
+use crate::transcript::{Transcript, Unobserved};
 
 /// Alg. 3's parameters (module docs).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -137,6 +138,24 @@ pub fn private_smd_bias_reduced_with<R: Rng + ?Sized>(
     p: Alg3Parameters,
     rng: &mut R,
 ) -> Result<SaddleRelease, RunFailure> {
+    private_smd_bias_reduced_observed(problem, privacy, p, &mut Unobserved, rng)
+}
+
+/// [`private_smd_bias_reduced_with`], handing `transcript` every vertex the
+/// accountant counts (each step's output vertex and `2^{N_t + 1}` Maurey
+/// draws of each player, and the final output vertices:
+/// [`Transcript::vertices`]) and each step's mirror step (three
+/// [`Transcript::mirror_step`]s). Same random stream and release.
+///
+/// # Errors
+/// As [`private_smd_bias_reduced_with`].
+pub fn private_smd_bias_reduced_observed<R: Rng + ?Sized>(
+    problem: &dyn SaddleProblem,
+    privacy: PrivacyParams,
+    p: Alg3Parameters,
+    transcript: &mut dyn Transcript,
+    rng: &mut R,
+) -> Result<SaddleRelease, RunFailure> {
     let (dx, dy) = problem.dims();
     let plan = draw_levels(&p, problem.num_records(), rng)?;
     let c_m = 2.0 - 0.5f64.powi(p.m as i32);
@@ -152,38 +171,49 @@ pub fn private_smd_bias_reduced_with<R: Rng + ?Sized>(
     let inv_out = 1.0 / (plan.len() + 1) as f64;
     let inv_t = 1.0 / plan.len() as f64;
     let mut start = 0;
+    let observed = transcript.observes();
+    let mut output_vertices = |px: &[f64],
+                               py: &[f64],
+                               rng: &mut R,
+                               t: &mut dyn Transcript,
+                               sampler: &mut SamplerScratch| {
+        sample_sorted(px, 1, rng, sampler);
+        if observed {
+            t.vertices(0, px, px.iter().sum(), &sampler.draws);
+        }
+        out_x[sampler.draws[0]] += inv_out;
+        sample_sorted(py, 1, rng, sampler);
+        if observed {
+            t.vertices(1, py, py.iter().sum(), &sampler.draws);
+        }
+        out_y[sampler.draws[0]] += inv_out;
+    };
     for &(level, b) in &plan {
         wx.probabilities_into(&mut px);
         wy.probabilities_into(&mut py);
         axpy(inv_t, &px, &mut avg_x);
         axpy(inv_t, &py, &mut avg_y);
-        sample_sorted(&px, 1, rng, &mut sampler);
-        out_x[sampler.draws[0]] += inv_out;
-        sample_sorted(&py, 1, rng, &mut sampler);
-        out_y[sampler.draws[0]] += inv_out;
+        output_vertices(&px, &py, rng, transcript, &mut sampler);
         let records = start..start + b;
         start += b;
-        bias_reduced_batch_gradient(
+        bias_reduced_batch_gradient_observed(
             &px,
             &py,
             level,
             c_m,
-            problem,
-            records,
+            BatchOracle { problem, records },
+            (-p.tau, p.tau),
+            transcript,
             rng,
             &mut scratch,
-            &mut gx,
-            &mut gy,
+            (&mut gx, &mut gy),
         );
         wx.step(-p.tau, &gx);
         wy.step(p.tau, &gy);
     }
     wx.probabilities_into(&mut px);
     wy.probabilities_into(&mut py);
-    sample_sorted(&px, 1, rng, &mut sampler);
-    out_x[sampler.draws[0]] += inv_out;
-    sample_sorted(&py, 1, rng, &mut sampler);
-    out_y[sampler.draws[0]] += inv_out;
+    output_vertices(&px, &py, rng, transcript, &mut sampler);
     check_finite(&out_x, &out_y)?;
     let acct = exact_spend(&plan, p.tau, c_m, problem.constants().l0, privacy.delta)?;
     Ok(SaddleRelease {

@@ -17,6 +17,7 @@ use dpcore::saddle::{SaddleProblem, SimplexPoint};
 use rand::{Rng, RngExt};
 
 use super::mw::{sample_sorted, SamplerScratch, SparseAverage};
+use crate::transcript::{Transcript, Unobserved};
 
 /// Reused buffers of [`bias_reduced_gradient`].
 #[derive(Debug, Clone, Default)]
@@ -103,11 +104,31 @@ fn draw_points<R: Rng + ?Sized>(
     rng: &mut R,
     s: &mut BiasReducedScratch,
 ) {
+    draw_points_observed(px, py, level, &mut Unobserved, rng, s);
+}
+
+/// [`draw_points`], handing `transcript` each player's draws (the multiset:
+/// their order is exchangeable, so it carries nothing about the data).
+fn draw_points_observed<R: Rng + ?Sized>(
+    px: &[f64],
+    py: &[f64],
+    level: u32,
+    transcript: &mut dyn Transcript,
+    rng: &mut R,
+    s: &mut BiasReducedScratch,
+) {
     let count = 1usize << (level + 1);
     let (xs, ys) = s.points.split_at_mut(3);
+    let observed = transcript.observes();
     iid_sequence(px, count, rng, &mut s.sampler, &mut s.order);
+    if observed {
+        transcript.vertices(0, px, px.iter().sum(), &s.sampler.draws);
+    }
     levels(&s.sampler.draws, &s.order, &mut s.half, xs);
     iid_sequence(py, count, rng, &mut s.sampler, &mut s.order);
+    if observed {
+        transcript.vertices(1, py, py.iter().sum(), &s.sampler.draws);
+    }
     levels(&s.sampler.draws, &s.order, &mut s.half, ys);
 }
 
@@ -128,9 +149,64 @@ pub fn bias_reduced_batch_gradient<R: Rng + ?Sized>(
     gx: &mut [f64],
     gy: &mut [f64],
 ) {
-    draw_points(px, py, level, rng, s);
+    let oracle = BatchOracle { problem, records };
+    bias_reduced_batch_gradient_observed(
+        px,
+        py,
+        level,
+        c_m,
+        oracle,
+        (1.0, 1.0),
+        &mut Unobserved,
+        rng,
+        s,
+        (gx, gy),
+    );
+}
+
+/// The batch oracle of [`bias_reduced_batch_gradient_observed`]: `problem`'s
+/// mean gradient over `records`.
+pub struct BatchOracle<'a> {
+    /// The game.
+    pub problem: &'a dyn SaddleProblem,
+    /// The batch.
+    pub records: Range<usize>,
+}
+
+/// [`bias_reduced_batch_gradient`], handing `transcript` each player's
+/// `2^{level+1}` draws and the mirror step the result will make with
+/// `steps = (step_x, step_y)`, as three [`Transcript::mirror_step`]s (the
+/// gradient is a linear combination of the batch gradients at the three
+/// points: `g(p2) + w (g(p0) - g(p1))`). Same draws and result bit for bit.
+#[allow(clippy::too_many_arguments)]
+pub fn bias_reduced_batch_gradient_observed<R: Rng + ?Sized>(
+    px: &[f64],
+    py: &[f64],
+    level: u32,
+    c_m: f64,
+    oracle: BatchOracle<'_>,
+    steps: (f64, f64),
+    transcript: &mut dyn Transcript,
+    rng: &mut R,
+    s: &mut BiasReducedScratch,
+    (gx, gy): (&mut [f64], &mut [f64]),
+) {
+    let BatchOracle { problem, records } = oracle;
+    draw_points_observed(px, py, level, transcript, rng, s);
     let (xs, ys) = s.points.split_at(3);
     let weight = c_m * (1u64 << level) as f64;
+    if transcript.observes() {
+        let (sx, sy) = steps;
+        for (k, c) in [(2, 1.0), (0, weight), (1, -weight)] {
+            transcript.mirror_step(
+                records.clone(),
+                xs[k].point(),
+                ys[k].point(),
+                c * sx,
+                c * sy,
+            );
+        }
+    }
     let (tx, ty) = (&mut s.tmp.0, &mut s.tmp.1);
     let (ux, uy) = (&mut s.tmp_minus.0, &mut s.tmp_minus.1);
     for v in [&mut *tx, &mut *ux] {
