@@ -94,6 +94,13 @@ pub trait Transcript {
     /// each). Ignored by default.
     fn vertices(&mut self, _player: usize, _weights: &[f64], _total: f64, _draws: &[usize]) {}
 
+    /// Player `player`'s multiplicative-weights distribution at this step
+    /// (not itself released: González et al.'s Algorithm 4 draws its
+    /// vertices from the running average of these, so an observer of a
+    /// known pair, who could recompute it from the data and the earlier
+    /// draws, averages them too). Ignored by default.
+    fn distribution(&mut self, _player: usize, _p: &[f64]) {}
+
     /// One entropic mirror step: the players' log-weights moved by `step_x`
     /// (resp. `step_y`) times the mean gradient over `records` at the point
     /// `(x, y)`, which is a function of earlier releases. An observer of a

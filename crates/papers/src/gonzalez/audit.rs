@@ -66,13 +66,13 @@
 use contract::audit::{first_coordinate, AuditDef, AuditPair, AuditSetting, Estimator, Relation};
 use contract::{Instance, Privacy, Released, RunContext, Value, Values};
 use datagen::gonzalez::records::{RecordGame, RecordQueries, RecordSco};
-use dpcore::saddle::{SaddleProblem, SimplexPoint};
+use dpcore::saddle::{SaddleProblem, SimplexPoint, SimplexSco};
 use dpcore::{PrivacyParams, RunFailure};
 use rand::SeedableRng;
 use rand_pcg::Pcg64;
 use solvers::gonzalez::alg1::{alg1_schedule, private_smd_observed};
 use solvers::gonzalez::alg3::{alg3_parameters, private_smd_bias_reduced_observed};
-use solvers::gonzalez::alg4::alg4_schedule;
+use solvers::gonzalez::alg4::{alg4_schedule, private_sco_smd_observed};
 use solvers::gonzalez::alg5::{alg5_parameters, mwem_rounds};
 use solvers::gonzalez::baselines::noisy_entropic_md;
 use solvers::gonzalez::dp_fw::dp_frank_wolfe_steps;
@@ -688,6 +688,114 @@ impl Transcript for VertexTranscriptLoss<'_> {
     }
 }
 
+/// The privacy loss of Alg. 4's vertex transcript: its draws come from the
+/// running (Cesàro) average `w^t` of the MW distributions, not from the
+/// current one, so the observer follows the two sides' log-weights apart
+/// (as [`VertexTranscriptLoss`]) and averages both sides' distributions
+/// itself (the other side's is the run's `p e^shift`, renormalised), and
+/// scores each draw `v` by `ln w_own(v) - ln w_other(v)` (the run's own
+/// `w` as reported). The draws are i.i.d. given `w^t`, so the sum is the
+/// transcript's log likelihood ratio up to the rounding of the average.
+struct AveragedVertexLoss<'a> {
+    side: usize,
+    sides: [&'a dyn SimplexSco; 2],
+    shift: Vec<f64>,
+    /// The other side's running average and the step count.
+    other: Vec<f64>,
+    steps: f64,
+    gradients: [Vec<f64>; 2],
+    loss: f64,
+}
+
+impl<'a> AveragedVertexLoss<'a> {
+    fn new(pair: &'a AuditPair, side: usize) -> Result<Self, RunFailure> {
+        let problem = |k: usize| -> Result<&'a dyn SimplexSco, RunFailure> {
+            match &pair.instances[k] {
+                Instance::SimplexSco(p) => Ok(p.as_ref()),
+                _ => Err(invalid("an averaged vertex transcript needs an SCO pair")),
+            }
+        };
+        let sides = [problem(0)?, problem(1)?];
+        let d = sides[0].dim();
+        Ok(Self {
+            side,
+            sides,
+            shift: vec![0.0; d],
+            other: vec![0.0; d],
+            steps: 0.0,
+            gradients: [vec![0.0; d], vec![0.0; d]],
+            loss: 0.0,
+        })
+    }
+}
+
+impl Transcript for AveragedVertexLoss<'_> {
+    fn gaussian(&mut self, _: Query, _: &[f64], _: &[f64], _: &[f64], _: f64) {
+        self.loss = f64::NAN;
+    }
+
+    fn distribution(&mut self, _: usize, p: &[f64]) {
+        self.steps += 1.0;
+        let tilted: f64 = p.iter().zip(&self.shift).map(|(q, s)| q * s.exp()).sum();
+        let inv = 1.0 / self.steps;
+        for ((o, q), s) in self.other.iter_mut().zip(p).zip(&self.shift) {
+            *o += (q * s.exp() / tilted - *o) * inv;
+        }
+    }
+
+    fn vertices(&mut self, _: usize, weights: &[f64], total: f64, draws: &[usize]) {
+        let other_total: f64 = self.other.iter().sum();
+        let own_minus_other: f64 = draws
+            .iter()
+            .map(|&v| (weights[v] / total).ln() - (self.other[v] / other_total).ln())
+            .sum();
+        self.loss += if self.side == 0 {
+            own_minus_other
+        } else {
+            -own_minus_other
+        };
+    }
+
+    fn mirror_step(
+        &mut self,
+        records: Range<usize>,
+        x: SimplexPoint<'_>,
+        _: SimplexPoint<'_>,
+        step_x: f64,
+        _: f64,
+    ) {
+        if !records.contains(&DIFFERING_RECORD) {
+            return;
+        }
+        let batch = records.len() as f64;
+        let one = DIFFERING_RECORD..DIFFERING_RECORD + 1;
+        for k in 0..2 {
+            self.sides[k].batch_gradient(one.clone(), x, &mut self.gradients[k]);
+        }
+        let (own, other) = (&self.gradients[self.side], &self.gradients[1 - self.side]);
+        for (s, (a, b)) in self.shift.iter_mut().zip(other.iter().zip(own)) {
+            *s += step_x * (a - b) / batch;
+        }
+    }
+}
+
+/// Alg. 4's transcript on side `side`: the loss of every vertex it draws.
+fn alg4_transcript(
+    ctx: &RunContext,
+    pair: &AuditPair,
+    side: usize,
+    rng: &mut Pcg64,
+) -> Result<f64, RunFailure> {
+    let options = Alg4EntryOptions::read(ctx.options)?;
+    let (regime, count) = (options.regime.into(), options.release_count.into());
+    let p = ctx.privacy.approx();
+    let mut loss = AveragedVertexLoss::new(pair, side)?;
+    let problem = loss.sides[side];
+    let s = alg4_schedule(problem, p, regime, count)?;
+    private_sco_smd_observed(problem, p, s, &mut loss, rng)?;
+    Ok(loss.loss)
+}
+
 /// Alg. 1's transcript on side `side`: the loss of every vertex it draws.
 fn alg1_transcript(
     ctx: &RunContext,
@@ -767,7 +875,7 @@ pub(crate) const ALG4: AuditDef = AuditDef {
     pair: alg4_pair,
     statistic: first_coordinate,
     estimator: Estimator::Threshold,
-    transcript: None,
+    transcript: Some(alg4_transcript),
     method: "Linear losses, canary gradient (-1, 1) vs (1, -1) in batch 0: every later MW iterate's \
              log-odds of e1 move by 4 L0 tau / B, and the release is K draws from the Cesàro average; its \
              first coordinate counts the draws at e1, which the pushers make rare. Only the final K of the \

@@ -17,13 +17,14 @@
 //! stability cap `1/(8 L0 q)` and the privacy cap `eps_0 B / (4 L0)` with
 //! `eps_0` from [`super::privacy::per_release_budget`].
 
-use dpcore::saddle::SimplexSco;
+use dpcore::saddle::{SimplexPoint, SimplexSco};
 use dpcore::{PrivacyParams, RunFailure};
 use rand::Rng;
 
 use super::mw::{sample_sorted, LogWeights, SamplerScratch, SparseAverage};
 use super::privacy::{account, per_release_budget};
 use super::{ReleaseCount, ScoDiagnostics, ScoRelease, SpentPrivacy};
+use crate::transcript::{Transcript, Unobserved};
 
 /// Smoothness regime of Thm 5.1.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -145,6 +146,25 @@ pub fn private_sco_smd_with<R: Rng + ?Sized>(
     s: Alg4Schedule,
     rng: &mut R,
 ) -> Result<ScoRelease, RunFailure> {
+    private_sco_smd_observed(problem, privacy, s, &mut Unobserved, rng)
+}
+
+/// [`private_sco_smd_with`], handing `transcript` each step's MW
+/// distribution ([`Transcript::distribution`]), every vertex the accountant
+/// counts (each re-draw's `K` vertices from the running average and the
+/// final `K`: [`Transcript::vertices`]) and each mirror step
+/// ([`Transcript::mirror_step`], the single player as `x`). Same random
+/// stream and release.
+///
+/// # Errors
+/// As [`private_sco_smd_with`].
+pub fn private_sco_smd_observed<R: Rng + ?Sized>(
+    problem: &dyn SimplexSco,
+    privacy: PrivacyParams,
+    s: Alg4Schedule,
+    transcript: &mut dyn Transcript,
+    rng: &mut R,
+) -> Result<ScoRelease, RunFailure> {
     let d = problem.dim();
     if s.batch == 0 || s.steps * s.batch > problem.num_records() {
         return Err(RunFailure::InvalidParameters("T * B exceeds n".into()));
@@ -154,8 +174,12 @@ pub fn private_sco_smd_with<R: Rng + ?Sized>(
     let mut scratch = SamplerScratch::default();
     let mut w_hat = SparseAverage::default();
     let mut refreshes = 0;
+    let observed = transcript.observes();
     for t in 1..=s.steps {
         mw.probabilities_into(&mut p);
+        if observed {
+            transcript.distribution(0, &p);
+        }
         let inv = 1.0 / t as f64;
         w.iter_mut()
             .zip(&p)
@@ -166,13 +190,24 @@ pub fn private_sco_smd_with<R: Rng + ?Sized>(
         }
         if t <= s.q || t.is_multiple_of(s.q) {
             sample_sorted(&w, s.k, rng, &mut scratch);
+            if observed {
+                transcript.vertices(0, &w, w.iter().sum(), &scratch.draws);
+            }
             w_hat.fill_from_sorted(&scratch.draws);
             refreshes += 1;
         }
-        problem.batch_gradient((t - 1) * s.batch..t * s.batch, w_hat.point(), &mut g);
+        let records = (t - 1) * s.batch..t * s.batch;
+        if observed {
+            let none = SimplexPoint::Dense(&[]);
+            transcript.mirror_step(records.clone(), w_hat.point(), none, -s.tau, 0.0);
+        }
+        problem.batch_gradient(records, w_hat.point(), &mut g);
         mw.step(-s.tau, &g);
     }
     sample_sorted(&w, s.k, rng, &mut scratch);
+    if observed {
+        transcript.vertices(0, &w, w.iter().sum(), &scratch.draws);
+    }
     w_hat.fill_from_sorted(&scratch.draws);
     let out = w_hat.to_dense(d);
     let l0 = problem.constants().l0;
