@@ -165,3 +165,104 @@ fn a_post_hoc_expectation_fails_the_check_until_it_says_why() {
     assert_eq!(prereg(&s), "after (revised)");
     assert_eq!(claims(&s, true), 0);
 }
+
+/// The prereg column of claim `id`.
+fn prereg_of(s: &Scratch, id: &str) -> String {
+    let text = std::fs::read_to_string(s.path("results/claims.csv")).unwrap();
+    let csv = runner::csv::parse_csv(&text).unwrap();
+    let (ids, col) = (csv.column("claim_id").unwrap(), csv.column("prereg").unwrap());
+    (0..)
+        .map_while(|r| csv.get(r, ids).map(|v| (r, v.to_string())))
+        .find(|(_, v)| v == id)
+        .and_then(|(r, _)| csv.get(r, col).map(str::to_string))
+        .unwrap_or_else(|| panic!("no row {id}"))
+}
+
+/// A study-level `revised` (for the bound, theory and reference checks)
+/// marks only the checks that changed after the first run: a bound and a
+/// slope committed before the data stay "before" when a later commit adds
+/// the study's `revised` (the case of a reference check added after a run,
+/// whose reason must not relabel the study's pre-registered checks), and a
+/// bound added after the data reads "after (revised)".
+#[test]
+fn a_study_level_revised_marks_only_the_checks_that_changed() {
+    let s = Scratch::new("prereg-study-revised");
+    for d in ["experiments", "claims", "results"] {
+        std::fs::create_dir_all(s.path(d)).unwrap();
+    }
+    git(&s.0, &["init", "-q"]);
+    let spec = SPEC.replace("claims = [\"T-1\"]", "claims = [\"T-1\", \"T-2\"]");
+    let claims_file = format!(
+        "{CLAIMS}\n[[claims]]\nid = \"T-2\"\ntheorem = \"Thm 1\"\nstatement = \"excess <= B(n)\"\n\
+         kind = \"upper_bound\"\nevidence = \"bound\"\nexpected = \"every mean below the bound\"\n"
+    );
+    let slopes = "slopes = { n = { slope = -1.0, tolerance = 0.15 } }";
+    let before =
+        |extra: &str| format!("{spec}expect = {{ below_bound = true, {slopes}{extra} }}\n");
+    s.write("experiments/x.toml", &before(""));
+    s.write("claims/t.toml", &claims_file);
+    let computed_at = commit(&s.0, "the study, its bound and slope");
+    // The summary with a bound twice each mean.
+    let summary: String = summary()
+        .lines()
+        .enumerate()
+        .map(|(i, line)| {
+            if i == 0 {
+                return format!("{line}\n");
+            }
+            let mut cells: Vec<String> = line.split(',').map(str::to_string).collect();
+            let mean: f64 = cells[5].parse().unwrap();
+            cells[13] = format!("{}", 2.0 * mean);
+            format!("{}\n", cells.join(","))
+        })
+        .collect();
+    s.write("results/x.csv", &summary);
+    s.write(
+        "results/x.md",
+        &format!("# x\n\nSource: `results/x.h5`. Commit `{computed_at}`, runs from a to b.\n"),
+    );
+    commit(&s.0, "the data");
+    s.write(
+        "experiments/x.toml",
+        &before(", revised = \"a reference check was added after the run (not this bound)\""),
+    );
+    commit(&s.0, "a study-level reason");
+    assert_eq!(claims(&s, false), 0);
+    assert_eq!(
+        prereg_of(&s, "T-1"),
+        "before",
+        "the slope carries its own revised"
+    );
+    assert_eq!(
+        prereg_of(&s, "T-2"),
+        "before",
+        "the bound is unchanged since the run"
+    );
+    assert_eq!(claims(&s, true), 0);
+
+    // A bound added only after the data reads after (revised).
+    let t = Scratch::new("prereg-study-revised-late");
+    for d in ["experiments", "claims", "results"] {
+        std::fs::create_dir_all(t.path(d)).unwrap();
+    }
+    git(&t.0, &["init", "-q"]);
+    t.write(
+        "experiments/x.toml",
+        &format!("{spec}expect = {{ {slopes} }}\n"),
+    );
+    t.write("claims/t.toml", &claims_file);
+    let computed_at = commit(&t.0, "the study and its slope");
+    t.write("results/x.csv", &summary);
+    t.write(
+        "results/x.md",
+        &format!("# x\n\nSource: `results/x.h5`. Commit `{computed_at}`, runs from a to b.\n"),
+    );
+    t.write(
+        "experiments/x.toml",
+        &before(", revised = \"the bound was added after the run\""),
+    );
+    commit(&t.0, "the data and a late bound");
+    assert_eq!(claims(&t, false), 0);
+    assert_eq!(prereg_of(&t, "T-1"), "before");
+    assert_eq!(prereg_of(&t, "T-2"), "after (revised)");
+}

@@ -9,7 +9,10 @@
 //! expectation is *before* when that version of the file already holds it
 //! unchanged (the same slope,
 //! tolerance, side and window; `revised` and `regime_not_reached` aside,
-//! since a note or a weakening moves no target). A `-dirty` commit is read
+//! since a note or a weakening moves no target). A slope's own `revised`
+//! makes it "after (revised)" even when unchanged; the study's `revised`
+//! (for its bound, theory and reference checks) marks only those of them
+//! that differ from the first run's version. A `-dirty` commit is read
 //! as its clean base: an expectation only in the uncommitted tree counts as
 //! after. Nothing in the ledger is set by hand: this is `git show` of the
 //! experiment file at those commits.
@@ -104,17 +107,22 @@ impl Prereg {
                     continue;
                 };
                 let first = versions.iter().find_map(|v| v.get(&study.name));
+                // The study's `revised` speaks for its bound, theory and
+                // reference checks (a slope carries its own), without saying
+                // which: it marks those that differ from the first run's
+                // version, and one that the first run's version already held
+                // unchanged stays "before" (LR's study that gained an
+                // above_reference after its run kept its pre-registered
+                // below_bound).
                 let study_revised = expect_of(current).and_then(|e| e.get("revised")).is_some();
-                // A `revised` reason says the expectation changed after data
-                // existed (perhaps data history no longer shows, such as an
+                // A slope's own `revised` says it changed after data existed
+                // (perhaps data history no longer shows, such as an
                 // uncommitted pilot): never "before".
                 let mut record = |check: Check, same: bool, revised: bool| {
-                    let status = if same && !revised && !study_revised {
+                    let status = if same && !revised {
                         PreregStatus::Before
                     } else {
-                        PreregStatus::After {
-                            revised: revised || study_revised,
-                        }
+                        PreregStatus::After { revised }
                     };
                     statuses.insert(
                         (j.path.clone(), study.name.clone(), check_key(&check)),
@@ -152,7 +160,7 @@ impl Prereg {
                         continue;
                     }
                     let same = first.is_some_and(|f| pick(f) == pick(current));
-                    record(check, same, false);
+                    record(check, same, !same && study_revised);
                 }
             }
         }
