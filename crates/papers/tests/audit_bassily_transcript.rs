@@ -89,13 +89,55 @@ fn mean_and_se(xs: &[f64]) -> (f64, f64) {
     (m, (v / n).sqrt())
 }
 
+/// Runs `name`'s transcript statistic `runs` times a side (seeds from `seed`
+/// on `D`, `10 seed` on `D'`) and checks that its mean is `T KL` on `D` and
+/// `-T KL` on `D'` (the pair is symmetric) and `E_D[e^-L] = 1`, each within
+/// 4 standard errors. Returns the mean and standard error on `D`.
+fn assert_mixture_loss(
+    name: &str,
+    opts: &Values,
+    pair: &AuditPair,
+    expected: f64,
+    runs: u64,
+    seed: u64,
+) -> (f64, f64) {
+    let def = papers::algorithm(name).unwrap();
+    let transcript = def.audit.and_then(|a| a.transcript).expect("declared");
+    let ctx = RunContext {
+        options: opts,
+        problem: &pair.problem,
+        privacy: privacy(),
+        metric: def.metrics[0],
+    };
+    let on = |side: usize, seed: u64| -> Vec<f64> {
+        (0..runs)
+            .map(|i| transcript(&ctx, pair, side, &mut rng_from_seed(seed + i)).unwrap())
+            .collect()
+    };
+    let (d_side, d_prime_side) = (on(0, seed), on(1, 10 * seed));
+    let (m, se) = mean_and_se(&d_side);
+    assert!(
+        (m - expected).abs() <= 4.0 * se,
+        "{name}: mean loss on D {m} +- {se} vs T KL = {expected}"
+    );
+    let (m1, se1) = mean_and_se(&d_prime_side);
+    assert!(
+        (m1 + expected).abs() <= 4.0 * se1,
+        "{name}: mean loss on D' {m1} +- {se1} vs -T KL = {}",
+        -expected
+    );
+    let weights: Vec<f64> = d_side.iter().map(|l| (-l).exp()).collect();
+    let (w, wse) = mean_and_se(&weights);
+    assert!(
+        (w - 1.0).abs() <= 4.0 * wse,
+        "{name}: E_D[exp(-L)] = {w} +- {wse}"
+    );
+    eprintln!("{name} transcript: mean {m} +- {se}, T KL {expected}, E[e^-L] {w} +- {wse}");
+    (m, se)
+}
+
 #[test]
 fn nsgd_transcript_loss_is_the_mixture_log_likelihood_ratio() {
-    let def = papers::algorithm("nsgd").unwrap();
-    let transcript = def
-        .audit
-        .and_then(|a| a.transcript)
-        .expect("nsgd declares one");
     let opts = defaults("nsgd");
     let pair = transcript_pair("nsgd", &opts).unwrap();
     differ_in_one_record(pair.relation, &pair.records[0], &pair.records[1]).unwrap();
@@ -115,34 +157,7 @@ fn nsgd_transcript_loss_is_the_mixture_log_likelihood_ratio() {
     let shift = plan.noise.clip / (s.batch as f64 * plan.noise.sigma);
     let kl_step = mixture_kl(q, -shift, shift);
     let expected = s.steps as f64 * kl_step;
-    let ctx = RunContext {
-        options: &opts,
-        problem: &pair.problem,
-        privacy: privacy(),
-        metric: def.metrics[0],
-    };
-    let runs = 20_000;
-    let on = |side: usize, seed: u64| -> Vec<f64> {
-        (0..runs)
-            .map(|i| transcript(&ctx, &pair, side, &mut rng_from_seed(seed + i)).unwrap())
-            .collect()
-    };
-    let (d_side, d_prime_side) = (on(0, 10_000), on(1, 100_000));
-    let (m, se) = mean_and_se(&d_side);
-    assert!(
-        (m - expected).abs() <= 4.0 * se,
-        "mean loss on D {m} +- {se} vs T KL = {expected}"
-    );
-    // By symmetry of the pair, the mean on D' is -T KL.
-    let (m1, se1) = mean_and_se(&d_prime_side);
-    assert!(
-        (m1 + expected).abs() <= 4.0 * se1,
-        "mean loss on D' {m1} +- {se1} vs -T KL = {}",
-        -expected
-    );
-    let weights: Vec<f64> = d_side.iter().map(|l| (-l).exp()).collect();
-    let (w, wse) = mean_and_se(&weights);
-    assert!((w - 1.0).abs() <= 4.0 * wse, "E_D[exp(-L)] = {w} +- {wse}");
+    assert_mixture_loss("nsgd", &opts, &pair, expected, 20_000, 10_000);
     // A loss that conditioned on the secret sample would have a larger
     // mean (the unamplified Gaussian's q T shift^2 / 2 x 4): the mixture's
     // is well below it here.
@@ -211,11 +226,6 @@ fn the_moreau_transcript_pair_the_loss_cannot_score_is_refused() {
 #[test]
 fn prox_gd_transcript_loss_is_the_mixture_log_likelihood_ratio() {
     use solvers::bassily::sgd::prox::{InexactProx, ProxScratch};
-    let def = papers::algorithm("prox_gd").unwrap();
-    let transcript = def
-        .audit
-        .and_then(|a| a.transcript)
-        .expect("prox_gd declares one");
     let opts = defaults("prox_gd");
     let n = 28;
     let pair = transcript_pair_at("prox_gd", &opts, n).unwrap();
@@ -246,32 +256,5 @@ fn prox_gd_transcript_loss_is_the_mixture_log_likelihood_ratio() {
     );
     let shift = g[0].abs().min(plan.noise.clip) / (s.batch as f64 * plan.noise.sigma);
     let expected = s.steps as f64 * mixture_kl(q, -shift, shift);
-    let ctx = RunContext {
-        options: &opts,
-        problem: &pair.problem,
-        privacy: privacy(),
-        metric: def.metrics[0],
-    };
-    let runs = 1_000;
-    let on = |side: usize, seed: u64| -> Vec<f64> {
-        (0..runs)
-            .map(|i| transcript(&ctx, &pair, side, &mut rng_from_seed(seed + i)).unwrap())
-            .collect()
-    };
-    let (d_side, d_prime_side) = (on(0, 20_000), on(1, 200_000));
-    let (m, se) = mean_and_se(&d_side);
-    assert!(
-        (m - expected).abs() <= 4.0 * se,
-        "mean loss on D {m} +- {se} vs T KL = {expected}"
-    );
-    let (m1, se1) = mean_and_se(&d_prime_side);
-    assert!(
-        (m1 + expected).abs() <= 4.0 * se1,
-        "mean loss on D' {m1} +- {se1} vs -T KL = {}",
-        -expected
-    );
-    let weights: Vec<f64> = d_side.iter().map(|l| (-l).exp()).collect();
-    let (w, wse) = mean_and_se(&weights);
-    assert!((w - 1.0).abs() <= 4.0 * wse, "E_D[exp(-L)] = {w} +- {wse}");
-    eprintln!("prox_gd transcript: mean {m} +- {se}, T KL {expected}, E[e^-L] {w} +- {wse}");
+    assert_mixture_loss("prox_gd", &opts, &pair, expected, 1_000, 20_000);
 }

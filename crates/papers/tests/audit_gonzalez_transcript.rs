@@ -71,51 +71,71 @@ fn mean_and_se(xs: &[f64]) -> (f64, f64) {
     (m, (v / n).sqrt())
 }
 
-#[test]
-fn alg1_transcript_loss_is_a_log_likelihood_ratio() {
-    let opts = options();
-    let pair = pair(&opts);
-    let def = papers::algorithm("ggp_alg1").unwrap();
+/// The identities of a log likelihood ratio `L = ln p_D/p_D'` for the
+/// transcript statistic of `name` on `pair` at `eps`, over 20 000 fixed-seed
+/// runs a side from `seed` (`D`) and `10 seed` (`D'`): `E_D[e^-L] = 1 =
+/// E_D'[e^L]` and a positive symmetrised KL `E_D[L] - E_D'[L]`, each
+/// within 4 standard errors. Returns the KL on `D` and its standard error.
+fn assert_log_likelihood_ratio(
+    name: &str,
+    opts: &Values,
+    pair: &AuditPair,
+    eps: f64,
+    seed: u64,
+) -> (f64, f64) {
+    let def = papers::algorithm(name).unwrap();
     let transcript = def.audit.and_then(|a| a.transcript).expect("declared");
     let ctx = RunContext {
-        options: &opts,
+        options: opts,
         problem: &pair.problem,
-        privacy: Privacy::Approx(PrivacyParams::approx(EPS, DELTA)),
+        privacy: Privacy::Approx(PrivacyParams::approx(eps, DELTA)),
         metric: def.metrics[0],
     };
     let runs = 20_000;
     let on = |side: usize, seed: u64| -> Vec<f64> {
         (0..runs)
-            .map(|i| transcript(&ctx, &pair, side, &mut rng_from_seed(seed + i)).unwrap())
+            .map(|i| transcript(&ctx, pair, side, &mut rng_from_seed(seed + i)).unwrap())
             .collect()
     };
-    let (d_side, d_prime_side) = (on(0, 40_000), on(1, 400_000));
+    let (d_side, d_prime_side) = (on(0, seed), on(1, 10 * seed));
     let (m, se) = mean_and_se(&d_side);
     let (m1, se1) = mean_and_se(&d_prime_side);
-    // E_D[L] - E_D'[L] is the symmetrised KL, positive whenever the sides
-    // differ; 4 standard errors of the difference.
     let gap_se = (se * se + se1 * se1).sqrt();
-    assert!(m - m1 > 4.0 * gap_se, "KL {m} +- {se}, {m1} +- {se1}");
+    assert!(
+        m - m1 > 4.0 * gap_se,
+        "{name}: KL {m} +- {se}, {m1} +- {se1}"
+    );
     let weights: Vec<f64> = d_side.iter().map(|l| (-l).exp()).collect();
     let (w, wse) = mean_and_se(&weights);
-    assert!((w - 1.0).abs() <= 4.0 * wse, "E_D[exp(-L)] = {w} +- {wse}");
+    assert!(
+        (w - 1.0).abs() <= 4.0 * wse,
+        "{name}: E_D[exp(-L)] = {w} +- {wse}"
+    );
     let weights: Vec<f64> = d_prime_side.iter().map(|l| l.exp()).collect();
     let (w1, wse1) = mean_and_se(&weights);
     assert!(
         (w1 - 1.0).abs() <= 4.0 * wse1,
-        "E_D'[exp(L)] = {w1} +- {wse1}"
+        "{name}: E_D'[exp(L)] = {w1} +- {wse1}"
     );
+    eprintln!(
+        "{name} transcript: KL {m:.5} +- {se:.5}, {m1:.5} +- {se1:.5}, E_D[e^-L] {w:.4} +- {wse:.4}, \
+         E_D'[e^L] {w1:.4} +- {wse1:.4}"
+    );
+    (m, se)
+}
+
+#[test]
+fn alg1_transcript_loss_is_a_log_likelihood_ratio() {
+    let opts = options();
+    let pair = pair(&opts);
     let s = alg1_schedule(
         game(&pair, 0),
         PrivacyParams::approx(EPS, DELTA),
         papers_alg1_options(),
     )
     .unwrap();
-    eprintln!(
-        "alg1 transcript: T {} B {} K {} tau {:.4}: KL {m:.5} +- {se:.5}, E_D[e^-L] {w:.4} +- {wse:.4}, \
-         E_D'[e^L] {w1:.4} +- {wse1:.4}",
-        s.steps, s.batch, s.k, s.tau
-    );
+    assert_eq!((s.steps, s.batch, s.k), (9, 10, 1), "the row's schedule");
+    assert_log_likelihood_ratio("ggp_alg1", &opts, &pair, EPS, 40_000);
 }
 
 fn papers_alg1_options() -> solvers::gonzalez::alg1::Alg1Options {
@@ -193,43 +213,12 @@ fn alg3_pair(n: usize, eps: f64) -> AuditPair {
 /// 20 000 runs resolve).
 #[test]
 fn alg3_transcript_loss_is_a_log_likelihood_ratio() {
-    let def = papers::algorithm("ggp_alg3").unwrap();
-    let transcript = def.audit.and_then(|a| a.transcript).expect("declared");
     let eps = 40.0;
     let pair = alg3_pair(125, eps);
     let opts: Values = [("release_count".to_string(), Value::Str("corrected".into()))]
         .into_iter()
         .collect();
-    let ctx = RunContext {
-        options: &opts,
-        problem: &pair.problem,
-        privacy: Privacy::Approx(PrivacyParams::approx(eps, DELTA)),
-        metric: def.metrics[0],
-    };
-    let runs = 20_000;
-    let on = |side: usize, seed: u64| -> Vec<f64> {
-        (0..runs)
-            .map(|i| transcript(&ctx, &pair, side, &mut rng_from_seed(seed + i)).unwrap())
-            .collect()
-    };
-    let (d_side, d_prime_side) = (on(0, 50_000), on(1, 500_000));
-    let (m, se) = mean_and_se(&d_side);
-    let (m1, se1) = mean_and_se(&d_prime_side);
-    let gap_se = (se * se + se1 * se1).sqrt();
-    assert!(m - m1 > 4.0 * gap_se, "KL {m} +- {se}, {m1} +- {se1}");
-    let weights: Vec<f64> = d_side.iter().map(|l| (-l).exp()).collect();
-    let (w, wse) = mean_and_se(&weights);
-    assert!((w - 1.0).abs() <= 4.0 * wse, "E_D[exp(-L)] = {w} +- {wse}");
-    let weights: Vec<f64> = d_prime_side.iter().map(|l| l.exp()).collect();
-    let (w1, wse1) = mean_and_se(&weights);
-    assert!(
-        (w1 - 1.0).abs() <= 4.0 * wse1,
-        "E_D'[exp(L)] = {w1} +- {wse1}"
-    );
-    eprintln!(
-        "alg3 transcript: KL {m:.5} +- {se:.5}, {m1:.5} +- {se1:.5}, E_D[e^-L] {w:.4} +- {wse:.4}, \
-         E_D'[e^L] {w1:.4} +- {wse1:.4}"
-    );
+    assert_log_likelihood_ratio("ggp_alg3", &opts, &pair, eps, 50_000);
 }
 
 #[test]
@@ -292,41 +281,9 @@ fn alg4_options() -> Values {
 fn alg4_transcript_loss_is_a_log_likelihood_ratio() {
     use solvers::gonzalez::alg4::{alg4_schedule, private_sco_smd_observed, private_sco_smd_with};
     use solvers::gonzalez::ReleaseCount;
-    let def = papers::algorithm("ggp_alg4").unwrap();
-    let transcript = def.audit.and_then(|a| a.transcript).expect("declared");
     let eps = 4.0;
     let pair = alg4_pair(11, eps).unwrap();
-    let opts = alg4_options();
-    let ctx = RunContext {
-        options: &opts,
-        problem: &pair.problem,
-        privacy: Privacy::Approx(PrivacyParams::approx(eps, DELTA)),
-        metric: def.metrics[0],
-    };
-    let runs = 20_000;
-    let on = |side: usize, seed: u64| -> Vec<f64> {
-        (0..runs)
-            .map(|i| transcript(&ctx, &pair, side, &mut rng_from_seed(seed + i)).unwrap())
-            .collect()
-    };
-    let (d_side, d_prime_side) = (on(0, 60_000), on(1, 600_000));
-    let (m, se) = mean_and_se(&d_side);
-    let (m1, se1) = mean_and_se(&d_prime_side);
-    let gap_se = (se * se + se1 * se1).sqrt();
-    assert!(m - m1 > 4.0 * gap_se, "KL {m} +- {se}, {m1} +- {se1}");
-    let weights: Vec<f64> = d_side.iter().map(|l| (-l).exp()).collect();
-    let (w, wse) = mean_and_se(&weights);
-    assert!((w - 1.0).abs() <= 4.0 * wse, "E_D[exp(-L)] = {w} +- {wse}");
-    let weights: Vec<f64> = d_prime_side.iter().map(|l| l.exp()).collect();
-    let (w1, wse1) = mean_and_se(&weights);
-    assert!(
-        (w1 - 1.0).abs() <= 4.0 * wse1,
-        "E_D'[exp(L)] = {w1} +- {wse1}"
-    );
-    eprintln!(
-        "alg4 transcript: KL {m:.5} +- {se:.5}, {m1:.5} +- {se1:.5}, E_D[e^-L] {w:.4} +- {wse:.4}, \
-         E_D'[e^L] {w1:.4} +- {wse1:.4}"
-    );
+    assert_log_likelihood_ratio("ggp_alg4", &alg4_options(), &pair, eps, 60_000);
     let problem = match &pair.instances[0] {
         Instance::SimplexSco(p) => p.as_ref(),
         _ => unreachable!(),

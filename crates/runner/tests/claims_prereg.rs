@@ -170,7 +170,10 @@ fn a_post_hoc_expectation_fails_the_check_until_it_says_why() {
 fn prereg_of(s: &Scratch, id: &str) -> String {
     let text = std::fs::read_to_string(s.path("results/claims.csv")).unwrap();
     let csv = runner::csv::parse_csv(&text).unwrap();
-    let (ids, col) = (csv.column("claim_id").unwrap(), csv.column("prereg").unwrap());
+    let (ids, col) = (
+        csv.column("claim_id").unwrap(),
+        csv.column("prereg").unwrap(),
+    );
     (0..)
         .map_while(|r| csv.get(r, ids).map(|v| (r, v.to_string())))
         .find(|(_, v)| v == id)

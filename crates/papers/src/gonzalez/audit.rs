@@ -615,6 +615,25 @@ struct VertexTranscriptLoss<'a> {
 /// The record that differs between the sides of every González pair.
 const DIFFERING_RECORD: usize = 0;
 
+/// `ln p_D - ln p_D'` from the run's own side's `ln p_own - ln p_other`
+/// (the run's own side is `D` on side 0).
+fn signed(side: usize, own_minus_other: f64) -> f64 {
+    if side == 0 {
+        own_minus_other
+    } else {
+        -own_minus_other
+    }
+}
+
+/// Moves `shift` (`theta_other - theta_own`) by one mirror step: `step`
+/// times the differing record's gradient difference (other minus own) over
+/// the batch size.
+fn add_step(shift: &mut [f64], step: f64, other: &[f64], own: &[f64], batch: f64) {
+    for (s, (a, b)) in shift.iter_mut().zip(other.iter().zip(own)) {
+        *s += step * (a - b) / batch;
+    }
+}
+
 impl<'a> VertexTranscriptLoss<'a> {
     fn new(pair: &'a AuditPair, side: usize) -> Result<Self, RunFailure> {
         let problem = |k: usize| -> Result<&'a dyn SaddleProblem, RunFailure> {
@@ -653,12 +672,7 @@ impl Transcript for VertexTranscriptLoss<'_> {
         let other_total: f64 = weights.iter().zip(shift).map(|(w, s)| w * s.exp()).sum();
         let normalisers = other_total.ln() - total.ln();
         let own_minus_other: f64 = draws.iter().map(|&v| normalisers - shift[v]).sum();
-        // The loss is ln p_D - ln p_D': the run's own side is D on side 0.
-        self.loss += if self.side == 0 {
-            own_minus_other
-        } else {
-            -own_minus_other
-        };
+        self.loss += signed(self.side, own_minus_other);
     }
 
     fn mirror_step(
@@ -679,12 +693,8 @@ impl Transcript for VertexTranscriptLoss<'_> {
             self.sides[k].batch_gradient(one.clone(), x, y, gx, gy);
         }
         let (own, other) = (&self.gradients[self.side], &self.gradients[1 - self.side]);
-        for (s, (a, b)) in self.shift[0].iter_mut().zip(other.0.iter().zip(&own.0)) {
-            *s += step_x * (a - b) / batch;
-        }
-        for (s, (a, b)) in self.shift[1].iter_mut().zip(other.1.iter().zip(&own.1)) {
-            *s += step_y * (a - b) / batch;
-        }
+        add_step(&mut self.shift[0], step_x, &other.0, &own.0, batch);
+        add_step(&mut self.shift[1], step_y, &other.1, &own.1, batch);
     }
 }
 
@@ -749,11 +759,7 @@ impl Transcript for AveragedVertexLoss<'_> {
             .iter()
             .map(|&v| (weights[v] / total).ln() - (self.other[v] / other_total).ln())
             .sum();
-        self.loss += if self.side == 0 {
-            own_minus_other
-        } else {
-            -own_minus_other
-        };
+        self.loss += signed(self.side, own_minus_other);
     }
 
     fn mirror_step(
@@ -773,9 +779,7 @@ impl Transcript for AveragedVertexLoss<'_> {
             self.sides[k].batch_gradient(one.clone(), x, &mut self.gradients[k]);
         }
         let (own, other) = (&self.gradients[self.side], &self.gradients[1 - self.side]);
-        for (s, (a, b)) in self.shift.iter_mut().zip(other.iter().zip(own)) {
-            *s += step_x * (a - b) / batch;
-        }
+        add_step(&mut self.shift, step_x, other, own, batch);
     }
 }
 
