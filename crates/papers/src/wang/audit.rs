@@ -65,7 +65,7 @@
 //! contribute nothing to either, so the other side's release mean differs
 //! from the run's own only by the canary's hinge subgradient (or by its 0-1
 //! error over `n`), which the observer recomputes from the clipped projected
-//! rows the run hands it ([`MarginTranscriptLoss`]). Full batch and no
+//! rows the run hands it (`MarginTranscriptLoss`). Full batch and no
 //! subsampling: the sum of the Gaussian log ratios is the transcript's exact
 //! log likelihood ratio (threshold audit: the hinge switches off on some
 //! runs, so it is a mixture). The JL map is data independent and public, so
