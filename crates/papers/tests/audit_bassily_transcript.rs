@@ -9,6 +9,9 @@
 //! that read the secret sample would sit at about 6.7 times the mixture's
 //! divergence here (0.160 against 0.024), about 90 standard errors away.
 
+mod common;
+
+use common::mean_and_se;
 use contract::audit::{differ_in_one_record, AuditPair, AuditSetting};
 use contract::seeds::rng_from_seed;
 use contract::{Instance, Privacy, RunContext, Value, Values};
@@ -80,13 +83,6 @@ fn mixture_kl(q: f64, a: f64, b: f64) -> f64 {
             w * h * p * (p / r).ln()
         })
         .sum()
-}
-
-fn mean_and_se(xs: &[f64]) -> (f64, f64) {
-    let n = xs.len() as f64;
-    let m = xs.iter().sum::<f64>() / n;
-    let v = xs.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (n - 1.0);
-    (m, (v / n).sqrt())
 }
 
 /// Runs `name`'s transcript statistic `runs` times a side (seeds from `seed`

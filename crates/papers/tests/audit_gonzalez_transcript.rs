@@ -8,6 +8,9 @@
 //! by the count of reported vertices; observing leaves the release bit for
 //! bit.
 
+mod common;
+
+use common::{entry_defaults, mean_and_se};
 use contract::audit::{AuditPair, AuditSetting};
 use contract::seeds::rng_from_seed;
 use contract::{Instance, Privacy, RunContext, Value, Values};
@@ -26,20 +29,7 @@ const DELTA: f64 = 1e-5;
 
 /// The entry's defaults with the row's `c_steps` and `c_tau`.
 fn options() -> Values {
-    let def = papers::algorithm("ggp_alg1").unwrap();
-    let mut v: Values = def
-        .options
-        .iter()
-        .filter_map(|p| {
-            p.default.map(|t| {
-                let value = match t.strip_prefix('"').and_then(|s| s.strip_suffix('"')) {
-                    Some(s) => Value::Str(s.to_string()),
-                    None => Value::Num(t.parse().expect("numeric default")),
-                };
-                (p.name.to_string(), value)
-            })
-        })
-        .collect();
+    let mut v = entry_defaults("ggp_alg1");
     v.insert("c_steps".into(), Value::Num(0.3));
     v.insert("c_tau".into(), Value::Num(10.0));
     v
@@ -62,13 +52,6 @@ fn game(pair: &AuditPair, side: usize) -> &dyn SaddleProblem {
         Instance::Saddle(p) => p.as_ref(),
         _ => unreachable!(),
     }
-}
-
-fn mean_and_se(xs: &[f64]) -> (f64, f64) {
-    let n = xs.len() as f64;
-    let m = xs.iter().sum::<f64>() / n;
-    let v = xs.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (n - 1.0);
-    (m, (v / n).sqrt())
 }
 
 /// The identities of a log likelihood ratio `L = ln p_D/p_D'` for the
@@ -258,19 +241,7 @@ fn alg4_pair(n: usize, eps: f64) -> Result<AuditPair, dpcore::RunFailure> {
 }
 
 fn alg4_options() -> Values {
-    let def = papers::algorithm("ggp_alg4").unwrap();
-    def.options
-        .iter()
-        .filter_map(|p| {
-            p.default.map(|t| {
-                let value = match t.strip_prefix('"').and_then(|s| s.strip_suffix('"')) {
-                    Some(s) => Value::Str(s.to_string()),
-                    None => Value::Num(t.parse().expect("numeric default")),
-                };
-                (p.name.to_string(), value)
-            })
-        })
-        .collect()
+    entry_defaults("ggp_alg4")
 }
 
 /// Alg. 4's transcript: its draws come from the running average of the MW

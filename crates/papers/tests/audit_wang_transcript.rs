@@ -9,6 +9,9 @@
 //! side; each check allows 4 standard errors (a false alarm about 6e-5 on
 //! these seeds). Observing a run leaves its release bit for bit.
 
+mod common;
+
+use common::{entry_defaults, mean_and_se};
 use contract::audit::{AuditPair, AuditSetting};
 use contract::seeds::rng_from_seed;
 use contract::{Instance, Privacy, RunContext, Value, Values};
@@ -22,20 +25,7 @@ const DELTA: f64 = 1e-5;
 
 /// The entry's options at their defaults, with `overrides`.
 fn options(name: &str, overrides: &[(&str, &str)]) -> Values {
-    let def = papers::algorithm(name).unwrap();
-    let mut v: Values = def
-        .options
-        .iter()
-        .filter_map(|p| {
-            p.default.map(|t| {
-                let value = match t.strip_prefix('"').and_then(|s| s.strip_suffix('"')) {
-                    Some(s) => Value::Str(s.to_string()),
-                    None => Value::Num(t.parse().expect("numeric default")),
-                };
-                (p.name.to_string(), value)
-            })
-        })
-        .collect();
+    let mut v = entry_defaults(name);
     for (k, val) in overrides {
         v.insert((*k).into(), Value::Str((*val).into()));
     }
@@ -63,13 +53,6 @@ fn halfspace(pair: &AuditPair, side: usize) -> &dyn HalfspaceProblem {
         Instance::Halfspace(p) => p.as_ref(),
         _ => unreachable!(),
     }
-}
-
-fn mean_and_se(xs: &[f64]) -> (f64, f64) {
-    let n = xs.len() as f64;
-    let m = xs.iter().sum::<f64>() / n;
-    let v = xs.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (n - 1.0);
-    (m, (v / n).sqrt())
 }
 
 fn tight() -> MStarOptions {
