@@ -28,7 +28,9 @@ use mechanisms::gdp::gdp_epsilon;
 use mechanisms::normal::normal_cdf;
 
 use crate::clopper_pearson::ClopperPearson;
-use crate::threshold::{best_event, prepared, two_sided_z, Event, SELECTION_Z_FACTOR};
+use crate::threshold::{
+    best_event, near_tie_tolerance, prepared, two_sided_z, Event, SELECTION_Z_FACTOR,
+};
 
 /// Candidate thresholds of the event search (pooled selection quantiles).
 const SELECTION_THRESHOLDS: usize = 2000;
@@ -258,6 +260,7 @@ pub fn gdp_audit(
     let [sel_d, sel_dp, est_d, est_dp] = prepared(selection, estimation);
     let mut pooled: Vec<f64> = sel_d.iter().chain(&sel_dp).copied().collect();
     pooled.sort_by(f64::total_cmp);
+    let tolerance = near_tie_tolerance(&pooled);
     pooled.dedup();
     let z = SELECTION_Z_FACTOR * two_sided_z(alpha);
     let initial = pooled[pooled.len() / 2];
@@ -276,9 +279,12 @@ pub fn gdp_audit(
     let central = &pooled[first..last.max(first + 1)];
     let step = (central.len() / SELECTION_THRESHOLDS).max(1);
     let thresholds = central.iter().step_by(step).copied();
-    let event = best_event((&sel_d, &sel_dp), thresholds, initial, |counts| {
-        selection_score(counts, sel_d.len(), z)
-    });
+    let event = best_event(
+        (&sel_d, &sel_dp),
+        thresholds,
+        (initial, tolerance),
+        |counts| selection_score(counts, sel_d.len(), z),
+    );
     let counts = event.counts(&est_d, &est_dp);
     let cp = ClopperPearson::new(est_d.len());
     let mu_lower = mu_of(

@@ -40,4 +40,4 @@ pub use assess::{assess, estimate, Assessment, Bound, Method, Verdict};
 pub use bootstrap::{reflag, Reflag};
 pub use clopper_pearson::ClopperPearson;
 pub use gdp::{gdp_audit, GdpAudit};
-pub use threshold::{audit, Audit, Event};
+pub use threshold::{audit, near_tie_tolerance, Audit, Event, NEAR_TIE_RELATIVE};

@@ -25,15 +25,45 @@ pub struct Event {
     /// `true`: the same with `D` and `D'` exchanged (the relation is
     /// symmetric, so both directions must hold).
     pub swapped: bool,
+    /// Values within `tolerance` of the threshold count as equal to it
+    /// ([`near_tie_tolerance`]): the event is `{s >= t - tolerance}` or
+    /// `{s <= t + tolerance}`.
+    pub tolerance: f64,
+}
+
+/// Relative width under which two values of a statistic are one value.
+///
+/// A statistic that takes a few exact values (a transcript's log likelihood
+/// ratio is a sum of a few per-draw terms, so it has atoms) is computed by
+/// each side in its own floating-point order, so one atom arrives as values
+/// a few ulps apart, systematically higher on one side: on González et al.'s
+/// Algorithm 1 transcript row the atom 0.2021476759839634 arrived as
+/// ...6340964, ...6343740, ...6346515 from `D` and ...6357617, ...6360393,
+/// ...6365944 from `D'` (2e6 runs a side). A threshold between them splits
+/// one event by side and reads a violation that no mechanism has (eps_lb
+/// above 1 on a pair whose atoms' frequencies follow the exact likelihood
+/// ratio). Rounding differences are about 1e-16 relative, long sums with
+/// cancellation perhaps 1e-13; 1e-9 leaves six orders of margin and merges
+/// only values that no threshold should separate.
+pub const NEAR_TIE_RELATIVE: f64 = 1e-9;
+
+/// [`NEAR_TIE_RELATIVE`] times the largest magnitude of the ascending
+/// `sorted` values (0 for an empty slice).
+pub fn near_tie_tolerance(sorted: &[f64]) -> f64 {
+    match (sorted.first(), sorted.last()) {
+        (Some(a), Some(b)) => NEAR_TIE_RELATIVE * a.abs().max(b.abs()),
+        _ => 0.0,
+    }
 }
 
 impl Event {
     /// How many of the ascending-sorted `samples` fall in the event.
     pub(crate) fn hits(&self, sorted: &[f64]) -> usize {
         let t = self.threshold;
+        let tol = self.tolerance;
         match self.tail {
-            Tail::Upper => sorted.len() - sorted.partition_point(|&x| x < t),
-            Tail::Lower => sorted.partition_point(|&x| x <= t),
+            Tail::Upper => sorted.len() - sorted.partition_point(|&x| x < t - tol),
+            Tail::Lower => sorted.partition_point(|&x| x <= t + tol),
         }
     }
 
@@ -155,11 +185,12 @@ pub(crate) fn prepared(selection: (&[f64], &[f64]), estimation: (&[f64], &[f64])
 
 /// The event maximising `score` of its selection counts over `thresholds`,
 /// both tails and both directions (the first best in that order; `initial`
-/// is the threshold kept when no event scores above `-inf`).
+/// is the threshold kept when no event scores above `-inf`), every event
+/// with the near-tie `tolerance`.
 pub(crate) fn best_event(
     (sel_d, sel_dp): (&[f64], &[f64]),
     thresholds: impl Iterator<Item = f64>,
-    initial: f64,
+    (initial, tolerance): (f64, f64),
     score: impl Fn((usize, usize)) -> f64,
 ) -> Event {
     let mut best = (
@@ -168,6 +199,7 @@ pub(crate) fn best_event(
             tail: Tail::Upper,
             threshold: initial,
             swapped: false,
+            tolerance,
         },
     );
     for threshold in thresholds {
@@ -177,6 +209,7 @@ pub(crate) fn best_event(
                     tail,
                     threshold,
                     swapped,
+                    tolerance,
                 };
                 let s = score(event.counts(sel_d, sel_dp));
                 if s > best.0 {
@@ -215,6 +248,7 @@ pub fn audit(
     pooled.sort_by(f64::total_cmp);
     let z = SELECTION_Z_FACTOR * two_sided_z(alpha);
     let initial = pooled[pooled.len() / 2];
+    let tolerance = near_tie_tolerance(&pooled);
     // Every distinct pooled value is a candidate: the best event of a tight
     // mechanism sits in the extreme tail (a handful of D' hits), which a
     // quantile grid would step over; counting by binary search keeps the
@@ -223,7 +257,7 @@ pub fn audit(
     let event = best_event(
         (&sel_d, &sel_dp),
         pooled.iter().copied(),
-        initial,
+        (initial, tolerance),
         |counts| selection_score(counts, sel_d.len(), z, delta),
     );
     let counts = event.counts(&est_d, &est_dp);

@@ -140,9 +140,12 @@ fn rate(
     let method = declared_method(&outcome.audit, outcome.claimed);
     let seed = bootstrap_seed(plan.file.seed, name);
     // Everything the rate depends on besides the runs (whose identity
-    // resets `rates` when it changes) and their count.
+    // resets `rates` when it changes) and their count; the near-tie
+    // tolerance is the estimators' own (a rate bootstrapped before it
+    // existed is recomputed, not reused).
     let key = format!(
-        "{method:?}|{:?}|{:?}|{:?}|{REPLICATES}|{seed}|{}|{}",
+        "{method:?}|ties={:e}|{:?}|{:?}|{:?}|{REPLICATES}|{seed}|{}|{}",
+        audit::NEAR_TIE_RELATIVE,
         outcome.claimed.0,
         outcome.claimed.1,
         plan.file.alpha,
