@@ -76,5 +76,9 @@ fn the_tolerance_still_separates_distinct_values() {
     let a = audit((&d, &dp), (&d, &dp), 0.0, 0.05);
     assert_eq!(a.counts, (1000, 0), "{a:?}");
     assert!(near_tie_tolerance(&[0.5, 0.5 + 1e-6]) < 1e-6 * 1e-2);
-    assert!(NEAR_TIE_RELATIVE > 0.0);
+    assert_eq!(
+        near_tie_tolerance(&[-3.0, 2.0]),
+        3.0 * NEAR_TIE_RELATIVE,
+        "the largest magnitude sets the scale"
+    );
 }
