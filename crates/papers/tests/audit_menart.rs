@@ -6,6 +6,8 @@
 //! noise is shared and the comparison sees the canary's shift, not the noise)
 //! the mean statistic is larger on `D` than on `D'`.
 
+mod common;
+
 use contract::audit::{differ_in_one_record, AuditSetting, Relation};
 use contract::seeds::rng_from_seed;
 use contract::{Instance, Privacy, RunContext, Value, Values};
@@ -27,19 +29,7 @@ const SETTINGS: [(&str, usize, usize); 6] = [
 
 /// The entry's options at their defaults, `calibration` overridden.
 fn options(def: &contract::AlgorithmDef, calibration: &str) -> Values {
-    let mut v: Values = def
-        .options
-        .iter()
-        .filter_map(|p| {
-            p.default.map(|t| {
-                let value = match t.strip_prefix('"').and_then(|s| s.strip_suffix('"')) {
-                    Some(s) => Value::Str(s.to_string()),
-                    None => Value::Num(t.parse().expect("numeric default")),
-                };
-                (p.name.to_string(), value)
-            })
-        })
-        .collect();
+    let mut v = common::entry_defaults(def.name);
     if v.contains_key("calibration") {
         v.insert("calibration".into(), Value::Str(calibration.into()));
     }
