@@ -60,6 +60,9 @@ fn bad_input_is_refused_before_anything_runs() {
         // A control must keep the claim's delta.
         row("algorithm = \"output_perturbation_conceptual\"\nclaim = { eps = 1.0, delta = 1e-5 }\nrun_at = { eps = 2.0, delta = 1e-3 }"),
         format!("{}{}", one_audit(100), one_audit(100).trim_start_matches(HEADER)),
+        // The power search has 5 grid points.
+        format!("{}power_probes = 0\n", one_audit(100)),
+        format!("{}power_probes = 6\n", one_audit(100)),
         "name = \"t\"\n".to_string(),
     ];
     for (i, text) in cases.iter().enumerate() {
@@ -240,9 +243,9 @@ fn a_clipped_release_falls_back_to_the_threshold_audit() {
     let typical: f64 = col("smallest_detectable_eps").parse().unwrap();
     assert!(reference > typical && typical > 1.0, "{csv}");
     // The power for this statistic comes from probes at reference x 1.5^k:
-    // the first probe sits at the reference, each is listed with its
-    // bootstrap rate, and the power is the first with rate >= 0.95 (or
-    // none, with the reason).
+    // the reference is probed, each probe is listed in increasing eps' with
+    // its bootstrap rate, and the power is the smallest eps' with rate >=
+    // 0.95 (or none, with the reason).
     let probes: Vec<(f64, f64)> = col("power_probes")
         .split(';')
         .map(|p| {
@@ -251,19 +254,17 @@ fn a_clipped_release_falls_back_to_the_threshold_audit() {
         })
         .collect();
     assert!((probes[0].0 - reference).abs() < 1e-3, "{csv}");
+    assert!(probes.windows(2).all(|w| w[0].0 < w[1].0), "{csv}");
+    let first_flagged = probes.iter().position(|p| p.1 >= 0.95);
     match col("detectable_eps_95") {
         "" => {
-            assert!(probes.iter().all(|p| p.1 < 0.95), "{csv}");
+            assert_eq!(first_flagged, None, "{csv}");
             assert!(col("power_note").contains("not flagged"), "{csv}");
         }
         power => {
             let power: f64 = power.parse().unwrap();
-            let last = probes.last().unwrap();
-            assert!((last.0 - power).abs() < 1e-3 && last.1 >= 0.95, "{csv}");
-            assert!(
-                probes[..probes.len() - 1].iter().all(|p| p.1 < 0.95),
-                "{csv}"
-            );
+            let first = probes[first_flagged.expect("a flagged probe")];
+            assert!((first.0 - power).abs() < 1e-3, "{csv}");
         }
     }
     std::fs::remove_dir_all(dir).unwrap();
@@ -311,5 +312,36 @@ fn a_rerun_reads_the_bootstrap_rates_back() {
         second[0], second[1],
         "power from the stored rates: {second:?}"
     );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// A row limited to one probe (`power_probes = 1`) probes the reference
+/// only, and its note says the spec stopped the search there; without the
+/// limit the same row probes further.
+#[test]
+fn power_probes_limits_the_search_and_says_so() {
+    let dir = scratch("power-probes");
+    let power = |text: String| -> (String, String) {
+        std::fs::write(dir.join("s.toml"), text).unwrap();
+        assert_eq!(audit(&dir.join("s.toml"), &dir, &["--fresh"]), EXIT_OK);
+        let csv = std::fs::read_to_string(dir.join("t.csv")).unwrap();
+        let mut lines = csv.lines();
+        let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+        let values: Vec<String> = lines.next().unwrap().split(',').map(String::from).collect();
+        let col = |c: &str| values[header.iter().position(|h| *h == c).unwrap()].clone();
+        (col("power_probes"), col("power_note"))
+    };
+    // 300 runs a side: too few for the reference release to be flagged with
+    // probability 0.95, so the unlimited search goes on past it.
+    let (free, _) = power(one_audit(300));
+    assert!(free.split(';').count() >= 2, "{free}");
+    let (limited, note) = power(format!("{}power_probes = 1\n", one_audit(300)));
+    assert_eq!(limited.split(';').count(), 1, "{limited}");
+    assert_eq!(
+        limited,
+        free.split(';').next().unwrap(),
+        "the same reference probe"
+    );
+    assert!(note.contains("limits this row to 1 probe"), "{note}");
     std::fs::remove_dir_all(dir).unwrap();
 }

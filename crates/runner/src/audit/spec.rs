@@ -95,6 +95,15 @@ pub struct AuditRow {
     /// before their first run.
     #[serde(default)]
     pub revised: Option<String>,
+    /// How many points of the power search's grid (`reference x 1.5^k`,
+    /// `k < power_probes`) this row may probe (default and at most
+    /// [`super::power::MAX_PROBES`]). For a row whose probes cost more as
+    /// `eps'` grows (an inner count or a step count that grows with the
+    /// privacy), the note says what one probe costs; the report says where
+    /// the search stopped. A limit of cost at the row's own `runs`: a
+    /// profile that runs fewer probes the whole grid.
+    #[serde(default)]
+    pub power_probes: Option<usize>,
 }
 
 /// What an audit observes of each run.
@@ -436,6 +445,18 @@ fn validate_row(
                 &at(key),
                 here(format!("{key} = {value} is below {least}")),
                 "runs >= 8 (half select the event, half estimate), n >= 1 and d >= 1, e.g. runs = 20000, n = 4, d = 1",
+            ));
+        }
+    }
+    if let Some(k) = row.power_probes {
+        if !(1..=super::power::MAX_PROBES).contains(&k) {
+            return Err(loc.error(
+                &at("power_probes"),
+                here(format!(
+                    "power_probes = {k} is outside 1..={}",
+                    super::power::MAX_PROBES
+                )),
+                "power_probes = 1 probes the reference only; leave it out for the whole grid",
             ));
         }
     }
