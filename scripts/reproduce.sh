@@ -48,7 +48,7 @@ for run in "${runs[@]}"; do
   printf '  %-36s %-14s %s core-hours\n' "$spec" "${profile:-default}" "$hours"
   total=$(awk -v a="$total" -v b="$hours" 'BEGIN { print a + b }')
 done
-echo "  experiments: $total core-hours; the audit adds about 0.5 (measured, results/audit.md)"
+echo "  experiments: $total core-hours; the audit adds its rows (1.0 core-hour measured on 2026-11-29) and their power probes (3.5 core-hours and counting in the unfinished rerun of that day; results/audit.md gives the finished figure)"
 [[ "${1:-}" == "--plan" ]] && exit 0
 
 if [[ -n "$(git status --porcelain --untracked-files=no)" ]]; then
