@@ -59,9 +59,9 @@ pub const REPLICATES: usize = 100;
 /// Ratio of successive probes' `eps'`.
 pub const GROWTH: f64 = 1.5;
 
-/// Probes per row at most: the last is at `GROWTH^4 ~ 5.1` times the
-/// reference power.
-pub const MAX_PROBES: usize = 5;
+/// Probes per row at most (defined with the spec, which validates a row's
+/// `power_probes` against it).
+pub use super::spec::MAX_PROBES;
 
 /// The separator of a probe's name in the audit file.
 pub const PROBE_MARK: &str = "@probe";

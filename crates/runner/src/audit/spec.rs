@@ -39,6 +39,12 @@ pub struct AuditFile {
     pub profiles: BTreeMap<String, AuditProfile>,
 }
 
+/// Points of the power search's grid `reference x 1.5^k`, `k < MAX_PROBES`
+/// (`crate::audit::power`): the last is at `1.5^4 ~ 5.1` times the
+/// reference power. Here because a row's `power_probes` is validated
+/// against it.
+pub const MAX_PROBES: usize = 5;
+
 /// One audit.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -97,7 +103,7 @@ pub struct AuditRow {
     pub revised: Option<String>,
     /// How many points of the power search's grid (`reference x 1.5^k`,
     /// `k < power_probes`) this row may probe (default and at most
-    /// [`super::power::MAX_PROBES`]). For a row whose probes cost more as
+    /// [`MAX_PROBES`]). For a row whose probes cost more as
     /// `eps'` grows (an inner count or a step count that grows with the
     /// privacy), the note says what one probe costs; the report says where
     /// the search stopped. A limit of cost at the row's own `runs`: a
@@ -449,13 +455,10 @@ fn validate_row(
         }
     }
     if let Some(k) = row.power_probes {
-        if !(1..=super::power::MAX_PROBES).contains(&k) {
+        if !(1..=MAX_PROBES).contains(&k) {
             return Err(loc.error(
                 &at("power_probes"),
-                here(format!(
-                    "power_probes = {k} is outside 1..={}",
-                    super::power::MAX_PROBES
-                )),
+                here(format!("power_probes = {k} is outside 1..={}", MAX_PROBES)),
                 "power_probes = 1 probes the reference only; leave it out for the whole grid",
             ));
         }
