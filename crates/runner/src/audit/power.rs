@@ -142,8 +142,9 @@ pub struct Ladder {
     pub reference: f64,
     /// The largest grid index the row may probe.
     pub last: usize,
-    /// The probes so far: grid index, `eps'` and flag rate, in the order run.
-    pub probes: Vec<(usize, f64, f64)>,
+    /// The probes so far: grid index and flag rate, in the order run (a
+    /// probe's `eps'` is [`probe_eps`] of its index).
+    pub probes: Vec<(usize, f64)>,
 }
 
 /// What a [`Ladder`] does next.
@@ -184,13 +185,13 @@ impl Ladder {
         let below = self
             .probes
             .iter()
-            .filter(|p| !flagged(p.2))
+            .filter(|p| !flagged(p.1))
             .max_by_key(|p| p.0)
-            .map(|p| (p.0, p.2));
+            .copied();
         let above = self
             .probes
             .iter()
-            .filter(|p| flagged(p.2))
+            .filter(|p| flagged(p.1))
             .map(|p| p.0)
             .min();
         let close = |rate: f64| rate > 0.0;
@@ -211,9 +212,11 @@ impl Ladder {
 
     /// The probes as `(eps', rate)` in increasing `eps'`.
     pub fn sorted(&self) -> Vec<(f64, f64)> {
-        let mut p: Vec<(usize, f64, f64)> = self.probes.clone();
+        let mut p = self.probes.clone();
         p.sort_by_key(|q| q.0);
-        p.into_iter().map(|(_, e, r)| (e, r)).collect()
+        p.into_iter()
+            .map(|(k, r)| (probe_eps(self.reference, k), r))
+            .collect()
     }
 }
 
@@ -443,13 +446,13 @@ pub fn measure(
             let Search::Probing(ladder) = &mut searches[*i] else {
                 unreachable!("only probing rows were probed")
             };
-            let eps = probe_eps(ladder.reference, *k);
             match r {
                 Err(e) => {
+                    let eps = probe_eps(ladder.reference, *k);
                     let note = format!("the probe at eps {eps:.4} failed: {e}");
                     searches[*i] = Search::Done(found(ladder, None, note));
                 }
-                Ok((r, _)) => ladder.probes.push((*k, eps, r)),
+                Ok((r, _)) => ladder.probes.push((*k, r)),
             }
         }
     }
@@ -552,7 +555,7 @@ mod tests {
                         Some(f) if k + 1 == f => near,
                         _ => 0.0,
                     };
-                    ladder.probes.push((k, probe_eps(1.0, k), rate));
+                    ladder.probes.push((k, rate));
                 }
                 done => return (done, ladder.probes.iter().map(|p| p.0).collect()),
             }
