@@ -44,11 +44,16 @@ pub enum Metric {
     /// inliers relative to the planted margin (Wang–Zhu–Wang E9; reported
     /// by the measuring procedure).
     JlMarginRatio,
+    /// `F~(u) - min F~` of Menart et al.'s Algorithm 4 run on its own
+    /// (Theorem 9): the excess of its strongly convex prox objective
+    /// `F(u) + Lt1 ||u - w0||^2` on the projection ball, in closed form
+    /// (reported by the measuring entry `kl_noisy_pgd_theorem9`).
+    ExcessProxObjective,
 }
 
 impl Metric {
     /// Every metric with its name as written in TOML.
-    pub const ALL: [(&'static str, Metric); 13] = [
+    pub const ALL: [(&'static str, Metric); 14] = [
         ("excess_empirical_risk", Metric::ExcessEmpiricalRisk),
         ("excess_population_risk", Metric::ExcessPopulationRisk),
         ("gradient_evaluations", Metric::GradientEvaluations),
@@ -62,6 +67,7 @@ impl Metric {
         ("duality_gap", Metric::DualityGap),
         ("max_query_error", Metric::MaxQueryError),
         ("jl_margin_ratio", Metric::JlMarginRatio),
+        ("excess_prox_objective", Metric::ExcessProxObjective),
     ];
 
     /// Whether the algorithm reports the metric itself (so any family can be
@@ -73,6 +79,7 @@ impl Metric {
                 | Metric::RealisedEps
                 | Metric::RealisedRho
                 | Metric::JlMarginRatio
+                | Metric::ExcessProxObjective
         )
     }
 
@@ -201,11 +208,12 @@ impl Metric {
                 .ok_or_else(|| {
                     RunFailure::InvalidParameters("the family has no population model".into())
                 }),
-            Metric::RealisedEps | Metric::RealisedRho | Metric::JlMarginRatio => {
-                Err(RunFailure::InvalidParameters(
-                    "this metric is reported by the algorithm, not measured on the point".into(),
-                ))
-            }
+            Metric::RealisedEps
+            | Metric::RealisedRho
+            | Metric::JlMarginRatio
+            | Metric::ExcessProxObjective => Err(RunFailure::InvalidParameters(
+                "this metric is reported by the algorithm, not measured on the point".into(),
+            )),
             Metric::GradientNorm => {
                 let mut g = vec![0.0; w.len()];
                 problem.gradient(w, &mut g);

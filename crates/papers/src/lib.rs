@@ -49,6 +49,7 @@ pub const ALGORITHM_TABLES: &[&[AlgorithmDef]] = &[
     menart::known::ALGORITHMS,
     menart::adaptive::ALGORITHMS,
     menart::gaussian_mean::ALGORITHMS,
+    menart::theorem9::ALGORITHMS,
     wang::mstar::ALGORITHMS,
     wang::baselines::ALGORITHMS,
     wang::jl_margin::ALGORITHMS,

@@ -79,3 +79,18 @@ pub(crate) fn proximal_point(v: &CostPoint, w: &FamilyWork) -> (f64, f64) {
 pub(crate) fn gaussian_mean(_: &CostPoint, w: &FamilyWork) -> (f64, f64) {
     (w.oracle_ops, 16.0 * w.d)
 }
+
+/// `kl_noisy_pgd_theorem9`: one call of Algorithm 4 at the whole budget,
+/// `T_in = n^2 rho ln^2(2/beta)/d` oracle calls (Theorem 9's count, without
+/// the `ln^2` under the practical rule) and `d` Gaussian draws each.
+pub(crate) fn theorem9(v: &CostPoint, w: &FamilyWork) -> (f64, f64) {
+    let (n, d) = (w.n, w.d);
+    let rho = v.rho_or_one();
+    let log2 = if v.choice("inner_steps") == "practical" {
+        1.0
+    } else {
+        (2.0_f64 / v.num("beta", 0.1)).ln().powi(2)
+    };
+    let calls = (n * n * rho * log2 / d).max(1.0);
+    (calls * (w.oracle_ops + d), 16.0 * d)
+}

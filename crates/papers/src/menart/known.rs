@@ -74,8 +74,9 @@ contract::options! {
 }
 
 contract::choices! {
-    /// The `inner_steps` option's values of `kl_proximal_point`.
-    enum InnerStepsOption {
+    /// The `inner_steps` option's values of `kl_proximal_point` and
+    /// `kl_noisy_pgd_theorem9`.
+    pub(crate) enum InnerStepsOption {
         /// Theorem 9's `n^2 rho_A log^2(2/beta_A)/d`.
         Theorem9 = "theorem9",
         /// The marked practical variant without the `log^2` (digest E2).

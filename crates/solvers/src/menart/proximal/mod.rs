@@ -16,8 +16,10 @@
 //! [`noisy_pgd`]): total `< rho`; every release is charged by the ledger.
 
 pub mod noisy_pgd;
+pub mod theorem9;
 
 pub use noisy_pgd::{InnerSteps, NoisyPgdInputs};
+pub use theorem9::{isotropic_prox_excess, StandaloneNoisyPgd, StandaloneOutcome};
 
 use super::{check_finite, check_positive, Calibration, MenartRun, ZcdpLedger};
 use crate::transcript::{Transcript, Unobserved};
