@@ -46,6 +46,7 @@ pub const ALGORITHM_TABLES: &[&[AlgorithmDef]] = &[
     lowy_razaviyayn::baselines::ALGORITHMS,
     bassily::sgd::ALGORITHMS,
     bassily::objp::ALGORITHMS,
+    bassily::svrg_check::ALGORITHMS,
     menart::known::ALGORITHMS,
     menart::adaptive::ALGORITHMS,
     menart::gaussian_mean::ALGORITHMS,

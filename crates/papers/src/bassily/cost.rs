@@ -57,3 +57,15 @@ pub(crate) fn objp_app(_: &CostPoint, w: &FamilyWork) -> (f64, f64) {
 pub(crate) fn theory_curve(_: &CostPoint, w: &FamilyWork) -> (f64, f64) {
     (1.0, 16.0 * w.d)
 }
+
+/// `svrg_theorem58`: `epochs` SVRG epochs of `n + 2k` gradient evaluations
+/// each (`k = ceil(20 beta_f/mu_f)` grows like `beta/lambda ~ eps n`, so an
+/// epoch is about `3n` evaluations), plus the exact minimizer (a `d x d`
+/// solve).
+pub(crate) fn svrg_theorem58(v: &CostPoint, w: &FamilyWork) -> (f64, f64) {
+    let epochs = v.num("epochs", 1.0).max(1.0);
+    (
+        epochs * 3.0 * w.n * w.d + w.d * w.d * w.d,
+        16.0 * w.d + w.d * w.d,
+    )
+}

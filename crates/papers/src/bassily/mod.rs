@@ -1,6 +1,7 @@
 //! Bassily, Feldman, Talwar & Thakurta, private SCO: the planted families,
 //! noisy SGD (Algorithm 1, `A_ProxGD`, the Moreau variant) and objective
-//! perturbation (ObjP, ObjP-App), and the calibration errata.
+//! perturbation (ObjP, ObjP-App), Theorem 5.8's SVRG measured epoch by epoch
+//! (`svrg_check`), and the calibration errata.
 
 pub(crate) mod audit;
 pub(crate) mod cost;
@@ -10,3 +11,4 @@ pub(crate) mod objp;
 pub mod one_run;
 pub(crate) mod options;
 pub(crate) mod sgd;
+pub(crate) mod svrg_check;

@@ -13,6 +13,8 @@
 //! - [`certificate`]: the perturbed objective `J(w) = F(w) + <b, w> +
 //!   lambda ||w||^2` and a deterministic certificate of `J(w) - min J`.
 //! - [`svrg`]: SVRG on `J`, stopped by that certificate.
+//! - [`contraction`]: Theorem 5.8 measured: SVRG's gap to the exact `J*`
+//!   after a fixed number of epochs.
 //!
 //! # Common preconditions (checked by [`check_preconditions`])
 //! - **Assumption 5.1** (every `l(., z)` twice differentiable with Hessian of
@@ -44,6 +46,7 @@ use dpcore::{Objective, PrivacyParams, ProblemConstants, RunFailure};
 pub mod approx;
 pub mod bounds;
 pub mod certificate;
+pub mod contraction;
 pub mod exact;
 pub mod svrg;
 pub mod variant;
@@ -51,8 +54,9 @@ pub mod variant;
 pub use approx::{ObjPApp, ObjPAppPlan};
 pub use bounds::ObjPSetting;
 pub use certificate::{strong_convexity_certificate, PerturbedObjective};
+pub use contraction::SvrgContraction;
 pub use exact::{run_objp, ObjPPlan};
-pub use svrg::{certified_svrg, Svrg, SvrgOutcome, SvrgSchedule};
+pub use svrg::{certified_svrg, svrg_snapshots, Svrg, SvrgOutcome, SvrgSchedule};
 pub use variant::ObjPAppVariant;
 
 /// The caller's statement about Assumption 5.1 (module doc).

@@ -134,6 +134,58 @@ pub struct SvrgOutcome {
     pub gradient_evaluations: u64,
 }
 
+/// Working vectors of one SVRG epoch.
+struct EpochBuffers {
+    gw: Vec<f64>,
+    gy: Vec<f64>,
+    w: Vec<f64>,
+    sum: Vec<f64>,
+}
+
+impl EpochBuffers {
+    fn new(d: usize) -> Self {
+        Self {
+            gw: vec![0.0; d],
+            gy: vec![0.0; d],
+            w: vec![0.0; d],
+            sum: vec![0.0; d],
+        }
+    }
+}
+
+/// One epoch from the snapshot `y` with its full gradient `gbar`: `k`
+/// projected variance-reduced steps from `w_1 = y`, then `y <- (1/k) sum_s w_s`
+/// (module doc).
+fn epoch<R: Rng + ?Sized>(
+    objective: &PerturbedObjective<'_>,
+    schedule: &SvrgSchedule,
+    y: &mut [f64],
+    gbar: &[f64],
+    buf: &mut EpochBuffers,
+    rng: &mut R,
+) {
+    let n = objective.problem.num_records();
+    let two_lambda = 2.0 * objective.lambda;
+    let EpochBuffers { gw, gy, w, sum } = buf;
+    w.copy_from_slice(y);
+    sum.iter_mut().for_each(|s| *s = 0.0);
+    for _ in 0..schedule.inner_steps {
+        sum.iter_mut().zip(w.iter()).for_each(|(s, wj)| *s += wj);
+        let i = rng.random_range(0..n);
+        objective.records.record_gradient(i, w, gw);
+        objective.records.record_gradient(i, y, gy);
+        let terms = gw.iter().zip(gy.iter()).zip(y.iter().zip(gbar));
+        for (wj, ((gwj, gyj), (yj, gbj))) in w.iter_mut().zip(terms) {
+            let direction = gwj - gyj + two_lambda * (*wj - yj) + gbj;
+            *wj -= schedule.step * direction;
+        }
+        project_ball(w, objective.radius);
+    }
+    let k = schedule.inner_steps as f64;
+    y.iter_mut().zip(sum.iter()).for_each(|(yj, s)| *yj = s / k);
+    project_ball(y, objective.radius);
+}
+
 /// Runs SVRG on `objective` until the certificate is `<= alpha` (module doc).
 ///
 /// Errors: `NonConvergence` when the epoch cap is reached uncertified;
@@ -145,10 +197,9 @@ pub fn certified_svrg<R: Rng + ?Sized>(
     rng: &mut R,
 ) -> Result<SvrgOutcome, RunFailure> {
     let (n, d) = (objective.problem.num_records(), objective.problem.dim());
-    let two_lambda = 2.0 * objective.lambda;
     let mut y = vec![0.0; d];
-    let (mut gbar, mut gw, mut gy) = (vec![0.0; d], vec![0.0; d], vec![0.0; d]);
-    let (mut w, mut sum) = (vec![0.0; d], vec![0.0; d]);
+    let mut gbar = vec![0.0; d];
+    let mut buf = EpochBuffers::new(d);
     let (mut evaluations, mut epochs) = (0u64, 0u64);
     loop {
         objective.gradient(&y, &mut gbar);
@@ -172,24 +223,36 @@ pub fn certified_svrg<R: Rng + ?Sized>(
                 schedule.epoch_cap, schedule.theory_epochs
             )));
         }
-        w.copy_from_slice(&y);
-        sum.iter_mut().for_each(|s| *s = 0.0);
-        for _ in 0..schedule.inner_steps {
-            sum.iter_mut().zip(&w).for_each(|(s, wj)| *s += wj);
-            let i = rng.random_range(0..n);
-            objective.records.record_gradient(i, &w, &mut gw);
-            objective.records.record_gradient(i, &y, &mut gy);
-            let terms = gw.iter().zip(&gy).zip(y.iter().zip(&gbar));
-            for (wj, ((gwj, gyj), (yj, gbj))) in w.iter_mut().zip(terms) {
-                let direction = gwj - gyj + two_lambda * (*wj - yj) + gbj;
-                *wj -= schedule.step * direction;
-            }
-            project_ball(&mut w, objective.radius);
-        }
+        epoch(objective, schedule, &mut y, &gbar, &mut buf, rng);
         evaluations += 2 * schedule.inner_steps;
-        let k = schedule.inner_steps as f64;
-        y.iter_mut().zip(&sum).for_each(|(yj, s)| *yj = s / k);
-        project_ball(&mut y, objective.radius);
         epochs += 1;
     }
+}
+
+/// The snapshots `y(1) = 0, y(2), ..., y(epochs + 1)` of exactly `epochs`
+/// SVRG epochs on `objective`, with no stopping rule: what Theorem 5.8's
+/// `E J(y(t+1)) - J* <= 0.9^t (J(y(1)) - J*)` speaks about, epoch by epoch.
+/// The steps are [`certified_svrg`]'s (same epoch, same draws).
+///
+/// Errors: `NonFinite` for a non-finite snapshot.
+pub fn svrg_snapshots<R: Rng + ?Sized>(
+    objective: &PerturbedObjective<'_>,
+    schedule: &SvrgSchedule,
+    epochs: u64,
+    rng: &mut R,
+) -> Result<Vec<Vec<f64>>, RunFailure> {
+    let d = objective.problem.dim();
+    let mut y = vec![0.0; d];
+    let mut gbar = vec![0.0; d];
+    let mut buf = EpochBuffers::new(d);
+    let mut snapshots = vec![y.clone()];
+    for _ in 0..epochs {
+        objective.gradient(&y, &mut gbar);
+        epoch(objective, schedule, &mut y, &gbar, &mut buf, rng);
+        if y.iter().any(|v| !v.is_finite()) {
+            return Err(RunFailure::NonFinite("SVRG snapshot".into()));
+        }
+        snapshots.push(y.clone());
+    }
+    Ok(snapshots)
 }
