@@ -158,3 +158,64 @@ fn constants_follow_the_digest() {
         .validate()
         .is_err());
 }
+
+fn sharp(n: usize, d: usize, tau: f64, atoms: f64, seed: u64) -> Term {
+    let params = TermParams {
+        atom_fraction: atoms,
+        ..TermParams::new(n, d, tau, TermLoss::NonSmooth)
+    };
+    Term::generate(params, &mut rng(seed)).expect("generate")
+}
+
+/// The sharp variant: `w* = 0` is the minimum, `F_tau` grows at least `c ||w||`
+/// from it along random directions at every scale (so the excess is linear in
+/// small perturbations, not quadratic), the exact excess matches the direct
+/// difference of values (to its cancellation error), and `c` is the atoms' tilted weight
+/// `k/(k + (n - k) e^tau)`.
+#[test]
+fn sharp_instance_has_its_minimum_at_zero_and_grows_linearly() {
+    for (n, atoms, tau) in [(400usize, 0.5, 0.5), (401, 0.2, 3.0), (100, 0.9, 1e-3)] {
+        let f = sharp(n, 5, tau, atoms, 2);
+        assert!(f.minimizer().iter().all(|v| *v == 0.0));
+        let k = (0..n)
+            .filter(|&i| f.record(i).iter().all(|v| *v == 0.0))
+            .count();
+        assert!(k as f64 >= atoms * n as f64 && (n - k) % 2 == 0, "k = {k}");
+        let c = f.sharpness().unwrap();
+        let want = k as f64 / (k as f64 + (n - k) as f64 * tau.exp());
+        assert!((c - want).abs() <= 1e-12 * want, "c = {c}, want {want}");
+        let mut r = rng(3);
+        for _ in 0..50 {
+            let u = datagen::geometry::sample_unit_sphere(5, &mut r);
+            for scale in [1e-6, 1e-3, 0.1, 0.9] {
+                let w: Vec<f64> = u.iter().map(|v| v * scale).collect();
+                let excess = f.excess_risk(&w);
+                assert!(
+                    excess >= c * scale * (1.0 - 1e-9),
+                    "{excess} < c ||w|| = {}",
+                    c * scale
+                );
+                // The direct difference of two values cancels below ~1e-8.
+                let direct = f.value(&w) - f.value(f.minimizer());
+                assert!(
+                    (excess - direct).abs() <= 1e-13 + 1e-9 * direct.abs(),
+                    "{excess} vs {direct}"
+                );
+            }
+            // Linear, not quadratic: halving a small step halves the excess.
+            let small: Vec<f64> = u.iter().map(|v| v * 1e-7).collect();
+            let half: Vec<f64> = u.iter().map(|v| v * 5e-8).collect();
+            let ratio = f.excess_risk(&small) / f.excess_risk(&half);
+            assert!((ratio - 2.0).abs() < 1e-3, "ratio {ratio}");
+        }
+    }
+    // Without atoms the sharpness is undefined; with the smooth loss refused.
+    assert!(instance(50, 3, 0.5, TermLoss::NonSmooth, 1)
+        .sharpness()
+        .is_none());
+    let bad = TermParams {
+        atom_fraction: 0.5,
+        ..TermParams::new(50, 3, 0.5, TermLoss::Quadratic)
+    };
+    assert!(bad.validate().is_err());
+}

@@ -6,6 +6,17 @@
 //! `B(0, 1)` (Thm 5.2), and the non-smooth `f = mu/2 ||w||^2 + ||w - x||`, `x`
 //! uniform on the unit sphere (Thm 5.1). For both, `R = 1`: projecting `w`
 //! onto `B(0, 1)` decreases every `f(., x_i)` and `F_tau` is increasing in each.
+//!
+//! **Sharp variant** ([`TermParams::atom_fraction`] `> 0`, non-smooth loss
+//! only): a fraction of the records sit at the origin and the others come in
+//! antipodal pairs `+-x` on the sphere. Then `w*_tau = 0` exactly and `F_tau`
+//! grows linearly away from it: at `0` every pair has equal tilted weight and
+//! opposite directional derivatives `-+<x, u>`, and each atom adds `||u||`, so
+//! the directional derivative along any unit `u` is the atoms' total tilted
+//! weight `c = k/(k + (n - k) e^tau) > 0` (`k` atoms), and `F_tau` (convex) has
+//! its unique minimum at `0` with `F_tau(w) - F_tau(0) >= c ||w||`. Output
+//! perturbation's excess is then linear in the noise, the instance on which
+//! Theorem 5.1's `d/(eps n)` is attained (claim LR-Thm5.1-n).
 
 mod ground_truth;
 mod record_loss;
@@ -38,6 +49,10 @@ pub struct TermParams {
     pub tau: f64,
     /// The per-record loss.
     pub loss: TermLoss,
+    /// Fraction of records at the origin, the rest in antipodal pairs (the
+    /// sharp variant, module docs); `0` (default) samples every record. Only
+    /// with [`TermLoss::NonSmooth`], in `[0, 1)`.
+    pub atom_fraction: f64,
 }
 
 impl TermParams {
@@ -49,6 +64,7 @@ impl TermParams {
             mu: 1.0,
             tau,
             loss,
+            atom_fraction: 0.0,
         }
     }
 
@@ -64,6 +80,15 @@ impl TermParams {
             if !(v.is_finite() && v > 0.0) {
                 return Err(format!("{name} must be finite and > 0, got {v}"));
             }
+        }
+        if !(0.0..1.0).contains(&self.atom_fraction) {
+            return Err(format!(
+                "atom_fraction must lie in [0, 1), got {}",
+                self.atom_fraction
+            ));
+        }
+        if self.atom_fraction > 0.0 && self.loss != TermLoss::NonSmooth {
+            return Err("atom_fraction > 0 (the sharp variant) needs the non-smooth loss".into());
         }
         Ok(())
     }
@@ -91,6 +116,9 @@ impl Term {
     /// non-smooth loss, where `F_tau` has a kink).
     pub fn generate<R: Rng + ?Sized>(params: TermParams, rng: &mut R) -> Result<Self, String> {
         params.validate()?;
+        if params.atom_fraction > 0.0 {
+            return Ok(Self::sharp(params, rng));
+        }
         let (n, d) = (params.n, params.d);
         let mut data = Vec::with_capacity(n * d);
         for _ in 0..n {
@@ -112,6 +140,45 @@ impl Term {
         me.w_star = sol.point;
         me.grad_norm = sol.grad_norm;
         Ok(me)
+    }
+
+    /// The sharp variant (module docs): `k = ceil(atom_fraction n)` atoms at
+    /// the origin (one more if `n - k` is odd), then `(n - k)/2` antipodal
+    /// pairs of uniform sphere points; `w* = 0` exactly (certified by the
+    /// directional-derivative argument, no solver: gradient norm 0).
+    fn sharp<R: Rng + ?Sized>(params: TermParams, rng: &mut R) -> Self {
+        let (n, d) = (params.n, params.d);
+        let mut atoms = ((params.atom_fraction * n as f64).ceil() as usize).min(n);
+        if (n - atoms) % 2 == 1 {
+            atoms += 1;
+        }
+        let mut data = vec![0.0; atoms * d];
+        for _ in 0..(n - atoms) / 2 {
+            let x = sample_unit_sphere(d, rng);
+            data.extend(x.iter().copied());
+            data.extend(x.iter().map(|v| -v));
+        }
+        let mut me = Self {
+            params,
+            data,
+            w_star: vec![0.0; d],
+            log_v_star: Vec::new(),
+            grad_norm: 0.0,
+        };
+        me.log_v_star = me.log_weights(&me.w_star);
+        me
+    }
+
+    /// The sharpness `c` of the sharp variant: `F_tau(w) - F_tau(0) >= c ||w||`,
+    /// the atoms' total tilted weight at `0` (`None` without atoms).
+    pub fn sharpness(&self) -> Option<f64> {
+        (self.params.atom_fraction > 0.0).then(|| {
+            self.records()
+                .zip(&self.log_v_star)
+                .filter(|(x, _)| x.iter().all(|v| *v == 0.0))
+                .map(|(_, lv)| lv.exp())
+                .sum()
+        })
     }
 
     /// `||grad F_tau(w*)||` achieved by Newton (`||w* - w_exact|| <= this / mu`).

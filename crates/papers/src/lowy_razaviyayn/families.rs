@@ -117,6 +117,7 @@ fn build_term(v: &Values, rng: &mut Pcg64) -> Result<Box<dyn Objective>, RunFail
     };
     let params = TermParams {
         mu: num(v, "mu"),
+        atom_fraction: num(v, "atom_fraction"),
         ..TermParams::new(n, d, num(v, "tau"), loss)
     };
     params.validate().map_err(fail)?;
@@ -266,6 +267,13 @@ pub(crate) const FAMILIES: &[FamilyDef] = &[
                 "loss f",
             )
             .default("\"quadratic\""),
+            ParamDef::float(
+                "atom_fraction",
+                (0.0, 0.999, false),
+                "fraction of records at the origin, the rest in antipodal sphere pairs (non-smooth loss \
+                 only): w* = 0 exactly and F_tau grows linearly from it (the sharp instance of Thm 5.1)",
+            )
+            .default("0.0"),
         ],
         EMPIRICAL,
         Build::Objective(build_term),
