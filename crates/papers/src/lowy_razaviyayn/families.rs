@@ -109,6 +109,11 @@ contract::choices! {
     }
 }
 
+/// `mu` of the TERM families (`term`, `term_sharp`).
+const TERM_MU: ParamDef = ParamDef::float("mu", POSITIVE, "strong convexity").default("1.0");
+/// `tau` of the TERM families.
+const TERM_TAU: ParamDef = ParamDef::float("tau", POSITIVE, "tilt");
+
 fn build_term(v: &Values, rng: &mut Pcg64) -> Result<Box<dyn Objective>, RunFailure> {
     let (n, d) = n_d(v);
     let loss = match read::<Loss>(v, "loss")? {
@@ -260,17 +265,8 @@ pub(crate) const FAMILIES: &[FamilyDef] = &[
         &[
             N,
             D,
-            ParamDef::float(
-                "mu",
-                POSITIVE,
-                "strong convexity",
-            )
-            .default("1.0"),
-            ParamDef::float(
-                "tau",
-                POSITIVE,
-                "tilt",
-            ),
+            TERM_MU,
+            TERM_TAU,
             ParamDef::choice(
                 "loss",
                 Loss::NAMES,
@@ -294,17 +290,8 @@ pub(crate) const FAMILIES: &[FamilyDef] = &[
         &[
             N,
             D,
-            ParamDef::float(
-                "mu",
-                POSITIVE,
-                "strong convexity",
-            )
-            .default("1.0"),
-            ParamDef::float(
-                "tau",
-                POSITIVE,
-                "tilt",
-            ),
+            TERM_MU,
+            TERM_TAU,
             ParamDef::float(
                 "atom_fraction",
                 (0.0, 0.999, true),

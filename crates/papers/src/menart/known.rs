@@ -84,6 +84,25 @@ contract::choices! {
     }
 }
 
+/// The `inner_steps` option of the entries that run Algorithm 4.
+pub(crate) const INNER_STEPS: ParamDef = ParamDef::choice(
+    "inner_steps",
+    InnerStepsOption::NAMES,
+    "T_in of Algorithm 4: Theorem 9's n^2 rho_A log^2(2/beta_A)/d, or the marked \"practical\" \
+          variant without the log^2 (digest E2)",
+)
+.default("\"theorem9\"")
+.option();
+
+impl From<InnerStepsOption> for InnerSteps {
+    fn from(o: InnerStepsOption) -> Self {
+        match o {
+            InnerStepsOption::Theorem9 => InnerSteps::Theorem9,
+            InnerStepsOption::Practical => InnerSteps::Practical,
+        }
+    }
+}
+
 contract::options! {
     /// Options of `kl_proximal_point`.
     pub(crate) struct ProximalOptions {
@@ -92,14 +111,7 @@ contract::options! {
         /// Failure probability of the w.h.p. guarantee.
         pub(crate) beta: f64 = BETA,
         /// Algorithm 4's inner step count.
-        inner_steps: InnerStepsOption = ParamDef::choice(
-            "inner_steps",
-            InnerStepsOption::NAMES,
-            "T_in of Algorithm 4: Theorem 9's n^2 rho_A log^2(2/beta_A)/d, or the marked \"practical\" \
-                  variant without the log^2 (digest E2)",
-        )
-        .default("\"theorem9\"")
-        .option(),
+        inner_steps: InnerStepsOption = INNER_STEPS,
         /// Multiplier of the balanced prox weight.
         prox_weight_factor: f64 = ParamDef::positive(
             "prox_weight_factor",
@@ -170,10 +182,7 @@ fn run_spider(
 pub(crate) fn proximal_point(o: &ProximalOptions) -> ProximalPoint {
     ProximalPoint {
         calibration: o.calibration.into(),
-        inner_steps: match o.inner_steps {
-            InnerStepsOption::Practical => InnerSteps::Practical,
-            InnerStepsOption::Theorem9 => InnerSteps::Theorem9,
-        },
+        inner_steps: o.inner_steps.into(),
         prox_weight_factor: o.prox_weight_factor,
     }
 }

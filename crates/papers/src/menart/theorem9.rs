@@ -27,10 +27,10 @@ use contract::{
 use dpcore::menart::KlObjective;
 use dpcore::RunFailure;
 use rand_pcg::Pcg64;
-use solvers::menart::proximal::{isotropic_prox_excess, InnerSteps, StandaloneNoisyPgd};
+use solvers::menart::proximal::{isotropic_prox_excess, StandaloneNoisyPgd};
 
 use super::common::{CalibrationOption, BETA, CALIBRATION};
-use super::known::InnerStepsOption;
+use super::known::{InnerStepsOption, INNER_STEPS};
 
 contract::options! {
     /// Options of `kl_noisy_pgd_theorem9`.
@@ -40,14 +40,7 @@ contract::options! {
         /// Failure probability of the w.h.p. guarantee.
         beta: f64 = BETA,
         /// Algorithm 4's inner step count.
-        inner_steps: InnerStepsOption = ParamDef::choice(
-            "inner_steps",
-            InnerStepsOption::NAMES,
-            "T_in: Theorem 9's n^2 rho log^2(2/beta)/d, or the marked \"practical\" variant without \
-                  the log^2 (digest E2)",
-        )
-        .default("\"theorem9\"")
-        .option(),
+        inner_steps: InnerStepsOption = INNER_STEPS,
         /// The prox weight `Lt1`.
         prox_weight: f64 = ParamDef::positive(
             "prox_weight",
@@ -88,10 +81,7 @@ fn run_theorem9(
     }
     let solver = StandaloneNoisyPgd {
         calibration: o.calibration.into(),
-        inner_steps: match o.inner_steps {
-            InnerStepsOption::Theorem9 => InnerSteps::Theorem9,
-            InnerStepsOption::Practical => InnerSteps::Practical,
-        },
+        inner_steps: o.inner_steps.into(),
     };
     let rho = ctx.privacy.rho();
     let out = solver.run(problem, o.prox_weight, rho, o.beta, rng)?;

@@ -126,6 +126,29 @@ impl ObjPApp {
 }
 
 impl ObjPAppPlan {
+    /// The perturbed objective `J(w) = F(w) + <g, w>/n + lambda ||w||^2` for
+    /// a given `g` and its SVRG schedule (Theorem 5.8's `k`, step and epoch
+    /// cap at this plan's `alpha`).
+    ///
+    /// Errors: `InvalidParameters` when `problem` does not match the plan or
+    /// the schedule is refused.
+    pub fn perturbed_objective<'a>(
+        &self,
+        problem: &'a dyn Objective,
+        g: &[f64],
+    ) -> Result<(PerturbedObjective<'a>, SvrgSchedule), RunFailure> {
+        check_matches(problem, &self.setting, g)?;
+        let b: Vec<f64> = g.iter().map(|gj| gj / self.setting.n).collect();
+        let objective = PerturbedObjective::new(problem, b, self.lambda)?;
+        let schedule = self.svrg.schedule(
+            &objective,
+            self.smoothness,
+            self.setting.lipschitz,
+            self.alpha,
+        )?;
+        Ok((objective, schedule))
+    }
+
     /// Step 3's optimizer for a given `g`: certified SVRG on
     /// `J(w) = F(w) + <g, w>/n + lambda ||w||^2` to accuracy `alpha`.
     /// Deterministic in `g` except for SVRG's index draws; exposed for coupled
@@ -140,15 +163,7 @@ impl ObjPAppPlan {
         g: &[f64],
         rng: &mut R,
     ) -> Result<(SvrgOutcome, SvrgSchedule), RunFailure> {
-        check_matches(problem, &self.setting, g)?;
-        let b: Vec<f64> = g.iter().map(|gj| gj / self.setting.n).collect();
-        let objective = PerturbedObjective::new(problem, b, self.lambda)?;
-        let schedule = self.svrg.schedule(
-            &objective,
-            self.smoothness,
-            self.setting.lipschitz,
-            self.alpha,
-        )?;
+        let (objective, schedule) = self.perturbed_objective(problem, g)?;
         let outcome = certified_svrg(&objective, &schedule, self.alpha, rng)?;
         Ok((outcome, schedule))
     }

@@ -12,8 +12,6 @@
 //! Not a private release: the gaps use the exact minimizer.
 
 use super::approx::ObjPAppPlan;
-use super::certificate::PerturbedObjective;
-use super::exact::check_matches;
 use super::svrg::{svrg_snapshots, SvrgSchedule};
 use dpcore::{Objective, RunFailure};
 use mechanisms::noise::gaussian;
@@ -51,16 +49,8 @@ impl ObjPAppPlan {
             return invalid("Theorem 5.8's check needs at least one epoch".into());
         }
         let g = gaussian(problem.dim(), self.sigma_g, rng);
-        check_matches(problem, &self.setting, &g)?;
-        let b: Vec<f64> = g.iter().map(|gj| gj / self.setting.n).collect();
-        let objective = PerturbedObjective::new(problem, b.clone(), self.lambda)?;
-        let schedule = self.svrg.schedule(
-            &objective,
-            self.smoothness,
-            self.setting.lipschitz,
-            self.alpha,
-        )?;
-        let Some(star) = problem.perturbed_minimizer(&b, self.lambda) else {
+        let (objective, schedule) = self.perturbed_objective(problem, &g)?;
+        let Some(star) = problem.perturbed_minimizer(objective.linear_term(), self.lambda) else {
             return invalid(
                 "Theorem 5.8's check needs J* exactly: the family has no exact perturbed minimizer"
                     .into(),
