@@ -48,7 +48,7 @@ for run in "${runs[@]}"; do
   printf '  %-36s %-14s %s core-hours\n' "$spec" "${profile:-default}" "$hours"
   total=$(awk -v a="$total" -v b="$hours" 'BEGIN { print a + b }')
 done
-echo "  experiments: $total core-hours; the audit adds its rows (1.0 core-hour measured on 2026-11-29) and their power probes (3.5 core-hours and counting in the unfinished rerun of that day; results/audit.md gives the finished figure)"
+echo "  experiments: $total core-hours; the audit adds its rows (1.0 core-hour) and their power probes (10.5 core-hours), measured in the committed run from 6275d2d finished on 2026-11-29 (docs/audit.md)"
 [[ "${1:-}" == "--plan" ]] && exit 0
 
 if [[ -n "$(git status --porcelain --untracked-files=no)" ]]; then
