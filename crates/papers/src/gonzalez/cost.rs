@@ -34,6 +34,20 @@ pub(crate) fn counter_based(v: &CostPoint) -> FamilyWork {
     }
 }
 
+/// `ggp_least_squares_log2d` and `ggp_separable_sco_log2d`: as
+/// [`counter_based`] at `d = 2^log2_d`.
+pub(crate) fn counter_based_log2d(v: &CostPoint) -> FamilyWork {
+    let n = v.num("n", 1.0).max(1.0);
+    let d = 2f64.powf(v.num("log2_d", 1.0)).max(1.0);
+    FamilyWork {
+        n,
+        d,
+        generate_ops: d,
+        data_numbers: 8.0 * d,
+        oracle_ops: n * d,
+    }
+}
+
 /// `ggp_marginals`: the population histogram over the domain of `2^bits`
 /// points and `8 C(bits, 2)` query answers.
 pub(crate) fn marginals(v: &CostPoint) -> FamilyWork {

@@ -19,7 +19,7 @@ use dpcore::RunFailure;
 use rand::RngExt;
 use rand_pcg::Pcg64;
 
-use contract::{num, read, Build, FamilyDef, Metric, ParamDef, Values};
+use contract::{num, read, Build, FamilyDef, Metric, ParamDef, Value, Values};
 
 contract::choices! {
     /// `matrix`'s values: the mean payoff matrix `A_bar` of a game.
@@ -93,6 +93,30 @@ const LOG2_D: ParamDef = ParamDef::int(
     "d_x = d_y = 2^log2_d (<= 20), so l = 2 ln(2) log2_d; dense and planted matrices are generated lazily from (seed, i, j), <= 2^16 (O(d^2) hashes per gap)",
 ).log2_size();
 const D: ParamDef = ParamDef::int("d", 2, "dimension of the simplex").size();
+/// The simplex SCO families' dimension on a log scale, for a sweep whose fit
+/// reads the exponent of `l_x = ln d` (Thm 5.1's `l_x` and `l_x^(7/10)`): a
+/// log-log slope along `log2_d` is the exponent of `l_x`, where one along `d`
+/// would read `(exponent)/ln d`.
+const SCO_LOG2_D: ParamDef =
+    ParamDef::int("log2_d", 1, "d = 2^log2_d (<= 20), so l_x = ln(2) log2_d").log2_size();
+
+/// Largest `log2_d` of the simplex SCO families (`2^20` coordinates, 8 MiB per
+/// iterate).
+const MAX_SCO_LOG2_D: i64 = 20;
+
+/// The `log2_d` families' parameters with `d = 2^log2_d` put in, so that the
+/// `d` families' builders serve both.
+fn with_d_from_log2(v: &Values) -> Result<Values, RunFailure> {
+    let log2_d = num(v, "log2_d") as i64;
+    if log2_d > MAX_SCO_LOG2_D {
+        return Err(invalid(format!(
+            "log2_d = {log2_d} exceeds {MAX_SCO_LOG2_D}"
+        )));
+    }
+    let mut out = v.clone();
+    out.insert("d".to_string(), Value::Num((1u64 << log2_d) as f64));
+    Ok(out)
+}
 
 fn invalid(message: impl Into<String>) -> RunFailure {
     RunFailure::InvalidParameters(message.into())
@@ -194,6 +218,20 @@ fn build_least_squares(v: &Values, rng: &mut Pcg64) -> Result<Box<dyn SimplexSco
         n,
         rng,
     )))
+}
+
+fn build_least_squares_log2d(
+    v: &Values,
+    rng: &mut Pcg64,
+) -> Result<Box<dyn SimplexSco>, RunFailure> {
+    build_least_squares(&with_d_from_log2(v)?, rng)
+}
+
+fn build_separable_sco_log2d(
+    v: &Values,
+    rng: &mut Pcg64,
+) -> Result<Box<dyn SimplexSco>, RunFailure> {
+    build_separable_sco(&with_d_from_log2(v)?, rng)
 }
 
 fn build_separable_sco(v: &Values, rng: &mut Pcg64) -> Result<Box<dyn SimplexSco>, RunFailure> {
@@ -362,6 +400,52 @@ pub(crate) const FAMILIES: &[FamilyDef] = &[
     )
 .with_work(super::cost::counter_based),
     FamilyDef::new(
+        "ggp_least_squares_log2d",
+        "ggp_least_squares with d = 2^log2_d, for sweeps whose fit reads the exponent of l_x = ln d \
+              (Thm 5.1's l_x terms); otherwise identical, draw for draw",
+        &[N, SCO_LOG2_D, ParamDef::unit(
+            "noise",
+            "label-noise half-width s",
+        )
+        .default("0.5")],
+        &[Metric::ExcessPopulationRisk],
+        Build::SimplexSco(build_least_squares_log2d),
+    )
+.with_work(super::cost::counter_based_log2d),
+    FamilyDef::new(
+        "ggp_separable_sco_log2d",
+        "ggp_separable_sco with d = 2^log2_d, for sweeps whose fit reads the exponent of l_x = ln d \
+              (Thm 5.1's l_x^(7/10)); otherwise identical, draw for draw",
+        &[
+            N,
+            SCO_LOG2_D,
+            ParamDef::choice(
+                "potential",
+                PotentialName::NAMES,
+                "separable potential phi",
+            )
+            .default("\"huber\""),
+            ParamDef::positive(
+                "penalty_coef",
+                "coefficient c of phi",
+            )
+            .default("1.0"),
+            ParamDef::positive(
+                "kappa",
+                "Huber kink in (0, 1] or log-cosh sharpness",
+            )
+            .default("0.2"),
+            ParamDef::unit(
+                "sigma",
+                "Rademacher noise scale of the linear term",
+            )
+            .default("0.3"),
+        ],
+        &[Metric::ExcessPopulationRisk],
+        Build::SimplexSco(build_separable_sco_log2d),
+    )
+.with_work(super::cost::counter_based_log2d),
+    FamilyDef::new(
         "ggp_marginals",
         "González et al. digest §6.3 G5: Z = {0,1}^bits, all 2-way marginal conjunctions and their negations \
               (|Q| = 8 C(bits, 2)), D a two-component product mixture; exact population answers",
@@ -376,3 +460,74 @@ pub(crate) const FAMILIES: &[FamilyDef] = &[
     )
 .with_work(super::cost::marginals),
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    fn values(pairs: &[(&str, Value)]) -> Values {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.clone()))
+            .collect()
+    }
+
+    /// The `log2_d` families are the `d` families at `d = 2^log2_d`, draw
+    /// for draw: same dimension, same records, same excess at a fixed point.
+    /// Fails if the conversion or the parameter order of either builder
+    /// changes.
+    #[test]
+    fn log2d_families_match_the_d_families_draw_for_draw() {
+        let n = Value::Num(50.0);
+        let ls = values(&[
+            ("n", n.clone()),
+            ("d", Value::Num(64.0)),
+            ("noise", Value::Num(0.5)),
+        ]);
+        let ls2 = values(&[
+            ("n", n.clone()),
+            ("log2_d", Value::Num(6.0)),
+            ("noise", Value::Num(0.5)),
+        ]);
+        let sep = |dim: (&str, f64)| {
+            values(&[
+                ("n", n.clone()),
+                (dim.0, Value::Num(dim.1)),
+                ("potential", Value::Str("huber".into())),
+                ("penalty_coef", Value::Num(1.0)),
+                ("kappa", Value::Num(0.2)),
+                ("sigma", Value::Num(0.3)),
+            ])
+        };
+        let point: Vec<f64> = (0..64).map(|j| (j + 1) as f64).collect();
+        let total: f64 = point.iter().sum();
+        let point: Vec<f64> = point.iter().map(|x| x / total).collect();
+        let pairs = [
+            (
+                build_least_squares(&ls, &mut Pcg64::seed_from_u64(7)).unwrap(),
+                build_least_squares_log2d(&ls2, &mut Pcg64::seed_from_u64(7)).unwrap(),
+            ),
+            (
+                build_separable_sco(&sep(("d", 64.0)), &mut Pcg64::seed_from_u64(7)).unwrap(),
+                build_separable_sco_log2d(&sep(("log2_d", 6.0)), &mut Pcg64::seed_from_u64(7))
+                    .unwrap(),
+            ),
+        ];
+        for (a, b) in &pairs {
+            assert_eq!(a.dim(), 64);
+            assert_eq!(b.dim(), 64);
+            assert_eq!(a.num_records(), b.num_records());
+            assert_eq!(
+                a.excess_risk(&point).to_bits(),
+                b.excess_risk(&point).to_bits()
+            );
+        }
+        let too_big = values(&[
+            ("n", n),
+            ("log2_d", Value::Num(21.0)),
+            ("noise", Value::Num(0.5)),
+        ]);
+        assert!(build_least_squares_log2d(&too_big, &mut Pcg64::seed_from_u64(7)).is_err());
+    }
+}
