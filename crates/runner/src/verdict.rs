@@ -557,6 +557,16 @@ fn with_revised(j: Judgement, fit: &SlopeFit) -> Judgement {
 }
 
 /// Repetitions that shrink a CI half-width `h` (at `reps`) below `margin`.
+/// The repetition count an inconclusive slope reason names ("about N
+/// repetitions per point (now M) would ..."), as [`judge_banded`] writes it.
+pub fn named_repetitions(reason: &str) -> Option<u64> {
+    let tail = &reason[reason.find("about ")? + "about ".len()..];
+    let (count, rest) = tail.split_once(' ')?;
+    rest.starts_with("repetitions per point")
+        .then(|| count.parse().ok())
+        .flatten()
+}
+
 pub fn repetitions_needed(reps: usize, h: f64, margin: f64) -> Option<u64> {
     if !(margin > 1e-9 * h.abs().max(1e-12) && h.is_finite()) {
         return None;
@@ -770,6 +780,16 @@ mod tests {
         // Margin to the nearer edge -0.85 is 0.095: 20 * (0.212/0.095)^2 = 99.6.
         assert!(j.reason.contains("about 100 repetitions"), "{}", j.reason);
         assert!(j.reason.contains("would confirm"), "{}", j.reason);
+    }
+
+    #[test]
+    fn the_repetitions_an_inconclusive_reason_names_are_read_back() {
+        // The NSGD case above: 100 named; a decisive verdict names none.
+        let j = judge_slope(ev(-0.945, 0.212), SlopeSide::Both, -1.0, 0.15);
+        assert_eq!(named_repetitions(&j.reason), Some(100), "{}", j.reason);
+        let j = judge_slope(ev(-1.997, 0.018), SlopeSide::Both, -2.0, 0.15);
+        assert_eq!(named_repetitions(&j.reason), None, "{}", j.reason);
+        assert_eq!(named_repetitions("about 3 points in the window"), None);
     }
 
     #[test]

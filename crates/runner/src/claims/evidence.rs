@@ -250,6 +250,7 @@ pub fn study_parts<'a>(
         if judgement.verdict != s.judgement.verdict && judgement.rules.is_empty() {
             judgement = judgement.by(Rule::Kind);
         }
+        let judgement = with_rerun_cost(judgement, study);
         Part {
             where_: where_(&format!("slope in {}{at}{window}", s.param)),
             judgement,
@@ -308,6 +309,38 @@ pub fn study_parts<'a>(
         }
         Evidence::Errata | Evidence::Audit | Evidence::Test => Vec::new(),
     }
+}
+
+/// Issue 39's line for a rerun: an inconclusive row whose deciding
+/// repetitions cost at most this many core-hours is rerun at them.
+pub const RERUN_LINE_CORE_HOURS: f64 = 1.0;
+
+/// An inconclusive fit that names the repetitions that would decide it, with
+/// what they cost by `runner plan`'s model (the study's grid at that count,
+/// whatever count its evidence ran at) and on which side of
+/// [`RERUN_LINE_CORE_HOURS`] that falls. Other judgements are returned as
+/// they are.
+fn with_rerun_cost(mut j: Judgement, study: &Study) -> Judgement {
+    if j.verdict != Verdict::Inconclusive {
+        return j;
+    }
+    let Some(reps) = crate::verdict::named_repetitions(&j.reason) else {
+        return j;
+    };
+    let per_repetition =
+        crate::cost::estimate_study(study).core_seconds / study.repetitions.max(1) as f64;
+    let hours = per_repetition * reps as f64 / 3600.0;
+    let side = if hours <= RERUN_LINE_CORE_HOURS {
+        "within"
+    } else {
+        "above"
+    };
+    j.reason.push_str(&format!(
+        "; {reps} repetitions cost about {} core-hours by runner plan's model, {side} the {} core-hour line of a rerun",
+        sig(hours),
+        sig(RERUN_LINE_CORE_HOURS)
+    ));
+    j
 }
 
 /// The unit tests a claim names (`evidence = "test"`), each found in the
