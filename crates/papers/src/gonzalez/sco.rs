@@ -202,7 +202,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         QUERY_METRICS,
         Run::QueryRelease(run_alg5),
     )
-.with_work(super::cost::query_release)
+.with_work(super::cost::alg5)
     .requiring_delta()
     .with_diagnostics(&["steps", "realised_eps"])
     .with_curves("Thm G.1 with its explicit constants", "", "")
@@ -214,7 +214,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         QUERY_METRICS,
         Run::QueryRelease(run_mwem),
     )
-.with_work(super::cost::query_release)
+.with_work(super::cost::mwem)
     .with_diagnostics(&["steps", "realised_eps"])
     .audited(&super::audit::MWEM),
 ];
