@@ -93,6 +93,19 @@ const LOG2_D: ParamDef = ParamDef::int(
     "d_x = d_y = 2^log2_d (<= 20), so l = 2 ln(2) log2_d; dense and planted matrices are generated lazily from (seed, i, j), <= 2^16 (O(d^2) hashes per gap)",
 ).log2_size();
 const D: ParamDef = ParamDef::int("d", 2, "dimension of the simplex").size();
+/// `ggp_least_squares`'s label noise.
+const LS_NOISE: ParamDef = ParamDef::unit("noise", "label-noise half-width s").default("0.5");
+/// `ggp_separable_sco`'s potential, its coefficient and sharpness, and the
+/// noise of its linear term.
+const SEP_POTENTIAL: ParamDef =
+    ParamDef::choice("potential", PotentialName::NAMES, "separable potential phi")
+        .default("\"huber\"");
+const SEP_PENALTY_COEF: ParamDef =
+    ParamDef::positive("penalty_coef", "coefficient c of phi").default("1.0");
+const SEP_KAPPA: ParamDef =
+    ParamDef::positive("kappa", "Huber kink in (0, 1] or log-cosh sharpness").default("0.2");
+const SEP_SIGMA: ParamDef =
+    ParamDef::unit("sigma", "Rademacher noise scale of the linear term").default("0.3");
 /// The simplex SCO families' dimension on a log scale, for a sweep whose fit
 /// reads the exponent of `l_x = ln d` (Thm 5.1's `l_x` and `l_x^(7/10)`): a
 /// log-log slope along `log2_d` is the exponent of `l_x`, where one along `d`
@@ -356,11 +369,7 @@ pub(crate) const FAMILIES: &[FamilyDef] = &[
         "ggp_least_squares",
         "González et al. digest §6.3 G4(a): f(x; z) = (a^T x - b)^2/2 on Delta_d, a Rademacher, b = a_1 + U[-s, s]; \
               excess risk ||x - e_1||^2/2 exactly; L0 = 2 + s, L1 = 1, L2 = 0",
-        &[N, D, ParamDef::unit(
-            "noise",
-            "label-noise half-width s",
-        )
-        .default("0.5")],
+        &[N, D, LS_NOISE],
         &[Metric::ExcessPopulationRisk],
         Build::SimplexSco(build_least_squares),
     )
@@ -373,27 +382,10 @@ pub(crate) const FAMILIES: &[FamilyDef] = &[
         &[
             N,
             D,
-            ParamDef::choice(
-                "potential",
-                PotentialName::NAMES,
-                "separable potential phi",
-            )
-            .default("\"huber\""),
-            ParamDef::positive(
-                "penalty_coef",
-                "coefficient c of phi",
-            )
-            .default("1.0"),
-            ParamDef::positive(
-                "kappa",
-                "Huber kink in (0, 1] or log-cosh sharpness",
-            )
-            .default("0.2"),
-            ParamDef::unit(
-                "sigma",
-                "Rademacher noise scale of the linear term",
-            )
-            .default("0.3"),
+            SEP_POTENTIAL,
+            SEP_PENALTY_COEF,
+            SEP_KAPPA,
+            SEP_SIGMA,
         ],
         &[Metric::ExcessPopulationRisk],
         Build::SimplexSco(build_separable_sco),
@@ -403,11 +395,7 @@ pub(crate) const FAMILIES: &[FamilyDef] = &[
         "ggp_least_squares_log2d",
         "ggp_least_squares with d = 2^log2_d, for sweeps whose fit reads the exponent of l_x = ln d \
               (Thm 5.1's l_x terms); otherwise identical, draw for draw",
-        &[N, SCO_LOG2_D, ParamDef::unit(
-            "noise",
-            "label-noise half-width s",
-        )
-        .default("0.5")],
+        &[N, SCO_LOG2_D, LS_NOISE],
         &[Metric::ExcessPopulationRisk],
         Build::SimplexSco(build_least_squares_log2d),
     )
@@ -419,27 +407,10 @@ pub(crate) const FAMILIES: &[FamilyDef] = &[
         &[
             N,
             SCO_LOG2_D,
-            ParamDef::choice(
-                "potential",
-                PotentialName::NAMES,
-                "separable potential phi",
-            )
-            .default("\"huber\""),
-            ParamDef::positive(
-                "penalty_coef",
-                "coefficient c of phi",
-            )
-            .default("1.0"),
-            ParamDef::positive(
-                "kappa",
-                "Huber kink in (0, 1] or log-cosh sharpness",
-            )
-            .default("0.2"),
-            ParamDef::unit(
-                "sigma",
-                "Rademacher noise scale of the linear term",
-            )
-            .default("0.3"),
+            SEP_POTENTIAL,
+            SEP_PENALTY_COEF,
+            SEP_KAPPA,
+            SEP_SIGMA,
         ],
         &[Metric::ExcessPopulationRisk],
         Build::SimplexSco(build_separable_sco_log2d),
