@@ -556,9 +556,9 @@ fn with_revised(j: Judgement, fit: &SlopeFit) -> Judgement {
     }
 }
 
-/// Repetitions that shrink a CI half-width `h` (at `reps`) below `margin`.
 /// The repetition count an inconclusive slope reason names ("about N
-/// repetitions per point (now M) would ..."), as [`judge_banded`] writes it.
+/// repetitions per point (now M) would ..."), as the banded slope judgement
+/// writes it.
 pub fn named_repetitions(reason: &str) -> Option<u64> {
     let tail = &reason[reason.find("about ")? + "about ".len()..];
     let (count, rest) = tail.split_once(' ')?;
@@ -567,6 +567,7 @@ pub fn named_repetitions(reason: &str) -> Option<u64> {
         .flatten()
 }
 
+/// Repetitions that shrink a CI half-width `h` (at `reps`) below `margin`.
 pub fn repetitions_needed(reps: usize, h: f64, margin: f64) -> Option<u64> {
     if !(margin > 1e-9 * h.abs().max(1e-12) && h.is_finite()) {
         return None;
