@@ -112,6 +112,10 @@ pub struct Judgement {
     /// the verdict, e.g. [`Rule::FewPoints`]: what `results/claims-changes.md`
     /// names as the reason a verdict moved.
     pub rules: Vec<Rule>,
+    /// The repetitions per point an inconclusive fit says would decide it
+    /// ("about N repetitions per point", [`repetitions_needed`]), if it
+    /// names a count: what the claims ledger prices against its rerun line.
+    pub repetitions_to_decide: Option<u64>,
 }
 
 /// A verdict rule that can move a verdict away from the plain band test.
@@ -164,6 +168,7 @@ impl Judgement {
             verdict,
             reason: reason.into(),
             rules: Vec::new(),
+            repetitions_to_decide: None,
         }
     }
 
@@ -418,10 +423,13 @@ fn judge_banded(e: SlopeEvidence, rule: SlopeRule, slope: f64, tolerance: f64) -
         ),
         None => "the point estimate sits on the band edge; no repetition count decides it".into(),
     };
-    Judgement::new(
-        Verdict::Inconclusive,
-        format!("{ci} straddles {allowed}: half-width {h:.3} > margin {margin:.3}; {what}"),
-    )
+    Judgement {
+        repetitions_to_decide: needed,
+        ..Judgement::new(
+            Verdict::Inconclusive,
+            format!("{ci} straddles {allowed}: half-width {h:.3} > margin {margin:.3}; {what}"),
+        )
+    }
 }
 
 /// Everything a slope verdict is judged on, whatever the rule: the study
@@ -504,13 +512,17 @@ pub fn judge_fit(fit: &SlopeFit, rule: SlopeRule, slope: f64, tolerance: f64) ->
             )
             .by(Rule::FewPoints);
         } else if ols.verdict != weighted.verdict {
-            j = Judgement::new(
-                Verdict::Inconclusive,
-                format!(
-                    "the estimators disagree ({both}): {}; OLS: {}",
-                    weighted.reason, ols.reason
-                ),
-            )
+            // The weighted fit is decisive here, so only OLS can name a count.
+            j = Judgement {
+                repetitions_to_decide: ols.repetitions_to_decide,
+                ..Judgement::new(
+                    Verdict::Inconclusive,
+                    format!(
+                        "the estimators disagree ({both}): {}; OLS: {}",
+                        weighted.reason, ols.reason
+                    ),
+                )
+            }
             .by(Rule::EstimatorsDisagree);
         }
     }
@@ -554,17 +566,6 @@ fn with_revised(j: Judgement, fit: &SlopeFit) -> Judgement {
         Some(why) => j.with_note(&format!("revised: {why}")),
         None => j,
     }
-}
-
-/// The repetition count an inconclusive slope reason names ("about N
-/// repetitions per point (now M) would ..."), as the banded slope judgement
-/// writes it.
-pub fn named_repetitions(reason: &str) -> Option<u64> {
-    let tail = &reason[reason.find("about ")? + "about ".len()..];
-    let (count, rest) = tail.split_once(' ')?;
-    rest.starts_with("repetitions per point")
-        .then(|| count.parse().ok())
-        .flatten()
 }
 
 /// Repetitions that shrink a CI half-width `h` (at `reps`) below `margin`.
@@ -784,13 +785,15 @@ mod tests {
     }
 
     #[test]
-    fn the_repetitions_an_inconclusive_reason_names_are_read_back() {
+    fn the_repetitions_an_inconclusive_reason_names_are_carried_with_it() {
         // The NSGD case above: 100 named; a decisive verdict names none.
         let j = judge_slope(ev(-0.945, 0.212), SlopeSide::Both, -1.0, 0.15);
-        assert_eq!(named_repetitions(&j.reason), Some(100), "{}", j.reason);
+        assert_eq!(j.repetitions_to_decide, Some(100), "{}", j.reason);
+        assert!(j.reason.contains("about 100 repetitions"), "{}", j.reason);
         let j = judge_slope(ev(-1.997, 0.018), SlopeSide::Both, -2.0, 0.15);
-        assert_eq!(named_repetitions(&j.reason), None, "{}", j.reason);
-        assert_eq!(named_repetitions("about 3 points in the window"), None);
+        assert_eq!(j.repetitions_to_decide, None, "{}", j.reason);
+        let j = Judgement::new(Verdict::Inconclusive, "about 3 points in the window");
+        assert_eq!(j.repetitions_to_decide, None);
     }
 
     #[test]

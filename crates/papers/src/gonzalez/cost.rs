@@ -25,20 +25,17 @@ pub(crate) fn game(v: &CostPoint) -> FamilyWork {
 /// `ggp_least_squares` and `ggp_separable_sco`: counter-based records, `O(d)`.
 pub(crate) fn counter_based(v: &CostPoint) -> FamilyWork {
     let (n, d) = contract::cost::n_and_d(v);
-    FamilyWork {
-        n,
-        d,
-        generate_ops: d,
-        data_numbers: 8.0 * d,
-        oracle_ops: n * d,
-    }
+    counter_based_work(n, d)
 }
 
 /// `ggp_least_squares_log2d` and `ggp_separable_sco_log2d`: as
 /// [`counter_based`] at `d = 2^log2_d`.
 pub(crate) fn counter_based_log2d(v: &CostPoint) -> FamilyWork {
     let n = v.num("n", 1.0).max(1.0);
-    let d = 2f64.powf(v.num("log2_d", 1.0)).max(1.0);
+    counter_based_work(n, 2f64.powf(v.num("log2_d", 1.0)).max(1.0))
+}
+
+fn counter_based_work(n: f64, d: f64) -> FamilyWork {
     FamilyWork {
         n,
         d,

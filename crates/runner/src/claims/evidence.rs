@@ -184,7 +184,12 @@ fn printed_polarity(j: &Judgement) -> Judgement {
             Verdict::Confirmed,
             "the data lie below the printed curve, as the printed statement says",
         ),
-        v => return Judgement::new(v, j.reason.clone()),
+        v => {
+            return Judgement {
+                repetitions_to_decide: j.repetitions_to_decide,
+                ..Judgement::new(v, j.reason.clone())
+            }
+        }
     };
     Judgement::new(verdict, format!("{what} ({})", j.reason)).by(Rule::PrintedPolarity)
 }
@@ -324,7 +329,7 @@ fn with_rerun_cost(mut j: Judgement, study: &Study) -> Judgement {
     if j.verdict != Verdict::Inconclusive {
         return j;
     }
-    let Some(reps) = crate::verdict::named_repetitions(&j.reason) else {
+    let Some(reps) = j.repetitions_to_decide else {
         return j;
     };
     let per_repetition =
