@@ -57,8 +57,15 @@ pub trait HalfspaceProblem: Send + Sync {
     fn dim(&self) -> usize;
     /// Number of records `n`.
     fn num_records(&self) -> usize;
-    /// The `n x d` row-major features, each row of norm `<= 1`.
+    /// The `n x d` row-major features, each row of norm `<= data_bound()`.
     fn features(&self) -> &[f64];
+    /// The public bound `b` on the row norms, `||x_i|| <= b` (Wang–Zhu–Wang
+    /// Appendix L): a property of the data domain, declared by the family
+    /// before any record is drawn, so an algorithm may calibrate its noise
+    /// to it. 1 (unit-norm rows) unless the problem says otherwise.
+    fn data_bound(&self) -> f64 {
+        1.0
+    }
     /// The labels `y_i = ±1`.
     fn labels(&self) -> &[f64];
     /// The planted margin `gamma*` of the inlier set (`gamma(S \ S_out)`),

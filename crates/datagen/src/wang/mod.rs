@@ -7,6 +7,8 @@
 //! - [`PlantedHalfspace`]: a sampled instance (unit-norm rows, labels `±1`),
 //!   implementing [`dpcore::halfspace::HalfspaceProblem`], with the planted
 //!   `w*`, the outlier mask and the twin map.
+//! - [`ScaledHalfspace`]: the same instance with every row multiplied by a
+//!   public bound `b` (rows of norm `<= b`, margin `b gamma*`; Appendix L).
 //! - [`population`]: the population sampler for `R_D(w)` (digest §6.1 item 6),
 //!   `O(d + N)` per call by reducing every draw to two or three scalars.
 //!
@@ -27,8 +29,10 @@
 pub mod generator;
 pub mod params;
 pub mod population;
+pub mod scaled;
 
 pub use generator::PlantedHalfspace;
 pub use params::{
     Family, HalfspaceParams, MarginProfile, OutlierType, G2_CLUSTER_OFFSET, G2_MINORITY_FRACTION,
 };
+pub use scaled::ScaledHalfspace;

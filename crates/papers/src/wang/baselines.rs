@@ -18,7 +18,7 @@ use rand_pcg::Pcg64;
 use solvers::wang::bounds::{full_dimension_bound, jlgd_bound, selection_expected_excess};
 use solvers::wang::{hard_margin_svm, known_margin, m_star, KnownMarginBudget, MarginOptions};
 
-use super::mstar::{halfspace_release, planted, shape_reference, METRICS};
+use super::mstar::{halfspace_release, planted, require_unit_rows, shape_reference, METRICS};
 use super::options::{FullDimOptions, OracleJlgdOptions, Tuning};
 use contract::{AlgorithmDef, CellOutput, Curves, Metric, Options, Release, Run, RunContext};
 
@@ -27,6 +27,7 @@ fn run_oracle_jlgd(
     problem: &dyn HalfspaceProblem,
     rng: &mut Pcg64,
 ) -> Result<CellOutput, RunFailure> {
+    require_unit_rows(problem, "wang_oracle_jlgd")?;
     let (gamma, m) = planted(problem);
     let Some(gamma) = gamma.filter(|g| g.is_finite()) else {
         return Err(RunFailure::InvalidParameters(
@@ -75,6 +76,7 @@ fn run_full_dimension(
     problem: &dyn HalfspaceProblem,
     rng: &mut Pcg64,
 ) -> Result<CellOutput, RunFailure> {
+    require_unit_rows(problem, "wang_full_dim_dpgd")?;
     let (gamma, m) = planted(problem);
     let gamma = gamma.filter(|g| g.is_finite());
     let options = FullDimOptions::read(ctx.options)?;
@@ -157,6 +159,7 @@ fn run_hard_margin_svm(
     problem: &dyn HalfspaceProblem,
     _rng: &mut Pcg64,
 ) -> Result<CellOutput, RunFailure> {
+    require_unit_rows(problem, "wang_hard_margin_svm")?;
     if matches!(
         ctx.metric,
         Metric::RealisedEps | Metric::GradientEvaluations

@@ -8,7 +8,9 @@
 //! planted `(gamma*, m)` is what the theory curves use (digest §3.9); no margin
 //! solver is needed.
 
-use datagen::wang::{Family, HalfspaceParams, MarginProfile, OutlierType, PlantedHalfspace};
+use datagen::wang::{
+    Family, HalfspaceParams, MarginProfile, OutlierType, PlantedHalfspace, ScaledHalfspace,
+};
 use dpcore::halfspace::HalfspaceProblem;
 use dpcore::RunFailure;
 use rand_pcg::Pcg64;
@@ -94,6 +96,15 @@ const PROFILE: ParamDef = ParamDef::choice(
 const RHO: ParamDef =
     ParamDef::float("rho", (0.0, 1.0, true), "spread rho of the spread profile").default("1.0");
 
+const BOUND: ParamDef = ParamDef::positive(
+    "b",
+    "public bound b on the row norms, ||x|| <= b (Appendix L); the algorithms calibrate to it",
+);
+const MARGIN_ABSOLUTE: ParamDef = ParamDef::positive(
+    "gamma",
+    "planted margin gamma* in (0, b), absolute (not normalised by b), pinned exactly by the anchor pair",
+);
+
 fn outlier_type(v: &Values) -> Result<OutlierType, RunFailure> {
     Ok(match read::<Outliers>(v, "outlier_type")? {
         Outliers::Flips => OutlierType::Flips,
@@ -129,6 +140,32 @@ fn build_isotropic(v: &Values, rng: &mut Pcg64) -> Result<Box<dyn HalfspaceProbl
     generate(v, Family::Isotropic(profile), rng)
 }
 
+/// G at the normalised margin `gamma/b`, every row multiplied by `b`
+/// (`datagen::wang::ScaledHalfspace`): rows of norm `<= b`, margin `gamma`.
+fn build_isotropic_scaled(
+    v: &Values,
+    rng: &mut Pcg64,
+) -> Result<Box<dyn HalfspaceProblem>, RunFailure> {
+    let (b, gamma) = (num(v, "b"), num(v, "gamma"));
+    if gamma >= b {
+        return Err(RunFailure::InvalidParameters(format!(
+            "wang_isotropic_scaled: the margin gamma = {gamma} must be below the row-norm bound b = {b}"
+        )));
+    }
+    let params = HalfspaceParams {
+        n: num(v, "n") as usize,
+        d: num(v, "d") as usize,
+        margin: gamma / b,
+        outliers: num(v, "m") as usize,
+        outlier_type: outlier_type(v)?,
+        family: Family::Isotropic(MarginProfile::Spread { rho: num(v, "rho") }),
+        population_samples: num(v, "population_samples") as usize,
+    };
+    let unit = PlantedHalfspace::generate(params, rng).map_err(RunFailure::InvalidParameters)?;
+    let scaled = ScaledHalfspace::new(unit, b).map_err(RunFailure::InvalidParameters)?;
+    Ok(Box::new(scaled))
+}
+
 fn build_two_cluster(v: &Values, rng: &mut Pcg64) -> Result<Box<dyn HalfspaceProblem>, RunFailure> {
     generate(v, Family::TwoCluster, rng)
 }
@@ -149,6 +186,16 @@ pub(crate) const FAMILIES: &[FamilyDef] = &[
         &[N, D_G, MARGIN_G, OUTLIERS, OUTLIER_TYPE, PROFILE, RHO, POPULATION],
         METRICS,
         Build::Halfspace(build_isotropic),
+    ),
+    FamilyDef::new(
+        "wang_isotropic_scaled",
+        "Wang–Zhu–Wang Appendix L: generator G (spread profile) drawn at the normalised margin \
+              gamma/b and every row multiplied by the public bound b, so ||x|| <= b and the inlier margin is \
+              exactly gamma; the same labels, outliers and population error as the unit instance (signs \
+              do not change). A b-sweep at fixed gamma measures Theorems L.1/L.2's b-dependence",
+        &[N, D_G, BOUND, MARGIN_ABSOLUTE, OUTLIERS, OUTLIER_TYPE, RHO, POPULATION],
+        METRICS,
+        Build::Halfspace(build_isotropic_scaled),
     ),
     FamilyDef::new(
         "wang_two_cluster",

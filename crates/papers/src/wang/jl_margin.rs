@@ -26,6 +26,7 @@ fn run_jl_margin(
     problem: &dyn HalfspaceProblem,
     rng: &mut Pcg64,
 ) -> Result<CellOutput, RunFailure> {
+    super::mstar::require_unit_rows(problem, "wang_jl_margin_check")?;
     let invalid = |m: &str| RunFailure::InvalidParameters(m.into());
     let gamma = problem
         .true_margin()

@@ -40,6 +40,31 @@ pub(super) fn planted(problem: &dyn HalfspaceProblem) -> (Option<f64>, usize) {
     (problem.true_margin(), problem.outlier_count())
 }
 
+/// The planted margin normalised by the public row-norm bound, `gamma*/b`:
+/// the theory curves are written for `b = 1`, and Theorems L.1/L.2 replace
+/// `gamma` by `gamma/b` (their `b^2/gamma^2` and `b/gamma` terms).
+pub(super) fn normalised_margin(problem: &dyn HalfspaceProblem) -> Option<f64> {
+    problem.true_margin().map(|g| g / problem.data_bound())
+}
+
+/// Refuses a problem whose public row-norm bound is not 1: `entry`
+/// calibrates its clipping and noise to unit-norm rows (only `wang_m_star`
+/// reads the problem's bound).
+pub(super) fn require_unit_rows(
+    problem: &dyn HalfspaceProblem,
+    entry: &str,
+) -> Result<(), RunFailure> {
+    let b = problem.data_bound();
+    if b == 1.0 {
+        Ok(())
+    } else {
+        Err(RunFailure::InvalidParameters(format!(
+            "{entry} calibrates to unit-norm rows; this problem declares ||x|| <= b = {b} \
+             (use wang_m_star, which reads b)"
+        )))
+    }
+}
+
 /// A released halfspace `w` with its cost and the `eps` its accountant
 /// certifies.
 pub(super) fn halfspace_release(
@@ -55,8 +80,8 @@ pub(super) fn halfspace_release(
 /// (population, `1/min(eps, 1)`); none for the other metrics or without a
 /// planted margin.
 pub(super) fn shape_reference(ctx: &RunContext, problem: &dyn HalfspaceProblem) -> Option<f64> {
-    let (gamma, m) = planted(problem);
-    let gamma = gamma?;
+    let m = problem.outlier_count();
+    let gamma = normalised_margin(problem)?;
     let n = problem.num_records();
     let (eps, delta) = (ctx.privacy.approx().eps, ctx.privacy.approx().delta);
     match ctx.metric {
@@ -76,9 +101,13 @@ fn run_m_star(
     rng: &mut Pcg64,
 ) -> Result<CellOutput, RunFailure> {
     let options = MStarEntryOptions::read(ctx.options)?;
-    let opts = options.m_star();
+    let mut opts = options.m_star();
+    // The public row-norm bound of the data domain (1 for every unit-norm
+    // family): M* clips at 2b and its grid, JL dimension and sensitivity
+    // scale with it.
+    opts.data_bound = problem.data_bound();
     let r = m_star(problem, ctx.privacy.approx(), opts, rng)?;
-    let (gamma, m) = planted(problem);
+    let (gamma, m) = (normalised_margin(problem), problem.outlier_count());
     let (eps, delta) = (ctx.privacy.approx().eps, ctx.privacy.approx().delta);
     let n = problem.num_records();
     // The certified envelope of the averaged iterate at the planted margin.
@@ -113,6 +142,7 @@ fn run_m_prime(
     problem: &dyn HalfspaceProblem,
     rng: &mut Pcg64,
 ) -> Result<CellOutput, RunFailure> {
+    require_unit_rows(problem, "wang_m_prime")?;
     let options = MPrimeOptions::read(ctx.options)?;
     let r_factor = options.r_factor;
     let n = problem.num_records() as f64;
@@ -155,7 +185,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
     AlgorithmDef::new(
         "wang_m_star",
         "Wang–Zhu–Wang Algorithm 3 (M*, Theorems 6.5/6.7): for every gamma of {1/n, 2/n, ..., 1} a \
-              Rademacher JL map to k_gamma (identity if k_gamma >= d), clip at 2, NGD on the hinge gamma/3 \
+              Rademacher JL map to k_gamma (identity if k_gamma >= d), clip at 2b (b the family's public row-norm bound, 1 for unit rows), NGD on the hinge gamma/3 \
               (Delta = 12/gamma, replace-one); Gaussian report-noisy-min (A_Iter) on the 0-1 error; 2|Gamma| \
               mechanisms of mu/sqrt(2|Gamma|)-GDP each",
         METRICS,
@@ -197,3 +227,58 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
     .with_curves("Theorem 7.1 (Eq. 26, O-constant 1)", "", "B_shape = 1/(gamma^2 n eps) + m/(gamma n)")
     .audited(&super::audit::M_PRIME_AUDIT),
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use datagen::wang::{HalfspaceParams, PlantedHalfspace, ScaledHalfspace};
+    use dpcore::PrivacyParams;
+    use rand::SeedableRng;
+    use solvers::wang::MStarOptions;
+
+    fn unit(margin: f64) -> PlantedHalfspace {
+        let params = HalfspaceParams::isotropic(256, 400, margin, 0);
+        PlantedHalfspace::generate(params, &mut Pcg64::seed_from_u64(11)).unwrap()
+    }
+
+    /// Appendix L's reduction, exactly: M* with `data_bound = b` on rows of
+    /// norm `b` at margin `gamma` is M* on the unit rows at `gamma/b`. With
+    /// `b` a power of two every scaling is exact in floating point, so the
+    /// JL dimensions, step counts, selection and 0-1 errors agree bit for
+    /// bit, and so does the released `w` (the hinge argument `<w, b x>` and
+    /// its margin `b gamma/3` scale together). A b-sweep at fixed
+    /// `gamma` is therefore a `gamma/b` sweep, and a mistake in how `b`
+    /// reaches the clip, grid or noise fails here.
+    #[test]
+    fn m_star_on_rows_scaled_by_b_is_m_star_at_margin_over_b() {
+        let privacy = PrivacyParams::approx(1.0, 1e-5);
+        let base = unit(0.1);
+        for b in [2.0, 4.0] {
+            let scaled = ScaledHalfspace::new(base.clone(), b).unwrap();
+            let unit_opts = MStarOptions::default();
+            let scaled_opts = MStarOptions {
+                data_bound: b,
+                ..MStarOptions::default()
+            };
+            let r1 = m_star(&base, privacy, unit_opts, &mut Pcg64::seed_from_u64(3)).unwrap();
+            let rb = m_star(&scaled, privacy, scaled_opts, &mut Pcg64::seed_from_u64(3)).unwrap();
+            assert_eq!(r1.selected_index, rb.selected_index, "b = {b}");
+            assert_eq!(rb.selected_gamma, b * r1.selected_gamma, "b = {b}");
+            for (c1, cb) in r1.candidates.iter().zip(&rb.candidates) {
+                assert_eq!((c1.k, c1.identity, c1.steps), (cb.k, cb.identity, cb.steps));
+                assert_eq!(c1.score, cb.score, "b = {b}, gamma = {}", c1.gamma);
+            }
+            assert_eq!(base.zero_one_error(&r1.w), scaled.zero_one_error(&rb.w));
+            assert_eq!(r1.w, rb.w, "b = {b}");
+        }
+    }
+
+    #[test]
+    fn entries_calibrated_to_unit_rows_refuse_a_larger_bound() {
+        let scaled = ScaledHalfspace::new(unit(0.1), 2.0).unwrap();
+        let err = require_unit_rows(&scaled, "wang_m_prime").unwrap_err();
+        assert!(err.to_string().contains("b = 2"), "{err}");
+        assert!(require_unit_rows(&unit(0.1), "wang_m_prime").is_ok());
+        assert_eq!(normalised_margin(&scaled), Some(0.1));
+    }
+}
