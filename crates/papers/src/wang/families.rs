@@ -114,22 +114,31 @@ fn outlier_type(v: &Values) -> Result<OutlierType, RunFailure> {
     })
 }
 
-fn generate(
+/// Draws the unit-norm instance of `family` at the (normalised) `margin`.
+fn planted(
     v: &Values,
     family: Family,
+    margin: f64,
     rng: &mut Pcg64,
-) -> Result<Box<dyn HalfspaceProblem>, RunFailure> {
+) -> Result<PlantedHalfspace, RunFailure> {
     let params = HalfspaceParams {
         n: num(v, "n") as usize,
         d: num(v, "d") as usize,
-        margin: num(v, "gamma"),
+        margin,
         outliers: num(v, "m") as usize,
         outlier_type: outlier_type(v)?,
         family,
         population_samples: num(v, "population_samples") as usize,
     };
-    let problem = PlantedHalfspace::generate(params, rng).map_err(RunFailure::InvalidParameters)?;
-    Ok(Box::new(problem))
+    PlantedHalfspace::generate(params, rng).map_err(RunFailure::InvalidParameters)
+}
+
+fn generate(
+    v: &Values,
+    family: Family,
+    rng: &mut Pcg64,
+) -> Result<Box<dyn HalfspaceProblem>, RunFailure> {
+    Ok(Box::new(planted(v, family, num(v, "gamma"), rng)?))
 }
 
 fn build_isotropic(v: &Values, rng: &mut Pcg64) -> Result<Box<dyn HalfspaceProblem>, RunFailure> {
@@ -152,16 +161,8 @@ fn build_isotropic_scaled(
             "wang_isotropic_scaled: the margin gamma = {gamma} must be below the row-norm bound b = {b}"
         )));
     }
-    let params = HalfspaceParams {
-        n: num(v, "n") as usize,
-        d: num(v, "d") as usize,
-        margin: gamma / b,
-        outliers: num(v, "m") as usize,
-        outlier_type: outlier_type(v)?,
-        family: Family::Isotropic(MarginProfile::Spread { rho: num(v, "rho") }),
-        population_samples: num(v, "population_samples") as usize,
-    };
-    let unit = PlantedHalfspace::generate(params, rng).map_err(RunFailure::InvalidParameters)?;
+    let spread = Family::Isotropic(MarginProfile::Spread { rho: num(v, "rho") });
+    let unit = planted(v, spread, gamma / b, rng)?;
     let scaled = ScaledHalfspace::new(unit, b).map_err(RunFailure::InvalidParameters)?;
     Ok(Box::new(scaled))
 }
@@ -208,3 +209,55 @@ pub(crate) const FAMILIES: &[FamilyDef] = &[
         Build::Halfspace(build_two_cluster),
     ),
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use contract::Value;
+    use rand::SeedableRng;
+
+    fn values(pairs: &[(&str, f64)]) -> Values {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), Value::Num(*v)))
+            .chain([
+                ("outlier_type".to_string(), Value::Str("twins".into())),
+                ("profile".to_string(), Value::Str("spread".into())),
+            ])
+            .collect()
+    }
+
+    /// `wang_isotropic_scaled` is `wang_isotropic` at `gamma/b` with every
+    /// row times `b`, draw for draw: same labels, rows scaled exactly (b a
+    /// power of two), margin `gamma`, bound `b`. Fails if the builder draws
+    /// in another order, drops a parameter or scales the wrong quantity.
+    #[test]
+    fn the_scaled_family_is_the_unit_family_at_gamma_over_b() {
+        let common = [
+            ("n", 60.0),
+            ("d", 8.0),
+            ("m", 2.0),
+            ("rho", 1.0),
+            ("population_samples", 1000.0),
+        ];
+        let with = |extra: &[(&str, f64)]| values(&[&common[..], extra].concat());
+        let unit = build_isotropic(&with(&[("gamma", 0.1)]), &mut Pcg64::seed_from_u64(5)).unwrap();
+        let scaled = build_isotropic_scaled(
+            &with(&[("gamma", 0.4), ("b", 4.0)]),
+            &mut Pcg64::seed_from_u64(5),
+        )
+        .unwrap();
+        assert_eq!(scaled.labels(), unit.labels());
+        let times_b: Vec<f64> = unit.features().iter().map(|x| 4.0 * x).collect();
+        assert_eq!(scaled.features(), &times_b[..]);
+        assert_eq!(scaled.true_margin(), Some(0.4));
+        assert_eq!(scaled.data_bound(), 4.0);
+        assert_eq!(unit.data_bound(), 1.0);
+        assert_eq!(scaled.outlier_count(), 2);
+        let bad = build_isotropic_scaled(
+            &with(&[("gamma", 4.0), ("b", 4.0)]),
+            &mut Pcg64::seed_from_u64(5),
+        );
+        assert!(bad.is_err(), "gamma = b must be refused");
+    }
+}
