@@ -436,7 +436,12 @@ fn fit_slope(
         .map(|p| p.count)
         .min()
         .unwrap_or(study.repetitions);
+    // Both estimators carry the weighted fit's chi2/df: the misfit of the
+    // same means to one power law, which no repetition count removes from
+    // either CI (OLS has no error bars to measure it against).
+    let misfit = fit.map_or(f64::NAN, |f| f.chi2_df);
     let evidence = |f: Option<crate::stats::LogLogFit>| SlopeEvidence {
+        chi2_df: misfit,
         fitted: f.map_or(f64::NAN, |f| f.slope),
         ci_half_width: f.map_or(f64::NAN, |f| f.ci_half_width),
         points: xs.len(),

@@ -262,15 +262,20 @@ pub struct SlopeEvidence {
     pub points: usize,
     /// Repetitions per point behind the fit.
     pub repetitions: usize,
+    /// The weighted fit's chi²/df (the Birge ratio squared; NaN for OLS or
+    /// when an error is unknown): above 1 the CI carries the means' misfit
+    /// to a single power law, which more repetitions do not remove.
+    pub chi2_df: f64,
 }
 
 /// Judges a fitted exponent against `slope ± tolerance` on `side` (an
 /// equivalence test on the 95% CI). When inconclusive, the reason gives the
-/// repetitions that would make the CI narrow enough to decide, assuming the
-/// half-width shrinks as `1/sqrt(repetitions)` (it does when the per-point
-/// standard errors dominate; a model misfit, which the Birge ratio adds to
-/// the CI, does not shrink, and then more grid points or a narrower window
-/// inside one regime are what help).
+/// repetitions that would make the CI narrow enough to decide
+/// ([`repetitions_outlook`]): the half-width shrinks as `1/sqrt(repetitions)`
+/// while the per-point standard errors dominate, but a model misfit, which
+/// the Birge ratio adds to the CI, does not shrink; when that part alone
+/// reaches the margin the reason says no repetition count decides it (more
+/// grid points or a narrower window inside one regime are what help).
 pub fn judge_slope(e: SlopeEvidence, side: SlopeSide, slope: f64, tolerance: f64) -> Judgement {
     judge_banded(e, SlopeRule::Declared(side), slope, tolerance)
 }
@@ -415,13 +420,37 @@ fn judge_banded(e: SlopeEvidence, rule: SlopeRule, slope: f64, tolerance: f64) -
         .fold(f64::INFINITY, f64::min);
     let inside = f >= low && f <= high;
     let outcome = if inside { "confirm" } else { "contradict" };
-    let needed = repetitions_needed(e.repetitions, h, margin);
-    let what = match needed {
-        Some(r) => format!(
-            "about {r} repetitions per point (now {}) would {outcome} it, if the CI shrinks as 1/sqrt(reps)",
-            e.repetitions
+    let (needed, what) = match repetitions_outlook(e.repetitions, h, margin, e.chi2_df) {
+        Outlook::Count(r) if e.chi2_df > 1.0 => (
+            Some(r),
+            format!(
+                "about {r} repetitions per point (now {}) would {outcome} it, with the misfit the CI carries (χ²/df {}) held fixed",
+                e.repetitions,
+                crate::format::sig(e.chi2_df)
+            ),
         ),
-        None => "the point estimate sits on the band edge; no repetition count decides it".into(),
+        Outlook::Count(r) => (
+            Some(r),
+            format!(
+                "about {r} repetitions per point (now {}) would {outcome} it, if the CI shrinks as 1/sqrt(reps)",
+                e.repetitions
+            ),
+        ),
+        Outlook::ScatterFloor(floor) => (
+            None,
+            format!(
+                "the means miss a single power law by more than their error bars (χ²/df {}), and the part of the CI that more repetitions cannot remove, ±{floor:.3}, is not below the margin: no repetition count decides it (a window inside one regime might)",
+                crate::format::sig(e.chi2_df)
+            ),
+        ),
+        Outlook::OnEdge => (
+            None,
+            "the point estimate sits on the band edge; no repetition count decides it".into(),
+        ),
+        Outlook::NoErrorBars => (
+            None,
+            "a point has no error bar (a deterministic metric), so the CI is the means' scatter around one power law, which repetitions do not shrink: no repetition count decides it".into(),
+        ),
     };
     Judgement {
         repetitions_to_decide: needed,
@@ -565,6 +594,58 @@ fn with_revised(j: Judgement, fit: &SlopeFit) -> Judgement {
     match &fit.revised {
         Some(why) => j.with_note(&format!("revised: {why}")),
         None => j,
+    }
+}
+
+/// What more repetitions can do for an inconclusive slope fit.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Outlook {
+    /// About this many repetitions per point would bring the CI inside the
+    /// margin.
+    Count(u64),
+    /// The misfit part of the CI (this half-width) alone reaches the margin:
+    /// no repetition count decides it.
+    ScatterFloor(f64),
+    /// The point estimate sits on the band edge (margin 0).
+    OnEdge,
+    /// Some point has no error bar (a deterministic metric): the CI is the
+    /// means' scatter around one power law, which repetitions do not shrink.
+    NoErrorBars,
+}
+
+/// The repetitions that bring a weighted fit's CI half-width `h` (at
+/// `reps`, with reduced chi-square `chi2_df`) below `margin`.
+///
+/// The weighted fit inflates its CI by `sqrt(max(1, chi2/df))` (the Birge
+/// ratio). Its weights grow with the repetitions `N` while the means' misfit
+/// to a single power law does not shrink, so the expected `chi2/df` grows as
+/// `1 + (c - 1) N/N0` and `h(N)^2 = (h^2/c) (N0/N + c - 1)` (`c = chi2_df` at
+/// `N0 = reps`): the half-width falls towards the floor `h sqrt((c - 1)/c)`,
+/// never below. With `c <= 1` this is `h sqrt(N0/N)`, the `1/sqrt(reps)` of
+/// [`repetitions_needed`]. Counting all of `c - 1` as misfit is conservative
+/// when part of it is chance (a few points). A NaN `chi2_df` means the fit
+/// had no error bars (a point with zero standard error, a deterministic
+/// metric): its CI is the residual scatter, which repetitions do not shrink.
+pub fn repetitions_outlook(reps: usize, h: f64, margin: f64, chi2_df: f64) -> Outlook {
+    if chi2_df.is_nan() {
+        return Outlook::NoErrorBars;
+    }
+    if !(chi2_df.is_finite() && chi2_df > 1.0) {
+        return repetitions_needed(reps, h, margin).map_or(Outlook::OnEdge, Outlook::Count);
+    }
+    let c = chi2_df;
+    let floor = h * ((c - 1.0) / c).sqrt();
+    // A NaN margin or floor names no count either.
+    if margin.partial_cmp(&floor) != Some(std::cmp::Ordering::Greater) {
+        return Outlook::ScatterFloor(floor);
+    }
+    // N0/N < c m^2/h^2 - (c - 1), positive because margin > floor.
+    let room = c * (margin / h).powi(2) - (c - 1.0);
+    let r = (reps.max(1) as f64 / room).ceil();
+    if r.is_finite() && r < 1e15 {
+        Outlook::Count(r as u64)
+    } else {
+        Outlook::ScatterFloor(floor)
     }
 }
 
@@ -758,6 +839,7 @@ mod tests {
             ci_half_width: h,
             points: 7,
             repetitions: 20,
+            chi2_df: 1.0,
         }
     }
 
@@ -782,6 +864,40 @@ mod tests {
         // Margin to the nearer edge -0.85 is 0.095: 20 * (0.212/0.095)^2 = 99.6.
         assert!(j.reason.contains("about 100 repetitions"), "{}", j.reason);
         assert!(j.reason.contains("would confirm"), "{}", j.reason);
+    }
+
+    #[test]
+    fn a_ci_set_by_misfit_names_no_repetition_count() {
+        // The NSGD case with the means 50 times their error bars' chi-square
+        // per degree of freedom: the CI's floor 0.212 sqrt(49/50) = 0.210
+        // exceeds the margin 0.095, so no count is named or priced.
+        let e = SlopeEvidence {
+            chi2_df: 50.0,
+            ..ev(-0.945, 0.212)
+        };
+        let j = judge_slope(e, SlopeSide::Both, -1.0, 0.15);
+        assert_eq!(j.verdict, Verdict::Inconclusive);
+        assert_eq!(j.repetitions_to_decide, None, "{}", j.reason);
+        assert!(
+            j.reason.contains("no repetition count decides it"),
+            "{}",
+            j.reason
+        );
+        // A mild misfit (chi2/df 1.1) still names a count, larger than the
+        // 1/sqrt(reps) one (100): 20/(1.1 (0.095/0.212)^2 - 0.1) = 165.4.
+        let e = SlopeEvidence {
+            chi2_df: 1.1,
+            ..ev(-0.945, 0.212)
+        };
+        let j = judge_slope(e, SlopeSide::Both, -1.0, 0.15);
+        assert_eq!(j.repetitions_to_decide, Some(166), "{}", j.reason);
+        // No error bars (a deterministic metric): no count either.
+        let e = SlopeEvidence {
+            chi2_df: f64::NAN,
+            ..ev(-0.945, 0.212)
+        };
+        let j = judge_slope(e, SlopeSide::Both, -1.0, 0.15);
+        assert_eq!(j.repetitions_to_decide, None, "{}", j.reason);
     }
 
     #[test]
@@ -837,6 +953,20 @@ mod tests {
     fn repetitions_scale_with_the_squared_ratio() {
         assert_eq!(repetitions_needed(10, 0.2, 0.1), Some(40));
         assert_eq!(repetitions_needed(10, 0.2, 0.0), None);
+        // No misfit: the 1/sqrt(reps) count.
+        assert_eq!(repetitions_outlook(10, 0.2, 0.1, 0.8), Outlook::Count(40));
+        assert_eq!(
+            repetitions_outlook(10, 0.2, 0.1, f64::NAN),
+            Outlook::NoErrorBars
+        );
+        // chi2/df 2: the floor is 0.2 sqrt(1/2) = 0.141 > 0.1, never decided.
+        match repetitions_outlook(10, 0.2, 0.1, 2.0) {
+            Outlook::ScatterFloor(f) => assert!((f - 0.2 / 2f64.sqrt()).abs() < 1e-12),
+            other => panic!("{other:?}"),
+        }
+        // chi2/df 1.25: floor 0.089 < 0.1; h(N)^2 = (0.04/1.25)(10/N + 0.25)
+        // < 0.01 needs 10/N < 0.0625, N > 160.
+        assert_eq!(repetitions_outlook(10, 0.2, 0.1, 1.25), Outlook::Count(160));
     }
 
     fn bp(mean: f64, bound: f64) -> BoundPoint {
@@ -900,6 +1030,7 @@ mod tests {
             ci_half_width: h,
             points,
             repetitions: 20,
+            chi2_df: 1.0,
         };
         SlopeFit {
             weighted: e(w),

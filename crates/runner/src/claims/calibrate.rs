@@ -110,14 +110,18 @@ fn simulate(w: &Window, truth: f64, rule: SlopeRule, slope: f64, tol: f64, seed:
         means.push(m);
         ses.push(m * r * (chi.sample(&mut rng) / df).sqrt());
     }
+    // As in the study analysis: both estimators carry the weighted chi2/df.
+    let weighted = fit_loglog(&w.x, &means, &ses);
+    let misfit = weighted.map_or(f64::NAN, |f| f.chi2_df);
     let evidence = |f: Option<crate::stats::LogLogFit>| SlopeEvidence {
+        chi2_df: misfit,
         fitted: f.map_or(f64::NAN, |f| f.slope),
         ci_half_width: f.map_or(f64::NAN, |f| f.ci_half_width),
         points: w.x.len(),
         repetitions: w.reps,
     };
     let fit = SlopeFit {
-        weighted: evidence(fit_loglog(&w.x, &means, &ses)),
+        weighted: evidence(weighted),
         ols: evidence(fit_loglog_ols(&w.x, &means)),
         theory_curve_slope: f64::NAN,
         trivial: None,
