@@ -99,7 +99,8 @@ const RHO: ParamDef =
 const BOUND: ParamDef = ParamDef::positive(
     "b",
     "public bound b on the row norms, ||x|| <= b (Appendix L); the algorithms calibrate to it",
-);
+)
+.default("1.0");
 const MARGIN_ABSOLUTE: ParamDef = ParamDef::positive(
     "gamma",
     "planted margin gamma* in (0, b), absolute (not normalised by b), pinned exactly by the anchor pair",
