@@ -8,6 +8,7 @@
 pub mod adversarial;
 pub mod bassily;
 pub mod certified;
+pub mod coordinate_sco;
 pub mod geometric_median;
 pub mod geometry;
 pub mod gonzalez;

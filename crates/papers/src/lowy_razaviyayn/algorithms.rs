@@ -170,7 +170,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         Run::Objective(run_conceptual_projected),
     )
     .only_on(
-        &["abs_deviation", "adversarial_logistic", "diagonal_quadratic", "least_squares_glm", "lin_ball", "logistic", "logistic_glm", "sco_quadratic", "sharp", "term"],
+        &["abs_deviation", "adversarial_logistic", "coordinate_sco_strong", "diagonal_quadratic", "least_squares_glm", "lin_ball", "logistic", "logistic_glm", "sco_quadratic", "sharp", "term"],
         "its noise is calibrated to the minimizer's sensitivity, infinite on the families without strong convexity or a bounded-minimizer argument",
     )
     .with_options(ProjectedOptions::PARAMS)
@@ -188,7 +188,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         Run::Objective(run_black_box),
     )
     .only_on(
-        &["diagonal_quadratic", "logistic", "sco_quadratic", "sharp", "term", "term_sharp"],
+        &["coordinate_sco_strong", "diagonal_quadratic", "logistic", "sco_quadratic", "sharp", "term", "term_sharp"],
         "Algorithm 1's prescribed accuracy needs a strongly convex objective (mu > 0)",
     )
 .with_work(super::cost::black_box)
@@ -206,7 +206,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         Run::Objective(run_regularized),
     )
     .only_on(
-        &["geometric_median", "pseudo_huber", "sharp"],
+        &["coordinate_sco", "coordinate_sco_strong", "geometric_median", "pseudo_huber", "sharp"],
         "it needs the family's exact regularized minimizer",
     )
 .with_work(super::cost::regularized)

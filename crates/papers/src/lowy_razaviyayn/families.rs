@@ -1,6 +1,7 @@
 //! Problem families of Lowy–Razaviyayn digest §8 (E1b–E7), as registry entries.
 
 use datagen::adversarial::{Adversarial, AdversarialParams};
+use datagen::coordinate_sco::{CoordinateLoss, CoordinateSco, CoordinateScoParams};
 use datagen::geometric_median::{GeometricMedian, GeometricMedianParams};
 use datagen::logistic::{FeatureModel, Logistic, LogisticParams};
 use datagen::pseudo_huber::{PseudoHuber, PseudoHuberParams};
@@ -98,6 +99,51 @@ fn build_pseudo_huber(v: &Values, rng: &mut Pcg64) -> Result<Box<dyn Objective>,
     params.validate().map_err(fail)?;
     Ok(Box::new(PseudoHuber::generate(params, rng)))
 }
+
+contract::choices! {
+    /// The per-coordinate `loss` of the coordinate-separable SCO family.
+    enum CoordinateLossName {
+        /// `|t|`: non-smooth (E2 with `mu > 0`, E4).
+        Abs = "abs",
+        /// `s (sqrt(1 + t²/s²) - 1)`: smooth (E5).
+        PseudoHuber = "pseudo_huber",
+    }
+}
+
+fn build_coordinate_sco(v: &Values, rng: &mut Pcg64) -> Result<Box<dyn Objective>, RunFailure> {
+    build_coordinate(v, 0.0, rng)
+}
+
+fn build_coordinate_sco_strong(
+    v: &Values,
+    rng: &mut Pcg64,
+) -> Result<Box<dyn Objective>, RunFailure> {
+    build_coordinate(v, num(v, "mu"), rng)
+}
+
+fn build_coordinate(
+    v: &Values,
+    mu: f64,
+    rng: &mut Pcg64,
+) -> Result<Box<dyn Objective>, RunFailure> {
+    let (n, d) = n_d(v);
+    let loss = match read::<CoordinateLossName>(v, "loss")? {
+        CoordinateLossName::Abs => CoordinateLoss::Abs,
+        CoordinateLossName::PseudoHuber => CoordinateLoss::PseudoHuber { s: num(v, "s") },
+    };
+    let params = CoordinateScoParams { n, d, loss, mu };
+    Ok(Box::new(
+        CoordinateSco::generate(params, rng).map_err(fail)?,
+    ))
+}
+
+/// `loss` of the coordinate-separable SCO families.
+const COORDINATE_LOSS: ParamDef =
+    ParamDef::choice("loss", CoordinateLossName::NAMES, "per-coordinate loss psi")
+        .default("\"abs\"");
+/// `s` of the coordinate-separable SCO families.
+const COORDINATE_S: ParamDef =
+    ParamDef::float("s", POSITIVE, "pseudo-Huber scale (ignored for abs)").default("1.0");
 
 contract::choices! {
     /// The `loss` of the tilted-ERM family.
@@ -256,6 +302,35 @@ pub(crate) const FAMILIES: &[FamilyDef] = &[
         ],
         BOTH,
         Build::Objective(build_pseudo_huber),
+    ),
+    // A family of its own (issue 39 item 5): on the sphere-with-atom data of
+    // E2/E4/E5 every sample's minimizer is the population's, so their SCO
+    // rows see no statistical term; here it is about 1/(2n) and exact.
+    FamilyDef::new(
+        "coordinate_sco",
+        "Lowy–Razaviyayn SCO rows E4/E5 with a statistical term: f = (1/sqrt d) sum_j \
+              psi(w_j - x_j), psi = |t| or pseudo-Huber, x_j iid uniform on [-1/sqrt d, 1/sqrt d]; \
+              exact empirical and regularized minimizers (shrunk median, bracketed Newton), \
+              population minimizer 0 with the excess in closed form or by quadrature; ERM's \
+              population excess is 1/(2(n+2)) for |t|. L = 1, R = 1, beta = 1/(s sqrt d)",
+        &[N, D, COORDINATE_LOSS, COORDINATE_S],
+        BOTH,
+        Build::Objective(build_coordinate_sco),
+    ),
+    FamilyDef::new(
+        "coordinate_sco_strong",
+        "Lowy–Razaviyayn SCO row E2 with a statistical term: coordinate_sco plus mu/2 ||w||² \
+              (strongly convex, non-smooth for |t|); tight minimizer sensitivity 2/(mu n). \
+              L = 1 + mu, R = 1",
+        &[
+            N,
+            D,
+            COORDINATE_LOSS,
+            COORDINATE_S,
+            ParamDef::float("mu", POSITIVE, "strong convexity").default("0.1"),
+        ],
+        BOTH,
+        Build::Objective(build_coordinate_sco_strong),
     ),
     FamilyDef::new(
         "term",
