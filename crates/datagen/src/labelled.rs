@@ -7,9 +7,9 @@ use crate::geometry::sample_unit_ball;
 use crate::numerics::{norm2, sigmoid};
 use rand::{Rng, RngExt};
 
-/// Law of the features `x` (both keep `||x|| <= 1`, so the analytic constants
+/// Law of the features `x` (each keeps `||x|| <= 1`, so the analytic constants
 /// hold for every data set).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub enum FeatureModel {
     /// Uniform in the unit ball (digest §8 E1b). In high `d` the signal
     /// coordinate is small (`E x_1^2 = 1/(d+2)`).
@@ -18,6 +18,18 @@ pub enum FeatureModel {
     /// in the unit ball of `R^{d-1}`: a dimension-free signal coordinate, so
     /// `||E[y x]||` stays well above an adversary radius `r <= 0.2` (§8 E7).
     SignalSlab,
+    /// [`FeatureModel::UniformBall`] with the signal coordinate shrunk to
+    /// `sigma x_1` after the label is drawn from the unscaled `x_1`: the
+    /// label model is unchanged, but the data's curvature along `e_1`
+    /// shrinks by `sigma^2`, and the regularized optimum moves out along it
+    /// (to about `signal/sigma` when `mu` is far below that curvature, to
+    /// about `g_1/mu` with `g_1 ~ sigma E[y x_1]/2` when `mu` dominates it):
+    /// a low-curvature direction that carries the signal, which a first-order
+    /// method has to travel (the runtime instance of issue 39 item 5).
+    ScaledSignal {
+        /// Scale `sigma` in `(0, 1]` of the signal coordinate.
+        sigma: f64,
+    },
 }
 
 /// Labelled records `(x_i, y_i)`: `w_true = signal * e_1`,
@@ -59,11 +71,18 @@ impl LabelledData {
         rng: &mut R,
     ) -> Result<Self, String> {
         Self::validate(n, d, label_noise, signal)?;
+        if let FeatureModel::ScaledSignal { sigma } = features {
+            if !(sigma > 0.0 && sigma <= 1.0) {
+                return Err(format!("sigma must lie in (0, 1], got {sigma}"));
+            }
+        }
         let mut x = Vec::with_capacity(n * d);
         let mut y = Vec::with_capacity(n);
         for _ in 0..n {
             let mut xi = match features {
-                FeatureModel::UniformBall => sample_unit_ball(d, rng),
+                FeatureModel::UniformBall | FeatureModel::ScaledSignal { .. } => {
+                    sample_unit_ball(d, rng)
+                }
                 FeatureModel::SignalSlab => {
                     let x1: f64 = rng.random_range(-1.0..=1.0);
                     let s = (1.0 - x1 * x1).max(0.0).sqrt();
@@ -86,6 +105,9 @@ impl LabelledData {
             };
             if rng.random::<f64>() < label_noise {
                 label = -label;
+            }
+            if let FeatureModel::ScaledSignal { sigma } = features {
+                xi[0] *= sigma;
             }
             x.extend(xi);
             y.push(label);

@@ -36,6 +36,41 @@ fn softplus_helpers_are_stable_and_exact() {
     assert!((softplus_diff(3.0, 0.5, 2.5) - (softplus(3.0) - softplus(0.5))).abs() < 1e-15);
 }
 
+/// `ScaledSignal` is `UniformBall` draw for draw with the first feature
+/// times `sigma` (so the label model is unchanged), and refuses a `sigma`
+/// outside `(0, 1]`; at `sigma = 0.01` and `mu = 1e-7` (far below the data's
+/// curvature along `e_1`, about `0.03 sigma^2 = 3e-6`) the certified
+/// minimizer's first coordinate is far larger than unscaled (the
+/// low-curvature direction carries the signal).
+#[test]
+fn scaled_signal_shrinks_only_the_signal_coordinate() {
+    let sigma = 0.01;
+    let scaled = FeatureModel::ScaledSignal { sigma };
+    let a = LabelledData::sample(500, 4, 0.1, 2.0, FeatureModel::UniformBall, &mut rng(8)).unwrap();
+    let b = LabelledData::sample(500, 4, 0.1, 2.0, scaled, &mut rng(8)).unwrap();
+    for ((xa, ya), (xb, yb)) in a.iter().zip(b.iter()) {
+        assert_eq!(ya, yb);
+        assert_eq!(xb[0], sigma * xa[0]);
+        assert_eq!(xa[1..], xb[1..]);
+    }
+    for bad in [0.0, -0.5, 1.5, f64::NAN] {
+        let model = FeatureModel::ScaledSignal { sigma: bad };
+        assert!(LabelledData::sample(5, 2, 0.1, 1.0, model, &mut rng(1)).is_err());
+    }
+    let fit = |features| {
+        let params = LogisticParams {
+            features,
+            ..LogisticParams::new(2000, 4, 1e-7)
+        };
+        Logistic::generate(params, &mut rng(9)).unwrap().minimizer()[0]
+    };
+    let (w1, w_sigma) = (fit(FeatureModel::UniformBall), fit(scaled));
+    assert!(
+        w1 > 0.5 && w_sigma > 10.0 * w1,
+        "w*_1: {w1} unscaled, {w_sigma} scaled"
+    );
+}
+
 /// Labels flip at the requested rate: with a huge signal the clean label is
 /// `sign(x_1)`, so the disagreement fraction is Binomial(n, 0.1)/n; the
 /// tolerance is 5 standard deviations (false-alarm rate < 1e-6).

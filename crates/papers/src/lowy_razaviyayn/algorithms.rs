@@ -188,7 +188,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         Run::Objective(run_black_box),
     )
     .only_on(
-        &["coordinate_sco_strong", "diagonal_quadratic", "logistic", "sco_quadratic", "sharp", "term", "term_sharp"],
+        &["coordinate_sco_strong", "diagonal_quadratic", "logistic", "logistic_scaled_signal", "sco_quadratic", "sharp", "term", "term_sharp"],
         "Algorithm 1's prescribed accuracy needs a strongly convex objective (mu > 0)",
     )
 .with_work(super::cost::black_box)

@@ -53,6 +53,23 @@ fn build_logistic(v: &Values, rng: &mut Pcg64) -> Result<Box<dyn Objective>, Run
     Ok(Box::new(Logistic::generate(params, rng).map_err(fail)?))
 }
 
+fn build_logistic_scaled_signal(
+    v: &Values,
+    rng: &mut Pcg64,
+) -> Result<Box<dyn Objective>, RunFailure> {
+    let (n, d) = n_d(v);
+    let params = LogisticParams {
+        label_noise: num(v, "label_noise"),
+        signal: num(v, "signal"),
+        features: FeatureModel::ScaledSignal {
+            sigma: num(v, "sigma"),
+        },
+        ..LogisticParams::new(n, d, num(v, "mu"))
+    };
+    params.validate().map_err(fail)?;
+    Ok(Box::new(Logistic::generate(params, rng).map_err(fail)?))
+}
+
 fn build_sco_quadratic(v: &Values, rng: &mut Pcg64) -> Result<Box<dyn Objective>, RunFailure> {
     let (n, d) = n_d(v);
     let params = ScoQuadraticParams {
@@ -223,6 +240,26 @@ pub(crate) const FAMILIES: &[FamilyDef] = &[
         Build::Objective(build_logistic),
     )
     .ground_truth_revision(1),
+    // A family of its own rather than a `logistic` parameter: a new parameter
+    // with a default would re-seed every committed logistic study.
+    FamilyDef::new(
+        "logistic_scaled_signal",
+        "Lowy–Razaviyayn E1b logistic with the signal coordinate shrunk to sigma x_1 after the \
+              label is drawn (issue 39 item 5): the empirical Hessian's curvature along e_1 shrinks by \
+              sigma² while w*_1 grows to about signal/sigma, a low-curvature direction a first-order \
+              method must travel; constants as logistic (beta = 1/4 + mu, R = min(1/mu, \
+              sqrt(2 ln2/mu)), L = 1 + mu R)",
+        &[
+            N,
+            D,
+            ParamDef::float("mu", POSITIVE, "regularization (strong convexity)"),
+            ParamDef::float("sigma", (0.0, 1.0, true), "scale of the signal coordinate"),
+            LABEL_NOISE,
+            SIGNAL,
+        ],
+        EMPIRICAL,
+        Build::Objective(build_logistic_scaled_signal),
+    ),
     FamilyDef::new(
         "sco_quadratic",
         "Lowy–Razaviyayn §8 E3: the E1 quadratic with x uniform in B(center e_1, r0); population \
