@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{datasets, run, runner_with_results, small_spec, stderr, Scratch};
+use common::{datasets, run, runner_sub, runner_with_results, small_spec, stderr, Scratch};
 
 fn wall_seconds(path: &std::path::Path, study: &str) -> Vec<f64> {
     hdf5_pure::File::open(path)
@@ -131,4 +131,50 @@ fn unchanged_studies_keep_their_cells_and_the_result_equals_a_fresh_run() {
     let err = stderr(&out);
     assert!(err.contains("1 of its 2 studies are unchanged"), "{err}");
     assert!(err.contains("--reuse-unchanged"), "{err}");
+}
+
+/// A spec edit that needs no new cell (here fewer repetitions: the first ones
+/// are kept) still rewrites the file under the edited spec, so `check` and
+/// `baseline` accept it afterwards; before, a run that computed nothing left
+/// the old spec hash in place and they refused the file (found on 2026-11-30
+/// when a quick profile's repetitions were lowered from 40 to 2).
+#[test]
+fn a_reuse_that_computes_nothing_still_adopts_the_edited_spec() {
+    let scratch = Scratch::new("reuse-none");
+    let results = scratch.path("results");
+    let file = results.join("reuse.h5");
+    let go = |spec: &std::path::Path, extra: &[&str]| {
+        let out = run(runner_with_results(&scratch.0, &results)
+            .arg(spec)
+            .args(["--no-check", "--threads", "2"])
+            .args(extra));
+        assert!(out.status.success(), "{}", stderr(&out));
+        stderr(&out)
+    };
+    let three = scratch.write("a.toml", &small_spec("reuse", 3, 3, 1e4));
+    go(&three, &[]);
+    let two = scratch.write("b.toml", &small_spec("reuse", 2, 3, 1e4));
+    let err = go(&two, &["--reuse-unchanged"]);
+    assert!(err.contains("ran 0 cells"), "{err}");
+    let out = run(runner_sub(&scratch.0, "baseline").arg(&two));
+    assert!(
+        out.status.success(),
+        "baseline refused the reused file: {}",
+        stderr(&out)
+    );
+    // And the file is what a fresh run of the edited spec writes.
+    let fresh = scratch.path("fresh");
+    let out = run(runner_with_results(&scratch.0, &fresh).arg(&two).args([
+        "--no-check",
+        "--quiet",
+        "--threads",
+        "1",
+    ]));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let a = datasets(&file);
+    let b = datasets(&fresh.join("reuse.h5"));
+    assert_eq!(a.keys().collect::<Vec<_>>(), b.keys().collect::<Vec<_>>());
+    for (k, v) in a.iter().filter(|(k, _)| !k.contains("/timing/")) {
+        assert_eq!(v, &b[k], "{k} differs from a fresh run");
+    }
 }

@@ -122,7 +122,10 @@ pub(super) fn run(args: &RunArgs) -> Result<i32> {
             progress: !args.finish.quiet,
         },
     )?;
-    if summary.ran == 0 && !path.exists() {
+    // Nothing ran: write the file anyway when there is none yet, or when
+    // `--reuse-unchanged` adopted an edited spec (the kept rows must be stored
+    // under the new spec hash, without the rows the edit dropped).
+    if summary.ran == 0 && (!path.exists() || store.reuse.is_some()) {
         store.flush(&experiment, &p)?;
     }
     if !args.finish.quiet {
