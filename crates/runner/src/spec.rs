@@ -356,8 +356,9 @@ pub struct ProfileSpec {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub only: Vec<String>,
     /// Master seed of this profile's cells in place of the experiment's
-    /// (`seed = 20261129`): with `only` and more repetitions, and nothing
-    /// else changed, an independent rerun of inconclusive studies
+    /// (`seed = 20261129`): with `only` and more repetitions (or denser
+    /// grids that keep every default point), and nothing else changed, an
+    /// independent rerun of inconclusive studies
     /// ([`ProfileSpec::reruns_only`]), whose verdicts the claims ledger then
     /// reads in place of the default run's. It must differ from the
     /// experiment's seed (the same seed would repeat the first cells).
@@ -378,14 +379,12 @@ impl ProfileSpec {
     }
 
     /// Whether the profile reruns selected studies on new seeds, with any
-    /// repetitions and the default grids and expectations: an independent
-    /// replication that may only add runs, so its analyses can stand in for
-    /// the default run's.
+    /// repetitions, the default expectations, and the default grids or denser
+    /// ones (every default point kept: `validate` refuses a grid override of a
+    /// profile with a `seed` that drops one): an independent replication that
+    /// may only add runs, so its analyses can stand in for the default run's.
     pub fn reruns_only(&self) -> bool {
-        !self.only.is_empty()
-            && self.seed.is_some()
-            && self.grids.is_empty()
-            && self.expect.is_empty()
+        !self.only.is_empty() && self.seed.is_some() && self.expect.is_empty()
     }
 }
 

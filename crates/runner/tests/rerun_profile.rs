@@ -72,3 +72,61 @@ fn a_rerun_profile_draws_new_cells_and_stands_in_for_the_default_run() {
     assert!(err.contains(&format!("rr.toml:{line}:")), "{err}");
     assert!(!bad.join("rr-decide.h5").exists());
 }
+
+/// A rerun profile may refine a grid (a denser window: every default point
+/// kept, new ones added) and still stands in for the default run in the
+/// ledger; one that drops a default point is refused at its line, nothing run.
+#[test]
+fn a_rerun_profile_may_add_grid_points_but_never_drop_one() {
+    let scratch = Scratch::new("rerun-refine");
+    let experiments = scratch.path("experiments");
+    std::fs::create_dir_all(&experiments).unwrap();
+    let spec_text = format!(
+        "{}\n[profiles.decide]\nonly = [\"eps_gauss\"]\nseed = 8\n\n[profiles.decide.grids]\neps_gauss = {{ eps = [0.1, 0.15, 0.2, 0.3, 0.5] }}\n",
+        small_spec("rf", 3, 3, 1e4)
+    );
+    let spec = experiments.join("rf.toml");
+    std::fs::write(&spec, &spec_text).unwrap();
+    let results = scratch.path("results");
+    let go = |spec: &std::path::Path, extra: &[&str]| {
+        run(runner_with_results(&scratch.0, &results)
+            .arg(spec)
+            .args(["--no-check", "--threads", "2", "--quiet"])
+            .args(extra))
+    };
+    assert!(go(&spec, &[]).status.success());
+    let out = go(&spec, &["--profile", "decide"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let default_rows = study_rows(&results.join("rf.csv"), "eps_gauss");
+    let rerun_rows = study_rows(&results.join("rf-decide.csv"), "eps_gauss");
+    // eps_gauss sweeps eps x d (3 x 2 points by default, 5 x 2 refined).
+    assert_eq!(default_rows.len(), 6);
+    assert_eq!(rerun_rows.len(), 10);
+    let judged = runner::claims::judge_experiments(&experiments, &results).unwrap();
+    let j = &judged[0];
+    let i_eps = j
+        .experiment
+        .studies
+        .iter()
+        .position(|s| s.name == "eps_gauss")
+        .unwrap();
+    assert_eq!(j.sources[i_eps], "rf-decide");
+    assert_eq!(j.analyses.as_ref().unwrap()[i_eps].points.len(), 10);
+
+    // Dropping eps = 0.5 is refused, located, and nothing runs.
+    let dropped = spec_text.replace("0.3, 0.5] }", "0.3] }");
+    let bad_spec = experiments.join("rf_bad.toml");
+    std::fs::write(&bad_spec, &dropped).unwrap();
+    let line = dropped
+        .lines()
+        .position(|l| l.starts_with("eps_gauss = { eps = [0.1, 0.15"))
+        .unwrap()
+        + 1;
+    let out = go(&bad_spec, &["--profile", "decide"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(err.contains("may only add grid points"), "{err}");
+    assert!(err.contains("drops 0.5"), "{err}");
+    assert!(err.contains(&format!("rf_bad.toml:{line}:")), "{err}");
+    assert!(!results.join("rf_bad-decide.h5").exists());
+}

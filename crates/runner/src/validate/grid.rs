@@ -52,6 +52,32 @@ pub(super) fn merge(
     Ok(grid)
 }
 
+/// A profile with its own `seed` is a rerun ([`ProfileSpec::reruns_only`]):
+/// its grid overrides may add points (a denser window), never drop one, so
+/// the rerun still answers every window the default run answered. Fails on
+/// an overridden axis that lacks a default value.
+pub(super) fn check_refines(
+    loc: &SpecLocator,
+    profile: &str,
+    study: &str,
+    defaults: &[Axis],
+    axes: &[Axis],
+) -> Result<(), SpecError> {
+    for (base, now) in defaults.iter().zip(axes) {
+        if let Some(v) = base.values.iter().find(|v| !now.values.contains(v)) {
+            return Err(loc.error(
+                &toml_path!["profiles", profile, "grids", study, &base.name],
+                format!(
+                    "a rerun profile (it sets `seed`) may only add grid points, but `{}` drops {v}",
+                    base.name
+                ),
+                format!("keep every default value: {:?}", base.values),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// The resolved axes of `grid`, in grid (name) order.
 pub(super) fn resolve_axes(
     loc: &SpecLocator,

@@ -115,6 +115,12 @@ pub(super) fn resolve(
 
     let grid = grid::merge(loc, s, base, profile, profile_spec)?;
     let axes = grid::resolve_axes(loc, family, algorithm, &grid)?;
+    // A rerun profile (its own seed) may only add grid points.
+    if let (Some(p), Some(_)) = (profile, profile_spec.filter(|ps| ps.seed.is_some())) {
+        let defaults = grid::merge(loc, s, base, None, None)?;
+        let defaults = grid::resolve_axes(loc, family, algorithm, &defaults)?;
+        grid::check_refines(loc, p, &s.name, &defaults, &axes)?;
+    }
     let swept: BTreeSet<&str> = axes.iter().map(|a| a.name.as_str()).collect();
     let first_of = |target: Target| -> BTreeMap<&str, f64> {
         axes.iter()
