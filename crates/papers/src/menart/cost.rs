@@ -21,6 +21,7 @@ fn kl_family_work(v: &CostPoint, virtual_data: bool) -> FamilyWork {
         generate_ops,
         data_numbers,
         oracle_ops,
+        exact_minimizer_ops: d,
     }
 }
 
@@ -45,6 +46,7 @@ pub(crate) fn theorem8(v: &CostPoint) -> FamilyWork {
         // The scalar instance answers its oracles from sorted records in
         // O(log n) (measured: 0.06 s a cell at n = 1e5).
         oracle_ops: n.max(2.0).log2(),
+        exact_minimizer_ops: 1.0,
     }
 }
 
