@@ -5,31 +5,42 @@
 use contract::cost::{default_family_work, SetupWork};
 use contract::{CostPoint, FamilyWork};
 
-/// Operations one RDP-accountant calibration of A_NSGD's noise multiplier
-/// counts as (`solvers::dp_sgd::calibrate_poisson_gaussian`: a bisection over
-/// the multiplier, each step the subsampled-Gaussian RDP at 156 orders, whose
+/// Seconds one RDP-accountant calibration of A_NSGD's noise multiplier takes
+/// (`solvers::dp_sgd::calibrate_poisson_gaussian`: a bisection over the
+/// multiplier, each step the subsampled-Gaussian RDP at 156 orders, whose
 /// series length barely moves with `q`; `T` only scales the result). It is
 /// memoized per process on `(eps, delta, q, T, relation)`, so the plan
-/// spreads it over the cells sharing it ([`nsgd_accountant`]). Measured on
+/// spreads it over the cells sharing it ([`accountant`]). Measured on
 /// 2026-11-30: the first cells of each key take 0.059-0.077 s more than the
 /// others, whatever `eps` (0.005-1), `n` (1e3-1e5) and `T`: the scratch run
 /// at one thread, `bassily-decide3`'s 12 eps points, table 1's 11 NSGD keys.
-/// About 0.07 s at the refreshed `nsgd` and `nsgd_moreau` constants (2e-9
-/// s per operation).
-const ACCOUNTANT_OPS: f64 = 3.5e7;
+const ACCOUNTANT_SECONDS: f64 = 0.07;
 
-/// Operations a cell of the `paper` calibration spends on its realised eps
+/// Seconds a cell of the `paper` calibration spends on its realised eps
 /// (`poisson_gaussian_realised_eps`, not memoized: one RDP composition under
 /// add/remove, a few in the replace-one fixed point). Measured on the
 /// quick profile's E5 cells (n = 1e4, d = 16, eps 0.05-1) against the
 /// accountant cells that did not calibrate: 1.2-1.5 ms a cell replace-one,
 /// 0.3-0.4 ms add/remove.
-fn paper_eps_ops(v: &CostPoint) -> f64 {
+fn paper_eps_seconds(v: &CostPoint) -> f64 {
     if v.choice("neighbouring") == "add_remove" {
-        3e5
+        3.5e-4
     } else {
-        1.2e6
+        1.3e-3
     }
+}
+
+/// `seconds` of a fixed computation in the operations of `algorithm`'s
+/// formula: over its calibrated seconds per operation (the table beside the
+/// entries, [`crate::cost_constants`]; the runner's 2e-9 default when it has
+/// none), so that the plan's product gives the seconds back whatever the
+/// units of the rest of the formula.
+fn seconds_as_ops(algorithm: &str, seconds: f64) -> f64 {
+    let k = crate::cost_constants::SECONDS_PER_OP
+        .iter()
+        .find(|(name, _)| *name == algorithm)
+        .map_or(2e-9, |(_, k)| *k);
+    seconds / k
 }
 
 /// A_NSGD's schedule (Thm 3.2, `solvers::bassily::sgd::schedule`): `T =
@@ -72,10 +83,16 @@ const RECORD_CALL_OPS: f64 = 15.0;
 /// (`inner` steps, [`prox_inner`]). The accountant's calibration is
 /// [`nsgd_accountant`], spread over the cells sharing it; the `paper`
 /// calibration computes its realised eps in every cell.
-fn nsgd_work(v: &CostPoint, w: &FamilyWork, inner: f64, per_record: f64) -> (f64, f64) {
+fn nsgd_work(
+    algorithm: &str,
+    v: &CostPoint,
+    w: &FamilyWork,
+    inner: f64,
+    per_record: f64,
+) -> (f64, f64) {
     let (steps, batch) = schedule(v, w);
     let paper = if v.choice("calibration") == "paper" {
-        paper_eps_ops(v)
+        seconds_as_ops(algorithm, paper_eps_seconds(v))
     } else {
         0.0
     };
@@ -85,12 +102,13 @@ fn nsgd_work(v: &CostPoint, w: &FamilyWork, inner: f64, per_record: f64) -> (f64
     )
 }
 
-/// The RDP accountant's calibration of `nsgd`, `nsgd_moreau` and `prox_gd`
-/// (none under the `paper` calibration): [`ACCOUNTANT_OPS`], keyed as its
-/// memo is, by `eps`, `delta`, `q = m/n` and `T`. Was a fixed 2e7
-/// operations a cell, which priced `bftt_e3_moreau_eps` (3 423 cells a key
-/// in `bassily-decide3`) 3.3 times its measured time.
-pub(crate) fn nsgd_accountant(v: &CostPoint, w: &FamilyWork) -> Option<SetupWork> {
+/// The RDP accountant's calibration of `algorithm` (none under the `paper`
+/// calibration): [`ACCOUNTANT_SECONDS`] in its units, keyed as its memo is,
+/// by `eps`, `delta`, `q = m/n`, `T` and the relation (the three entries
+/// share the memo). Was a fixed 2e7 operations a cell, which priced
+/// `bftt_e3_moreau_eps` (3 423 cells a key in `bassily-decide3`) 3.3 times
+/// its measured time.
+fn accountant(algorithm: &str, v: &CostPoint, w: &FamilyWork) -> Option<SetupWork> {
     if v.choice("calibration") == "paper" {
         return None;
     }
@@ -102,7 +120,7 @@ pub(crate) fn nsgd_accountant(v: &CostPoint, w: &FamilyWork) -> Option<SetupWork
         0.0
     };
     Some(SetupWork {
-        ops: ACCOUNTANT_OPS,
+        ops: seconds_as_ops(algorithm, ACCOUNTANT_SECONDS),
         memo: "solvers::dp_sgd::calibrate_poisson_gaussian",
         key: [eps, lambda, batch / w.n, steps, relation],
     })
@@ -110,17 +128,32 @@ pub(crate) fn nsgd_accountant(v: &CostPoint, w: &FamilyWork) -> Option<SetupWork
 
 /// `nsgd`.
 pub(crate) fn nsgd(v: &CostPoint, w: &FamilyWork) -> (f64, f64) {
-    nsgd_work(v, w, 1.0, RECORD_CALL_OPS)
+    nsgd_work("nsgd", v, w, 1.0, RECORD_CALL_OPS)
+}
+
+/// `nsgd`'s accountant.
+pub(crate) fn nsgd_accountant(v: &CostPoint, w: &FamilyWork) -> Option<SetupWork> {
+    accountant("nsgd", v, w)
 }
 
 /// `nsgd_moreau`.
 pub(crate) fn nsgd_moreau(v: &CostPoint, w: &FamilyWork) -> (f64, f64) {
-    nsgd_work(v, w, 1.0, 0.0)
+    nsgd_work("nsgd_moreau", v, w, 1.0, 0.0)
+}
+
+/// `nsgd_moreau`'s accountant.
+pub(crate) fn nsgd_moreau_accountant(v: &CostPoint, w: &FamilyWork) -> Option<SetupWork> {
+    accountant("nsgd_moreau", v, w)
 }
 
 /// `prox_gd`.
 pub(crate) fn prox_gd(v: &CostPoint, w: &FamilyWork) -> (f64, f64) {
-    nsgd_work(v, w, prox_inner(v, w), 0.0)
+    nsgd_work("prox_gd", v, w, prox_inner(v, w), 0.0)
+}
+
+/// `prox_gd`'s accountant.
+pub(crate) fn prox_gd_accountant(v: &CostPoint, w: &FamilyWork) -> Option<SetupWork> {
+    accountant("prox_gd", v, w)
 }
 
 /// `objp`: one call of the family's exact perturbed minimizer
