@@ -87,6 +87,12 @@ pub struct FamilyWork {
     /// family knows it; an algorithm's formula multiplies it by its call
     /// count without naming the family.
     pub oracle_ops: f64,
+    /// Operations of one exact regularized minimizer
+    /// (`dpcore::Objective::perturbed_minimizer`, which objective
+    /// perturbation calls once a run): `d` for a closed form (the default;
+    /// `lin_ball` projects `L z_bar - b`), a dense `d x d` solve where the
+    /// family factors its second moment (`least_squares_glm`).
+    pub exact_minimizer_ops: f64,
 }
 
 /// A family's work at a grid point.
@@ -95,6 +101,29 @@ pub type FamilyWorkFn = fn(&CostPoint) -> FamilyWork;
 /// An algorithm's run at a grid point: `(operations, working numbers)`, given
 /// the family's work.
 pub type AlgorithmWorkFn = fn(&CostPoint, &FamilyWork) -> (f64, f64);
+
+/// Work an algorithm does once per process for each distinct configuration
+/// and then reuses from a process-wide memo (e.g. the RDP accountant's
+/// calibration of a noise multiplier,
+/// `solvers::dp_sgd::calibrate_poisson_gaussian`): the plan spreads `ops`
+/// over every cell of the experiment with the same `memo` and `key` (every
+/// repetition, every data-only axis such as `r_factor`, and the other
+/// studies, of any algorithm, that hit the same memo entry), as the stored
+/// per-cell times do on average (the first such cells pay it all).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SetupWork {
+    /// Operations of one computation (in the algorithm's units).
+    pub ops: f64,
+    /// Which memo: setups of different memos never share.
+    pub memo: &'static str,
+    /// What the memo is keyed by (cells with bit-identical keys share one
+    /// computation).
+    pub key: [f64; 5],
+}
+
+/// An algorithm's memoized setup at a grid point, `None` when it has none
+/// there.
+pub type SetupWorkFn = fn(&CostPoint, &FamilyWork) -> Option<SetupWork>;
 
 /// `n` and `d` of a grid point (each at least 1).
 pub fn n_and_d(v: &CostPoint) -> (f64, f64) {
@@ -111,6 +140,7 @@ pub fn default_family_work(v: &CostPoint) -> FamilyWork {
         generate_ops: n * d,
         data_numbers: n * (d + 3.0),
         oracle_ops: n * d,
+        exact_minimizer_ops: d,
     }
 }
 

@@ -3,7 +3,9 @@
 //! an algorithm runs in.
 
 use crate::audit::AuditDef;
-use crate::cost::{default_algorithm_work, default_family_work, AlgorithmWorkFn, FamilyWorkFn};
+use crate::cost::{
+    default_algorithm_work, default_family_work, AlgorithmWorkFn, FamilyWorkFn, SetupWorkFn,
+};
 use crate::{Build, Diagnostics, Metric, ParamDef, Privacy, PrivacyUnit, Run, Values};
 
 /// Everything an algorithm's runner needs besides the problem and the noise stream.
@@ -98,6 +100,10 @@ pub struct AlgorithmDef {
     /// Its run's work at a grid point, for the plan's estimates
     /// ([`crate::cost`]).
     pub work: AlgorithmWorkFn,
+    /// Work it memoizes across cells (once per process and configuration),
+    /// which the plan spreads over the cells sharing it
+    /// ([`crate::cost::SetupWork`]); `None` for most entries.
+    pub setup_work: Option<SetupWorkFn>,
     /// Its empirical privacy audit (`runner audit`): the worst-case
     /// neighbouring pair, statistic and estimator. `None` for the entries that
     /// release nothing private (non-private baselines, theory curves).
@@ -183,6 +189,7 @@ impl AlgorithmDef {
             families_reason: "",
             derive_diagnostics: None,
             work: default_algorithm_work,
+            setup_work: None,
             audit: None,
             private: true,
         }
@@ -211,6 +218,15 @@ impl AlgorithmDef {
     /// data set, [`default_algorithm_work`]).
     pub const fn with_work(self, work: AlgorithmWorkFn) -> Self {
         Self { work, ..self }
+    }
+
+    /// The same entry with memoized setup work
+    /// ([`AlgorithmDef::setup_work`]).
+    pub const fn with_setup_work(self, setup: SetupWorkFn) -> Self {
+        Self {
+            setup_work: Some(setup),
+            ..self
+        }
     }
 
     /// The same entry accepting only the named families, for the stated

@@ -22,7 +22,7 @@ pub mod seeds;
 mod typed;
 
 pub use audit::{AuditDef, AuditPair, AuditSetting, Estimator, Relation};
-pub use cost::{CostPoint, FamilyWork};
+pub use cost::{CostPoint, FamilyWork, SetupWork};
 pub use dpcore::RunFailure;
 pub use entry::{AlgorithmDef, FamilyDef, RunContext};
 pub use kind::{

@@ -12,12 +12,12 @@
 
 // BEGIN GENERATED (scripts/refresh_cost_constants.sh)
 /// Where the constants below were measured.
-pub const CALIBRATED_FROM: &str = "table1, table1-quick, lowy_razaviyayn-quick, bassily-quick, menart-quick, wang-quick, gonzalez-quick, bassily-decide2, bassily-decide3, lowy_razaviyayn-sharp_decide, wang-decide2, gonzalez-synthetic-decide2 (stored per-cell timings) at 8bc498c on 2026-11-30";
+pub const CALIBRATED_FROM: &str = "table1, table1-quick, lowy_razaviyayn-quick, bassily-quick, menart-quick, wang-quick, gonzalez-quick, bassily-decide2, bassily-decide3, lowy_razaviyayn-sharp_decide, wang-decide2, gonzalez-synthetic-decide2 (stored per-cell timings) at f3508b0 on 2026-11-30";
 
 /// Seconds per operation of each algorithm's work formula, by algorithm name.
 pub const SECONDS_PER_OP: &[(&str, f64)] = &[
-    ("adversarial_black_box", 6.666e-10),   // 760 cells, 15.8 s
-    ("erm", 3.209e-09),                     // 256 cells, 22.8 s
+    ("adversarial_black_box", 6.744e-10),   // 760 cells, 16.0 s
+    ("erm", 1.167e-09),                     // 256 cells, 21.9 s
     ("ggp_alg1", 1.310e-10),                // 425 cells, 242.4 s
     ("ggp_alg3", 3.860e-10),                // 114 cells, 83.7 s
     ("ggp_alg4", 6.659e-10),                // 136 cells, 78.9 s
@@ -28,30 +28,30 @@ pub const SECONDS_PER_OP: &[(&str, f64)] = &[
     ("ggp_mwem", 1.767e-10),                // 24 cells, 0.0 s
     ("ggp_noisy_entropic_md", 1.885e-11),   // 18 cells, 0.0 s
     ("ggp_nonprivate_smd", 3.568e-10),      // 18 cells, 7.9 s
-    ("kl_adaptive_gd", 2.544e-11),          // 108 cells, 12.5 s
-    ("kl_dp_gd", 2.481e-08),                // 24 cells, 53.3 s
-    ("kl_noisy_pgd_theorem9", 1.984e-09),   // 16 cells, 0.1 s
-    ("kl_proximal_point", 1.848e-09),       // 88 cells, 9.6 s
-    ("kl_spider", 2.165e-10),               // 460 cells, 45.0 s
-    ("kl_stationary_selection", 7.674e-10), // 44 cells, 2.3 s
-    ("noisy_sgd", 1.913e-08),               // 120 cells, 7.2 s
-    ("nsgd", 1.226e-09),                    // 2084 cells, 92.9 s
-    ("nsgd_moreau", 1.014e-09),             // 54966 cells, 2454.2 s
-    ("objp", 5.933e-10),                    // 131512 cells, 5023.5 s
-    ("objp_app", 9.930e-11),                // 14740 cells, 192.7 s
-    ("one_pass_sgd", 4.142e-09),            // 64 cells, 1.2 s
-    ("op_black_box", 4.038e-09),            // 12308 cells, 4418.4 s
-    ("op_conceptual_projected", 1.503e-09), // 1840 cells, 2.9 s
-    ("op_regularized", 1.880e-10),          // 2926 cells, 165.7 s
-    ("output_perturbation_conceptual", 3.654e-09), // 6680 cells, 59.6 s
-    ("prox_gd", 1.694e-08),                 // 684 cells, 231.8 s
-    ("svrg_theorem58", 1.734e-10),          // 24 cells, 0.0 s
-    ("theory_curve", 7.030e-09),            // 128 cells, 2.1 s
+    ("kl_adaptive_gd", 2.671e-11),          // 108 cells, 13.1 s
+    ("kl_dp_gd", 2.560e-08),                // 24 cells, 55.0 s
+    ("kl_noisy_pgd_theorem9", 2.147e-09),   // 16 cells, 0.1 s
+    ("kl_proximal_point", 3.926e-09),       // 88 cells, 10.2 s
+    ("kl_spider", 2.255e-10),               // 460 cells, 46.9 s
+    ("kl_stationary_selection", 7.871e-10), // 44 cells, 2.4 s
+    ("noisy_sgd", 1.939e-08),               // 120 cells, 7.3 s
+    ("nsgd", 1.148e-09),                    // 2084 cells, 92.9 s
+    ("nsgd_moreau", 1.853e-09),             // 54966 cells, 2455.4 s
+    ("objp", 1.872e-09),                    // 131512 cells, 5021.0 s
+    ("objp_app", 9.315e-11),                // 14740 cells, 195.6 s
+    ("one_pass_sgd", 1.040e-09),            // 64 cells, 1.2 s
+    ("op_black_box", 4.006e-09),            // 12308 cells, 4383.8 s
+    ("op_conceptual_projected", 1.539e-09), // 1840 cells, 2.9 s
+    ("op_regularized", 1.923e-10),          // 2926 cells, 169.6 s
+    ("output_perturbation_conceptual", 3.677e-09), // 6680 cells, 60.0 s
+    ("prox_gd", 1.096e-08),                 // 684 cells, 232.3 s
+    ("svrg_theorem58", 1.603e-10),          // 24 cells, 0.0 s
+    ("theory_curve", 1.032e-09),            // 128 cells, 2.2 s
     ("wang_full_dim_dpgd", 5.319e-10),      // 20 cells, 18.0 s
     ("wang_jl_margin_check", 2.922e-10),    // 24 cells, 3.0 s
     ("wang_m_prime", 4.153e-10),            // 12 cells, 0.0 s
     ("wang_m_star", 1.717e-10),             // 2343 cells, 1738.6 s
     ("wang_oracle_jlgd", 1.416e-10),        // 44 cells, 4.1 s
-    ("zzmw17", 3.268e-12),                  // 240 cells, 0.0 s
+    ("zzmw17", 3.403e-12),                  // 240 cells, 0.0 s
 ];
 // END GENERATED

@@ -2,50 +2,214 @@
 //! run; see `contract::cost`). `erm` and `one_pass_sgd` keep the default (one
 //! pass).
 
+use contract::cost::{default_family_work, SetupWork};
 use contract::{CostPoint, FamilyWork};
 
-/// Operations the RDP accountant's calibration of A_NSGD's noise multiplier
-/// counts as (about 0.15 s at the calibrated 7e-9 s per operation).
-const ACCOUNTANT_OPS: f64 = 2e7;
+/// Seconds one RDP-accountant calibration of A_NSGD's noise multiplier takes
+/// (`solvers::dp_sgd::calibrate_poisson_gaussian`: a bisection over the
+/// multiplier, each step the subsampled-Gaussian RDP at 156 orders, whose
+/// series length barely moves with `q`; `T` only scales the result). It is
+/// memoized per process on `(eps, delta, q, T, relation)`, so the plan
+/// spreads it over the cells sharing it ([`accountant`]). Measured on
+/// 2026-11-30: the first cells of each key take 0.059-0.077 s more than the
+/// others, whatever `eps` (0.005-1), `n` (1e3-1e5) and `T`: the scratch run
+/// at one thread, `bassily-decide3`'s 12 eps points, table 1's 11 NSGD keys.
+const ACCOUNTANT_SECONDS: f64 = 0.07;
 
-/// A_NSGD (Thm 3.2, `solvers::bassily::sgd::schedule`): `T = min(n/8,
-/// (eps n)^2/(32 d Lambda))` steps on batches of `m = n sqrt(eps/(4T))`;
-/// A_ProxGD computes each prox by an inner subgradient method (36x).
-fn nsgd_work(v: &CostPoint, w: &FamilyWork, prox: bool) -> (f64, f64) {
+/// Seconds a cell of the `paper` calibration spends on its realised eps
+/// (`poisson_gaussian_realised_eps`, not memoized: one RDP composition under
+/// add/remove, a few in the replace-one fixed point). Measured on the
+/// quick profile's E5 cells (n = 1e4, d = 16, eps 0.05-1) against the
+/// accountant cells that did not calibrate: 1.2-1.5 ms a cell replace-one,
+/// 0.3-0.4 ms add/remove.
+fn paper_eps_seconds(v: &CostPoint) -> f64 {
+    if v.choice("neighbouring") == "add_remove" {
+        3.5e-4
+    } else {
+        1.3e-3
+    }
+}
+
+/// `seconds` of a fixed computation in the operations of `algorithm`'s
+/// formula: over its calibrated seconds per operation (the table beside the
+/// entries, [`crate::cost_constants`]; the runner's 2e-9 default when it has
+/// none), so that the plan's product gives the seconds back whatever the
+/// units of the rest of the formula.
+fn seconds_as_ops(algorithm: &str, seconds: f64) -> f64 {
+    let k = crate::cost_constants::SECONDS_PER_OP
+        .iter()
+        .find(|(name, _)| *name == algorithm)
+        .map_or(2e-9, |(_, k)| *k);
+    seconds / k
+}
+
+/// A_NSGD's schedule (Thm 3.2, `solvers::bassily::sgd::schedule`): `T =
+/// min(n/8, (eps n)^2/(32 d Lambda))` steps on batches of `m = n
+/// sqrt(eps/(4T))`.
+fn schedule(v: &CostPoint, w: &FamilyWork) -> (f64, f64) {
     let (n, d) = (w.n, w.d);
-    let nd = n * d;
     let (eps, lambda) = v.eps_and_log_inv_delta();
-    let vectors = 16.0 * d;
     let steps = (n / 8.0)
         .min(eps * eps * n * n / (32.0 * d * lambda))
         .max(1.0);
     let batch = (n * (eps / (4.0 * steps)).sqrt()).clamp(1.0, n);
-    let inner = if prox { 36.0 } else { 1.0 };
-    // The RDP accountant bisects the noise multiplier over T compositions: a
-    // fixed 0.15-0.2 s a cell, measured on the smallest Bassily cells
-    // (n = 2000) and table 1's eps-sweep.
-    let accountant = if v.choice("calibration") == "paper" {
-        0.0
-    } else {
-        ACCOUNTANT_OPS
-    };
-    (steps * batch * d * inner + nd + accountant, vectors + batch)
+    (steps, batch)
 }
 
-/// `nsgd` and `nsgd_moreau`.
+/// A_ProxGD's inner subgradient steps per prox, `ceil(36 M^2/xi^2)` with
+/// `xi = (4M/n) max(2 sqrt(d Lambda)/(eps n), 1/sqrt(n))`
+/// (`solvers::bassily::sgd::schedule::prox_inner_iterations`; `M` cancels).
+/// The formula counted 36, which the fixed accountant term hid: at n = 60
+/// to 80 (d = 2, eps = 1, `bftt_e6_prox_gd_cost`) the solver takes 1.3e5 to
+/// 4.2e5 (the stored `gradient_evaluations` over `T m`).
+fn prox_inner(v: &CostPoint, w: &FamilyWork) -> f64 {
+    let (eps, lambda) = v.eps_and_log_inv_delta();
+    let n = w.n;
+    let xi = 4.0 / n * (2.0 * (w.d * lambda).sqrt() / (eps * n)).max(1.0 / n.sqrt());
+    (36.0 / (xi * xi)).ceil()
+}
+
+/// Operations of one record's gradient call in A_NSGD besides its `d`
+/// coordinates (dispatch, clipping norm, prefetch): a least-squares fit of
+/// `nsgd`'s cells (table 1's two studies, the quick profile's E1/E3/E6
+/// NSGD studies and the scratch run, the calibrating cells left out) gives
+/// 1.0e-9 s per `T m d` and 1.5e-8 s per `T m`. The Moreau variant's
+/// envelope gradients fit none (`nsgd_moreau`: 1.9e-9 s per `T m d`, 1e-10
+/// per `T m`).
+const RECORD_CALL_OPS: f64 = 15.0;
+
+/// A_NSGD: `T m` record gradients of `d + per_record` operations and a pass
+/// over the data; A_ProxGD computes each prox by an inner subgradient method
+/// (`inner` steps, [`prox_inner`]). The accountant's calibration is
+/// [`nsgd_accountant`], spread over the cells sharing it; the `paper`
+/// calibration computes its realised eps in every cell.
+fn nsgd_work(
+    algorithm: &str,
+    v: &CostPoint,
+    w: &FamilyWork,
+    inner: f64,
+    per_record: f64,
+) -> (f64, f64) {
+    let (steps, batch) = schedule(v, w);
+    let paper = if v.choice("calibration") == "paper" {
+        seconds_as_ops(algorithm, paper_eps_seconds(v))
+    } else {
+        0.0
+    };
+    (
+        steps * batch * (w.d + per_record) * inner + w.n * w.d + paper,
+        16.0 * w.d + batch,
+    )
+}
+
+/// The RDP accountant's calibration of `algorithm` (none under the `paper`
+/// calibration): [`ACCOUNTANT_SECONDS`] in its units, keyed as its memo is,
+/// by `eps`, `delta`, `q = m/n`, `T` and the relation (the three entries
+/// share the memo). Was a fixed 2e7 operations a cell, which priced
+/// `bftt_e3_moreau_eps` (3 423 cells a key in `bassily-decide3`) 3.3 times
+/// its measured time.
+fn accountant(algorithm: &str, v: &CostPoint, w: &FamilyWork) -> Option<SetupWork> {
+    if v.choice("calibration") == "paper" {
+        return None;
+    }
+    let (eps, lambda) = v.eps_and_log_inv_delta();
+    let (steps, batch) = schedule(v, w);
+    let relation = if v.choice("neighbouring") == "add_remove" {
+        1.0
+    } else {
+        0.0
+    };
+    Some(SetupWork {
+        ops: seconds_as_ops(algorithm, ACCOUNTANT_SECONDS),
+        memo: "solvers::dp_sgd::calibrate_poisson_gaussian",
+        key: [eps, lambda, batch / w.n, steps, relation],
+    })
+}
+
+/// `nsgd`.
 pub(crate) fn nsgd(v: &CostPoint, w: &FamilyWork) -> (f64, f64) {
-    nsgd_work(v, w, false)
+    nsgd_work("nsgd", v, w, 1.0, RECORD_CALL_OPS)
+}
+
+/// `nsgd`'s accountant.
+pub(crate) fn nsgd_accountant(v: &CostPoint, w: &FamilyWork) -> Option<SetupWork> {
+    accountant("nsgd", v, w)
+}
+
+/// `nsgd_moreau`.
+pub(crate) fn nsgd_moreau(v: &CostPoint, w: &FamilyWork) -> (f64, f64) {
+    nsgd_work("nsgd_moreau", v, w, 1.0, 0.0)
+}
+
+/// `nsgd_moreau`'s accountant.
+pub(crate) fn nsgd_moreau_accountant(v: &CostPoint, w: &FamilyWork) -> Option<SetupWork> {
+    accountant("nsgd_moreau", v, w)
 }
 
 /// `prox_gd`.
 pub(crate) fn prox_gd(v: &CostPoint, w: &FamilyWork) -> (f64, f64) {
-    nsgd_work(v, w, true)
+    nsgd_work("prox_gd", v, w, prox_inner(v, w), 0.0)
 }
 
-/// `objp`: an exact (Newton) solve with a `d x d` Hessian.
+/// `prox_gd`'s accountant.
+pub(crate) fn prox_gd_accountant(v: &CostPoint, w: &FamilyWork) -> Option<SetupWork> {
+    accountant("prox_gd", v, w)
+}
+
+/// `objp`: one call of the family's exact perturbed minimizer
+/// (`solvers::bassily::objp::exact`: draw `G`, `perturbed_minimizer(G/n,
+/// lambda)`) and the metric, `O(d)` on the family's summaries. No Newton
+/// iterations and no pass over the data: the cell's time is its data set's
+/// generation (`generate_ops`). Was `n d log2 n + d^3` (a Hessian solve),
+/// which priced `bftt_e1_objp_d` (d up to 8192, `lin_ball`, whose minimizer
+/// is the closed form `Proj(L z_bar - b)/(2 lambda)`) at 14.6 core-hours,
+/// 5.5 min a cell at d = 8192; measured on 2026-11-30 (scratch run, one
+/// thread, otherwise idle): 0.0062, 0.025, 0.096, 0.20, 0.42 and 0.84 s a
+/// cell at d = 64 ... 8192 (n = 2e4), 4.8e-9 to 5.1e-9 s per `n d`, and the
+/// n-sweeps' cells (d = 16) likewise linear in `n`, no `log n`: 6.5e-9 s
+/// per `n d` at n = 2000, 7.4e-9 at n = 5e5 (`bassily-quick`).
 pub(crate) fn objp(_: &CostPoint, w: &FamilyWork) -> (f64, f64) {
     let d = w.d;
-    (w.n * d * w.n.max(2.0).log2() + d * d * d, 16.0 * d + d * d)
+    // Memory keeps a d x d matrix: the least-squares solve's copy of the
+    // second moment; for lin_ball an overestimate (the safe side).
+    (w.exact_minimizer_ops + 8.0 * d, 16.0 * d + d * d)
+}
+
+/// The Bassily families' generation in the units of the NSGD formulas (about
+/// 1 ns: one coordinate of a `T m d` gradient step, 1.0e-9 s by a fit of
+/// `nsgd`'s table 1 and quick cells; the default counts one per stored
+/// number), so that one constant per algorithm fits the generation and the
+/// run together. `lin_ball` draws each record with `sample_unit_sphere(d)`
+/// (`d` Gaussians, a norm, a scaling): measured on 2026-11-30 on `objp`
+/// cells, which do nothing else (scratch run, one thread, otherwise idle,
+/// n = 2e4, d = 64 ... 8192; `bassily-quick` at d = 4 ... 64), 3.95e-9 s
+/// per coordinate plus 4.7e-8 s per record, `4 (d + 12)` a record.
+pub(crate) fn lin_ball(v: &CostPoint) -> FamilyWork {
+    let base = default_family_work(v);
+    FamilyWork {
+        generate_ops: 4.0 * base.n * (base.d + 12.0),
+        ..base
+    }
+}
+
+/// `least_squares_glm`, in the units of [`lin_ball`]: the draw, the second
+/// moment (`n d^2/2` products, `add_outer_lower`) and the exact minimizer of
+/// the ball quadratic at generation, and that `d x d` solve again for each
+/// perturbed minimizer. Measured on 2026-11-30 (scratch run, one thread,
+/// n = 4000): `objp` cells of 0.0005, 0.0026, 0.039 and 0.21 s at d = 16,
+/// 64, 256, 512 fit `9.7e-11 n d^2 + 7.9e-10 d^3` seconds (two solves) and
+/// 6e-9 s per drawn coordinate at d = 16: `6 n d + n d^2/10` and `0.4 d^3`
+/// a solve.
+pub(crate) fn least_squares(v: &CostPoint) -> FamilyWork {
+    let base = default_family_work(v);
+    let (n, d) = (base.n, base.d);
+    let solve = 0.4 * d * d * d;
+    FamilyWork {
+        generate_ops: 6.0 * n * d + n * d * d / 10.0 + solve,
+        data_numbers: base.data_numbers + d * d,
+        exact_minimizer_ops: solve,
+        ..base
+    }
 }
 
 /// `objp_app`: certified SVRG.

@@ -98,6 +98,7 @@ pub(crate) const FAMILIES: &[FamilyDef] = &[
         RISKS,
         Build::Objective(build_lin_ball),
     )
+    .with_work(super::cost::lin_ball)
     .privacy_defines_data(),
     FamilyDef::new(
         "abs_deviation",
@@ -130,7 +131,8 @@ pub(crate) const FAMILIES: &[FamilyDef] = &[
         ],
         RISKS,
         Build::Objective(build_least_squares),
-    ),
+    )
+    .with_work(super::cost::least_squares),
     FamilyDef::new(
         "logistic_glm",
         "Bassily et al. digest E2-Logit: x = (s, v)/sqrt2, P(y = 1 | x) = sigmoid(<a e_1, x>), logistic loss on \

@@ -286,6 +286,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         "it needs a finite-sum (ERM) objective",
     )
 .with_work(super::cost::nsgd)
+    .with_setup_work(super::cost::nsgd_accountant)
     .audited(&super::audit::NSGD)
     .with_options(NsgdOptions::PARAMS)
     .requiring_delta()
@@ -303,7 +304,8 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         &["abs_deviation"],
         "it needs the family's closed-form Moreau envelope",
     )
-.with_work(super::cost::nsgd)
+.with_work(super::cost::nsgd_moreau)
+    .with_setup_work(super::cost::nsgd_moreau_accountant)
     .audited(&super::audit::NSGD_MOREAU)
     .with_options(NsgdOptions::PARAMS)
     .requiring_delta()
@@ -321,6 +323,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         "it needs a finite-sum (ERM) objective",
     )
 .with_work(super::cost::prox_gd)
+    .with_setup_work(super::cost::prox_gd_accountant)
     .audited(&super::audit::PROX_GD)
     .with_options(NsgdOptions::PARAMS)
     .requiring_delta()

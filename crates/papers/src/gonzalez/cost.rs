@@ -19,6 +19,7 @@ pub(crate) fn game(v: &CostPoint) -> FamilyWork {
         generate_ops: cache + d * rank,
         data_numbers: cache + (8.0 + 2.0 * rank) * d,
         oracle_ops: n * d,
+        exact_minimizer_ops: d,
     }
 }
 
@@ -42,6 +43,7 @@ fn counter_based_work(n: f64, d: f64) -> FamilyWork {
         generate_ops: d,
         data_numbers: 8.0 * d,
         oracle_ops: n * d,
+        exact_minimizer_ops: d,
     }
 }
 
@@ -58,6 +60,7 @@ pub(crate) fn marginals(v: &CostPoint) -> FamilyWork {
         generate_ops: n * bits + d * queries,
         data_numbers: 4.0 * d + queries,
         oracle_ops: n * d,
+        exact_minimizer_ops: d,
     }
 }
 

@@ -15,22 +15,14 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::path::Path;
 
-use super::{cell_cost, cell_work, constants, for_each_point, group_size, Work};
+use super::{cell_cost, constants, experiment_works, group_size, Work};
 use crate::store::CellRecord;
 use crate::validate::Experiment;
 
 /// The calibration report of `records` (read from `path`) of `experiment`.
 pub fn report(experiment: &Experiment, path: &Path, records: &[CellRecord]) -> String {
     // Work of every grid point, per study.
-    let works: Vec<Vec<Work>> = experiment
-        .studies
-        .iter()
-        .map(|s| {
-            let mut w = Vec::new();
-            for_each_point(s, |_, v| w.push(cell_work(s, v)));
-            w
-        })
-        .collect();
+    let works: Vec<Vec<Work>> = experiment_works(&experiment.studies);
     let mut per_algorithm: BTreeMap<&str, (usize, f64, f64)> = BTreeMap::new();
     let mut per_study = vec![(0usize, 0.0f64, 0.0f64); experiment.studies.len()];
     for r in records {

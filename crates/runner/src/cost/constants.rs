@@ -14,6 +14,18 @@ pub const DEFAULT_SECONDS_PER_OP: f64 = 2e-9;
 /// cells, the Lowy–Razaviyayn output perturbations at n = 1000).
 pub const SECONDS_PER_CELL: f64 = 2e-5;
 
+/// Times a memoized setup ([`crate::registry::SetupWork`]) is computed per
+/// key in a run: every worker that starts a cell of the key before the first
+/// computation is stored computes it again, and cells run in plan order
+/// (repetitions of a point adjacent), so on the 2 worker threads of this
+/// machine and CI both compute it. Measured on the RDP accountant's
+/// calibrations (0.06-0.08 s each): exactly 2 cells per key carry them in
+/// every key of `bassily-decide3` (12 keys), `bassily-decide2`'s eps-sweep
+/// and table 1's two NSGD studies (11 keys); 4 in table 1's quick profile,
+/// run as 2 shards of 2 threads. A key shared by fewer cells is computed at
+/// most once per cell.
+pub const SETUP_COMPUTATIONS: f64 = 2.0;
+
 /// Resident memory of the runner before any data set: code, the registry and
 /// the allocator's arenas (64 MiB base measured in PERFORMANCE.md's scaling run).
 pub const BASE_BYTES: f64 = 64.0 * 1024.0 * 1024.0;

@@ -24,8 +24,10 @@
 pub mod calibrate;
 pub mod constants;
 
+use std::collections::HashMap;
+
 pub use crate::registry::CostPoint as PointValues;
-use crate::registry::{ParamRole, Value};
+use crate::registry::{FamilyWork, ParamRole, SetupWork, Value};
 use crate::validate::{Experiment, Study, Target};
 
 /// The work of one cell in the model's units.
@@ -50,18 +52,74 @@ pub struct CellCost {
     pub bytes: f64,
 }
 
-/// The work of one cell of `study` at the values `v`.
+/// The work of one cell of `study` at the values `v`, without the
+/// algorithm's memoized setup (which [`study_works`] spreads over the cells
+/// sharing it).
 pub fn cell_work(study: &Study, v: &PointValues) -> Work {
+    let family = (study.family.work)(v);
+    work_of(study, v, &family)
+}
+
+fn work_of(study: &Study, v: &PointValues, family: &FamilyWork) -> Work {
     // The formulas are the entries' own (`contract::cost`, declared beside
     // each entry in `papers`).
-    let family = (study.family.work)(v);
-    let (run_ops, work_numbers) = (study.algorithm.work)(v, &family);
+    let (run_ops, work_numbers) = (study.algorithm.work)(v, family);
     Work {
         generate_ops: family.generate_ops,
         run_ops,
         data_numbers: family.data_numbers,
         work_numbers,
     }
+}
+
+/// The work of one cell at every grid point of `study` (plan order), each
+/// with its share of the algorithm's memoized setup, as if the study ran
+/// alone ([`experiment_works`]).
+pub fn study_works(study: &Study) -> Vec<Work> {
+    experiment_works(std::slice::from_ref(study))
+        .pop()
+        .unwrap_or_default()
+}
+
+/// Per study of `studies` (one run), the work of one cell at every grid
+/// point (plan order), each with its share of the algorithm's memoized setup
+/// ([`crate::registry::SetupWork`]): a setup is computed once per process,
+/// memo entry and concurrent worker ([`constants::SETUP_COMPUTATIONS`]) by
+/// the first cells that need it, so the plan spreads those computations over
+/// every cell of the run with the same memo and key (repetitions, data-only
+/// axes and the other studies hitting the entry), as the stored per-cell
+/// times do on average. (Shards and resumed runs pay it again; the plan does
+/// not count them.)
+pub fn experiment_works(studies: &[Study]) -> Vec<Vec<Work>> {
+    type Key = (&'static str, [u64; 5]);
+    let key = |s: &SetupWork| (s.memo, s.key.map(f64::to_bits));
+    let mut works = Vec::new();
+    let mut setups = Vec::new();
+    let mut sharing: HashMap<Key, f64> = HashMap::new();
+    for study in studies {
+        let (mut w, mut u) = (Vec::new(), Vec::new());
+        let reps = (study.repetitions as f64).max(1.0);
+        for_each_point(study, |_, v| {
+            let family = (study.family.work)(v);
+            w.push(work_of(study, v, &family));
+            let setup = study.algorithm.setup_work.and_then(|f| f(v, &family));
+            if let Some(s) = &setup {
+                *sharing.entry(key(s)).or_default() += reps;
+            }
+            u.push(setup);
+        });
+        works.push(w);
+        setups.push(u);
+    }
+    for (w, u) in works.iter_mut().zip(&setups) {
+        for (w, s) in w.iter_mut().zip(u) {
+            if let Some(s) = s {
+                let cells = sharing[&key(s)];
+                w.run_ops += s.ops * constants::SETUP_COMPUTATIONS.min(cells) / cells;
+            }
+        }
+    }
+    works
 }
 
 /// Estimated cost of one cell from its work, whose data set is shared by
@@ -201,8 +259,14 @@ impl PlanEstimate {
     }
 }
 
-/// Estimates one study: every grid point once, times the repetitions.
+/// Estimates one study as if it ran alone: every grid point once, times the
+/// repetitions.
 pub fn estimate_study(study: &Study) -> StudyEstimate {
+    estimate_with(study, &study_works(study))
+}
+
+/// Estimates `study` from the work of its grid points ([`experiment_works`]).
+fn estimate_with(study: &Study, works: &[Work]) -> StudyEstimate {
     let group = group_size(study);
     let reps = study.repetitions as f64;
     let mut out = StudyEstimate {
@@ -215,8 +279,8 @@ pub fn estimate_study(study: &Study) -> StudyEstimate {
         peak_point: 0,
         point_seconds: Vec::new(),
     };
-    for_each_point(study, |index, v| {
-        let cost = cell_cost(study, &cell_work(study, v), group);
+    for (index, work) in works.iter().enumerate() {
+        let cost = cell_cost(study, work, group);
         out.core_seconds += cost.seconds * reps;
         out.max_cell_seconds = out.max_cell_seconds.max(cost.seconds);
         if cost.bytes > out.peak_cell_bytes {
@@ -224,13 +288,18 @@ pub fn estimate_study(study: &Study) -> StudyEstimate {
             out.peak_point = index;
         }
         out.point_seconds.push(cost.seconds);
-    });
+    }
     out
 }
 
 /// Estimates every study of `experiment`.
 pub fn estimate(experiment: &Experiment) -> PlanEstimate {
     PlanEstimate {
-        studies: experiment.studies.iter().map(estimate_study).collect(),
+        studies: experiment
+            .studies
+            .iter()
+            .zip(experiment_works(&experiment.studies))
+            .map(|(s, w)| estimate_with(s, &w))
+            .collect(),
     }
 }
