@@ -23,7 +23,8 @@ runner=target/debug/runner
 
 # The profile runs the ledger also reads: every committed results/<name>-<profile>.csv
 # (selecting profiles such as `coverage`, rerun profiles such as `decide`), in the
-# order `git ls-files` lists them; `table1-points` is table 1's own second summary.
+# order `git ls-files` lists them; `table1-points` (and `table1-<profile>-points`) are
+# table 1's own second summaries.
 runs=()
 for spec in "${specs[@]}"; do
   runs+=("$spec:")
@@ -31,7 +32,9 @@ for spec in "${specs[@]}"; do
   while IFS= read -r csv; do
     profile=${csv#results/"$name"-}
     profile=${profile%.csv}
-    [[ "$profile" == points ]] && continue
+    # <name>-points.csv and <name>-<profile>-points.csv are table 1's second
+    # summaries, not profiles.
+    [[ "$profile" == points || "$profile" == *-points ]] && continue
     runs+=("$spec:$profile")
   done < <(git ls-files "results/$name-*.csv")
 done
