@@ -455,17 +455,17 @@ impl Objective for CoordinateSco {
     /// `2/(mu n)` in norm (tight; the paper's `2L/(mu n)` with `L = 1 + mu`).
     /// Infinite for merely convex `F` (`mu = 0`).
     fn minimizer_sensitivity(&self) -> MinimizerSensitivity {
-        let (mu, n) = (self.params.mu, self.params.n as f64);
-        if mu == 0.0 {
+        if self.params.mu == 0.0 {
             return MinimizerSensitivity {
                 tight: f64::INFINITY,
                 paper: f64::INFINITY,
             };
         }
-        MinimizerSensitivity {
-            tight: 2.0 / (mu * n),
-            paper: 2.0 * self.constants().lipschitz / (mu * n),
-        }
+        MinimizerSensitivity::strongly_convex_unit_lipschitz(
+            self.params.mu,
+            self.params.n,
+            self.constants().lipschitz,
+        )
     }
 
     fn finite_sum(&self) -> Option<&dyn FiniteSum> {

@@ -244,11 +244,11 @@ impl Objective for Sharp {
     /// Tight `2/(mu n)` (only the data-dependent part `||w - x||`, 1-Lipschitz,
     /// changes; digest §1.4, P5); paper (Prop 2.2) `2L/(mu n)`, `L = 1 + mu`.
     fn minimizer_sensitivity(&self) -> MinimizerSensitivity {
-        let (mu, n) = (self.params.mu, self.params.n as f64);
-        MinimizerSensitivity {
-            tight: 2.0 / (mu * n),
-            paper: 2.0 * self.constants().lipschitz / (mu * n),
-        }
+        MinimizerSensitivity::strongly_convex_unit_lipschitz(
+            self.params.mu,
+            self.params.n,
+            self.constants().lipschitz,
+        )
     }
 
     fn finite_sum(&self) -> Option<&dyn FiniteSum> {

@@ -16,19 +16,27 @@ fn wall_seconds(path: &std::path::Path, study: &str) -> Vec<f64> {
         .unwrap()
 }
 
+/// Runs `spec` (no check, 2 threads, `extra`) into `results`; its stderr.
+fn run_ok(
+    scratch: &Scratch,
+    results: &std::path::Path,
+    spec: &std::path::Path,
+    extra: &[&str],
+) -> String {
+    let out = run(runner_with_results(&scratch.0, results)
+        .arg(spec)
+        .args(["--no-check", "--threads", "2"])
+        .args(extra));
+    assert!(out.status.success(), "{}", stderr(&out));
+    stderr(&out)
+}
+
 #[test]
 fn unchanged_studies_keep_their_cells_and_the_result_equals_a_fresh_run() {
     let scratch = Scratch::new("reuse");
     let results = scratch.path("results");
     let file = results.join("reuse.h5");
-    let go = |spec: &std::path::Path, extra: &[&str]| {
-        let out = run(runner_with_results(&scratch.0, &results)
-            .arg(spec)
-            .args(["--no-check", "--threads", "2"])
-            .args(extra));
-        assert!(out.status.success(), "{}", stderr(&out));
-        stderr(&out)
-    };
+    let go = |spec: &std::path::Path, extra: &[&str]| run_ok(&scratch, &results, spec, extra);
 
     // First spec: n_pure 3 points x 3 reps, eps_gauss 6 points x 3 reps.
     let first = scratch.write("a.toml", &small_spec("reuse", 3, 3, 1e4));
@@ -143,14 +151,7 @@ fn a_reuse_that_computes_nothing_still_adopts_the_edited_spec() {
     let scratch = Scratch::new("reuse-none");
     let results = scratch.path("results");
     let file = results.join("reuse.h5");
-    let go = |spec: &std::path::Path, extra: &[&str]| {
-        let out = run(runner_with_results(&scratch.0, &results)
-            .arg(spec)
-            .args(["--no-check", "--threads", "2"])
-            .args(extra));
-        assert!(out.status.success(), "{}", stderr(&out));
-        stderr(&out)
-    };
+    let go = |spec: &std::path::Path, extra: &[&str]| run_ok(&scratch, &results, spec, extra);
     let three = scratch.write("a.toml", &small_spec("reuse", 3, 3, 1e4));
     go(&three, &[]);
     let two = scratch.write("b.toml", &small_spec("reuse", 2, 3, 1e4));
