@@ -38,7 +38,9 @@
 //!   1/(2n)` (tested in `tests/coordinate_sco.rs`).
 
 use crate::numerics::{dot, CompensatedSum};
+use crate::pseudo_huber::PhLoss;
 use crate::quadrature::integrate_adaptive;
+use crate::sphere_atoms::{NormLoss, RadialLoss};
 use dpcore::{FiniteSum, MinimizerSensitivity, Objective, ProblemConstants};
 use rand::{Rng, RngExt};
 
@@ -55,15 +57,18 @@ pub enum CoordinateLoss {
 }
 
 impl CoordinateLoss {
-    /// `psi(t)`.
+    /// `psi(t) = psi(|t|)` of the radial loss the sphere families already
+    /// use ([`NormLoss`], [`PhLoss`]): the same formulas, bit for bit.
     fn value(self, t: f64) -> f64 {
         match self {
-            CoordinateLoss::Abs => t.abs(),
-            CoordinateLoss::PseudoHuber { s } => t * t / (s * (big_a(s, t) + 1.0)),
+            CoordinateLoss::Abs => NormLoss.psi(t.abs()),
+            CoordinateLoss::PseudoHuber { s } => PhLoss { s }.psi(t.abs()),
         }
     }
 
-    /// `psi'(t)` (the subgradient 0 of `|t|` at 0).
+    /// `psi'(t)` (the subgradient 0 of `|t|` at 0). Written for a signed `t`,
+    /// not as `t` times the radial loss's `psi'(a)/a`, whose product rounds
+    /// (`49 * (1/49) != 1`).
     fn derivative(self, t: f64) -> f64 {
         match self {
             CoordinateLoss::Abs => {
@@ -80,25 +85,23 @@ impl CoordinateLoss {
     }
 
     /// `psi(p) - psi(r)` without subtracting two close numbers:
-    /// `(p - r)(p + r) K(p, r)` with `K = 1/(|p| + |r|)` or `1/(s (A(p) + A(r)))`.
+    /// `(p - r)(p + r) K(|p|, |r|)` with the radial loss's `K` (`psi` is even).
     fn difference(self, p: f64, r: f64) -> f64 {
+        if p == r {
+            return 0.0;
+        }
+        let (a, b) = (p.abs(), r.abs());
         let k = match self {
-            CoordinateLoss::Abs => {
-                let den = p.abs() + r.abs();
-                if den == 0.0 {
-                    return 0.0;
-                }
-                1.0 / den
-            }
-            CoordinateLoss::PseudoHuber { s } => 1.0 / (s * (big_a(s, p) + big_a(s, r))),
+            CoordinateLoss::Abs => NormLoss.k(a, b),
+            CoordinateLoss::PseudoHuber { s } => PhLoss { s }.k(a, b),
         };
         (p - r) * (p + r) * k
     }
 }
 
-/// `A(v) = sqrt(1 + v^2/s^2)`.
+/// `A(v) = sqrt(1 + v^2/s^2)`, the pseudo-Huber family's own.
 fn big_a(s: f64, v: f64) -> f64 {
-    (v / s).hypot(1.0)
+    PhLoss { s }.big_a(v)
 }
 
 /// Parameters of one coordinate-separable SCO instance.

@@ -17,12 +17,13 @@ use rand::Rng;
 /// `K(a, b) = 1/(s (A + B))`, `J(a, a2, b) = 1/(s^3 (A + A2)(A + B)(A2 + B))`,
 /// `psi'(a)/a = 1/(s A)`.
 #[derive(Debug, Clone, Copy)]
-struct PhLoss {
-    s: f64,
+pub(crate) struct PhLoss {
+    pub(crate) s: f64,
 }
 
 impl PhLoss {
-    fn big_a(&self, a: f64) -> f64 {
+    /// `A(a) = sqrt(1 + a^2/s^2)` (even in `a`).
+    pub(crate) fn big_a(&self, a: f64) -> f64 {
         (a / self.s).hypot(1.0)
     }
 }

@@ -8,17 +8,28 @@ mod common;
 
 use common::{run, runner_with_results, small_spec, stderr, study_rows, Scratch};
 
+/// Writes `text` as `experiments/<name>.toml` in `scratch`: the experiments
+/// directory (what the ledger reads) and the spec's path.
+fn write_experiment(
+    scratch: &Scratch,
+    name: &str,
+    text: &str,
+) -> (std::path::PathBuf, std::path::PathBuf) {
+    let experiments = scratch.path("experiments");
+    std::fs::create_dir_all(&experiments).unwrap();
+    let spec = experiments.join(format!("{name}.toml"));
+    std::fs::write(&spec, text).unwrap();
+    (experiments, spec)
+}
+
 #[test]
 fn a_rerun_profile_draws_new_cells_and_stands_in_for_the_default_run() {
     let scratch = Scratch::new("rerun");
-    let experiments = scratch.path("experiments");
-    std::fs::create_dir_all(&experiments).unwrap();
     let spec_text = format!(
         "{}\n[profiles.decide]\nonly = [\"eps_gauss\"]\nseed = 8\nstudy_repetitions = {{ eps_gauss = 5 }}\n",
         small_spec("rr", 3, 3, 1e4)
     );
-    let spec = experiments.join("rr.toml");
-    std::fs::write(&spec, &spec_text).unwrap();
+    let (experiments, spec) = write_experiment(&scratch, "rr", &spec_text);
     let results = scratch.path("results");
     let go = |extra: &[&str]| {
         let out = run(runner_with_results(&scratch.0, &results)
@@ -79,14 +90,11 @@ fn a_rerun_profile_draws_new_cells_and_stands_in_for_the_default_run() {
 #[test]
 fn a_rerun_profile_may_add_grid_points_but_never_drop_one() {
     let scratch = Scratch::new("rerun-refine");
-    let experiments = scratch.path("experiments");
-    std::fs::create_dir_all(&experiments).unwrap();
     let spec_text = format!(
         "{}\n[profiles.decide]\nonly = [\"eps_gauss\"]\nseed = 8\n\n[profiles.decide.grids]\neps_gauss = {{ eps = [0.1, 0.15, 0.2, 0.3, 0.5] }}\n",
         small_spec("rf", 3, 3, 1e4)
     );
-    let spec = experiments.join("rf.toml");
-    std::fs::write(&spec, &spec_text).unwrap();
+    let (experiments, spec) = write_experiment(&scratch, "rf", &spec_text);
     let results = scratch.path("results");
     let go = |spec: &std::path::Path, extra: &[&str]| {
         run(runner_with_results(&scratch.0, &results)

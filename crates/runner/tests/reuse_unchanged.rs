@@ -31,6 +31,25 @@ fn run_ok(
     stderr(&out)
 }
 
+/// `file` equals, dataset by dataset (timings aside), what a fresh run of
+/// `spec` writes into `scratch`'s `fresh/`.
+fn assert_equals_a_fresh_run(scratch: &Scratch, file: &std::path::Path, spec: &std::path::Path) {
+    let fresh = scratch.path("fresh");
+    let out = run(runner_with_results(&scratch.0, &fresh).arg(spec).args([
+        "--no-check",
+        "--quiet",
+        "--threads",
+        "1",
+    ]));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let a = datasets(file);
+    let b = datasets(&fresh.join("reuse.h5"));
+    assert_eq!(a.keys().collect::<Vec<_>>(), b.keys().collect::<Vec<_>>());
+    for (k, v) in &a {
+        assert_eq!(v, &b[k], "{k} differs from a fresh run");
+    }
+}
+
 #[test]
 fn unchanged_studies_keep_their_cells_and_the_result_equals_a_fresh_run() {
     let scratch = Scratch::new("reuse");
@@ -116,20 +135,7 @@ fn unchanged_studies_keep_their_cells_and_the_result_equals_a_fresh_run() {
     drop(f);
 
     // The reused file equals a fresh run of the final spec, dataset by dataset.
-    let fresh = scratch.path("fresh");
-    let out = run(runner_with_results(&scratch.0, &fresh).arg(&reps).args([
-        "--no-check",
-        "--quiet",
-        "--threads",
-        "1",
-    ]));
-    assert!(out.status.success(), "{}", stderr(&out));
-    let a = datasets(&file);
-    let b = datasets(&fresh.join("reuse.h5"));
-    assert_eq!(a.keys().collect::<Vec<_>>(), b.keys().collect::<Vec<_>>());
-    for (k, v) in &a {
-        assert_eq!(v, &b[k], "{k} differs from a fresh run");
-    }
+    assert_equals_a_fresh_run(&scratch, &file, &reps);
 
     // Without the flag a changed spec is still refused, and the hint names it.
     let out = run(runner_with_results(&scratch.0, &results)
@@ -164,18 +170,5 @@ fn a_reuse_that_computes_nothing_still_adopts_the_edited_spec() {
         stderr(&out)
     );
     // And the file is what a fresh run of the edited spec writes.
-    let fresh = scratch.path("fresh");
-    let out = run(runner_with_results(&scratch.0, &fresh).arg(&two).args([
-        "--no-check",
-        "--quiet",
-        "--threads",
-        "1",
-    ]));
-    assert!(out.status.success(), "{}", stderr(&out));
-    let a = datasets(&file);
-    let b = datasets(&fresh.join("reuse.h5"));
-    assert_eq!(a.keys().collect::<Vec<_>>(), b.keys().collect::<Vec<_>>());
-    for (k, v) in a.iter().filter(|(k, _)| !k.contains("/timing/")) {
-        assert_eq!(v, &b[k], "{k} differs from a fresh run");
-    }
+    assert_equals_a_fresh_run(&scratch, &file, &two);
 }
