@@ -149,3 +149,28 @@ fn the_slope_rules_keep_their_false_alarm_rate_on_the_real_grids() {
         power[power.len() / 2]
     );
 }
+
+/// A one-sided window on the wrong side of an upper bound (here Wang's
+/// gamma-sweep, whose claim's limit is `small`) is bad input: the study's
+/// own check would call a fit that beats the bound contradicted. Restoring
+/// the `at_most` the study carried until 2026-11-30 must exit 2, and the
+/// committed side must pass.
+#[test]
+fn a_one_sided_window_on_the_wrong_side_of_an_upper_bound_is_refused() {
+    let s = scratch_repo();
+    let spec = s.path("experiments/wang.toml");
+    let text = std::fs::read_to_string(&spec).unwrap();
+    let start = text
+        .find("name = \"wzw_pop_mstar_penalised_gamma\"")
+        .unwrap();
+    let at = start + text[start..].find("side = \"at_least\"").unwrap();
+    let wrong = format!(
+        "{}side = \"at_most\"{}",
+        &text[..at],
+        &text[at + "side = \"at_least\"".len()..]
+    );
+    std::fs::write(&spec, wrong).unwrap();
+    assert_eq!(claims_check(&s), 2, "the wrong side must be refused");
+    std::fs::write(&spec, text).unwrap();
+    assert_eq!(claims_check(&s), 0, "the committed side must pass");
+}

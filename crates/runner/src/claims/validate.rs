@@ -9,6 +9,7 @@ use crate::diagnostics::SpecError;
 
 use super::evidence::Judged;
 use super::spec::{ClaimFile, ClaimKind, ClaimSpec, Evidence, Limit};
+use crate::spec::SlopeSide;
 
 fn bad(location: String, message: String, hint: &str) -> anyhow::Error {
     SpecError {
@@ -44,6 +45,53 @@ fn check_kind_fields(path: &Path, c: &ClaimSpec) -> Result<()> {
             ),
             "give the exponent the printed statement predicts (the study's expectation is the corrected one)",
         ));
+    }
+    Ok(())
+}
+
+/// An upper bound's limit decides which side of its exponent is "better"
+/// (`limit = "large"`: a smaller fitted exponent beats the bound; `"small"`:
+/// a larger one does). A naming study's one-sided window on the claim's
+/// parameter must allow the better side, or the study's own check (`runner
+/// check`, results/<name>.md) would call a slope that beats the bound
+/// contradicted and one worse than it confirmed, while the ledger judges the
+/// same fit the other way round.
+fn check_upper_bound_side(path: &Path, s: &crate::validate::Study, c: &ClaimSpec) -> Result<()> {
+    let (ClaimKind::UpperBound, Evidence::Slope, Some(param)) = (c.kind, c.evidence, &c.parameter)
+    else {
+        return Ok(());
+    };
+    let (better, limit, beating) = if c.limit == Limit::Large {
+        (SlopeSide::AtMost, "large", "smaller")
+    } else {
+        (SlopeSide::AtLeast, "small", "larger")
+    };
+    let side_name = |side: SlopeSide| {
+        if side == SlopeSide::AtMost {
+            "at_most"
+        } else {
+            "at_least"
+        }
+    };
+    let own = |w: &&crate::validate::SlopeCheck| {
+        w.param == *param && c.slope.is_none_or(|x| (w.slope - x).abs() < 1e-9)
+    };
+    for w in s.slopes.iter().filter(own) {
+        if matches!(w.side, SlopeSide::AtMost | SlopeSide::AtLeast) && w.side != better {
+            return Err(bad(
+                format!("{} (study `{}`)", path.display(), s.name),
+                format!(
+                    "the {param}-window with slope {:+} is one-sided `{}`, but claim `{}` is an upper bound whose limit is `{limit}`: beating it means a {beating} exponent",
+                    w.slope,
+                    side_name(w.side),
+                    c.id,
+                ),
+                &format!(
+                    "set `side = \"{}\"` (with `revised = \"why\"` if the study has data)",
+                    side_name(better)
+                ),
+            ));
+        }
     }
     Ok(())
 }
@@ -117,6 +165,7 @@ pub fn validate(claims: &[(PathBuf, ClaimFile)], judged: &[Judged]) -> Result<()
                         "remove `not_measured` / `undecidable` from the claim, or the id from the study",
                     ));
                 }
+                check_upper_bound_side(&j.path, s, c)?;
                 named.insert(id);
             }
         }
