@@ -22,6 +22,7 @@ pub mod numerics;
 pub mod pseudo_huber;
 pub mod quadratic;
 pub mod quadrature;
+mod recycle;
 pub mod sco_quadratic;
 pub mod sharp;
 pub mod sphere_atoms;
