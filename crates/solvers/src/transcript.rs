@@ -40,6 +40,21 @@ pub enum Query {
         /// The fixed divisor `m`.
         batch: f64,
     },
+    /// The sum of the per-record gradients clipped to norm `clip` over
+    /// `draws` indices drawn uniformly **with replacement** from the
+    /// `records` records, divided by `draws` (Bassily et al.'s Algorithm 1
+    /// as printed, digest P5): record `i` enters `r_i ~ Binomial(draws,
+    /// 1/records)` times. The draws are secret, as a Poisson sample's: an
+    /// observer computing a privacy loss marginalises over the
+    /// multiplicities and must not read the realised batch's mean.
+    WithReplacementBatchMeanGradient {
+        /// Clipping norm.
+        clip: f64,
+        /// Records drawn from, `n`.
+        records: usize,
+        /// Indices drawn (and the divisor), `m`.
+        draws: usize,
+    },
     /// The mean over records of `clip(grad f(w') - grad f(w))` (norm
     /// `clip`), a Spider difference (Menart et al.'s Algorithm 1). The
     /// release's `at` holds the two points, `w'` then `w`, concatenated

@@ -80,6 +80,16 @@ pub fn lemma_3_3_poisson(
         + step_size * p.d * sigma * sigma
 }
 
+/// The excess-empirical bound with Algorithm 1's own with-replacement
+/// batches: [`lemma_3_3_poisson`] without its `1/m` (each of the `m` draws'
+/// gradients has norm at most `L`, so their mean does, `E||g||^2 <= L^2`, as
+/// the printed lemma has it): `M^2/(2 eta T) + eta L^2/2 + eta d sigma^2`.
+pub fn lemma_3_3_with_replacement(p: &CurvePoint, step_size: f64, steps: u64, sigma: f64) -> f64 {
+    p.radius * p.radius / (2.0 * step_size * steps as f64)
+        + 0.5 * step_size * p.lipschitz * p.lipschitz
+        + step_size * p.d * sigma * sigma
+}
+
 /// Lemma 3.4 stability `2 L^2 eta (T + 1)/n` (the proof's `T + 1`, P17).
 pub fn lemma_3_4_stability(p: &CurvePoint, step_size: f64, steps: u64) -> f64 {
     2.0 * p.lipschitz * p.lipschitz * step_size * (steps as f64 + 1.0) / p.n

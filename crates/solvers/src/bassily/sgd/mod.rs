@@ -9,6 +9,9 @@
 //! Poisson batch at `q = m/n`, clips each record gradient to `C`, divides the
 //! sum by the fixed `m`, adds `N(0, sigma^2 I)`, steps and projects onto
 //! `B(0, M)`; the output is the average of `w_1..w_T` ([`run`]).
+//! [`BatchSampling::WithReplacement`] draws Algorithm 1's printed batches
+//! instead (`m` indices uniformly with replacement), which no accountant here
+//! covers (P5): it exists to audit that printed sampling.
 //!
 //! Gradients ([`NsgdVariant`]): the loss's (`C = L`); the unconstrained Moreau
 //! envelope's at `beta_env = (L/M) min(sqrt(n)/4, eps n/(8 sqrt(d Lambda)))`
@@ -47,5 +50,5 @@ pub mod schedule;
 
 pub use one_pass::{one_pass_sgd, one_pass_sgd_bound};
 pub use plan::{NoiseCalibration, Nsgd, NsgdNoise, NsgdPlan, NsgdVariant, MAX_PROX_WORK};
-pub use run::NsgdRelease;
+pub use run::{BatchSampling, NsgdRelease};
 pub use schedule::{envelope_smoothness, prox_accuracy, prox_inner_iterations, NsgdSchedule};

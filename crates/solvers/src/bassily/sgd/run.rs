@@ -3,6 +3,12 @@
 //! **fixed** `m`, Gaussian noise `N(0, sigma^2 I)` on that mean, projection
 //! onto `B(0, M)` every step, output the average of `w_1..w_T`.
 //!
+//! [`BatchSampling::WithReplacement`] draws each step's batch as Algorithm 1
+//! prints it instead: `m` indices uniform on the records, with replacement
+//! (a record enters `r ~ Binomial(m, 1/n)` times), the same clip, divisor
+//! and noise. No accountant here covers that sampling (digest P5); it exists
+//! to audit the printed claim that the Poisson accountant's noise does.
+//!
 //! The batch and the noise of step `t` are drawn from the caller's RNG in
 //! that order, and no gradient source draws randomness, so two runs with
 //! equal seeds and equal plans share batches and noise (coupled runs,
@@ -15,7 +21,7 @@ use crate::inner::project_ball;
 use crate::transcript::{Query, Transcript, Unobserved};
 use dpcore::{Objective, PrivacyParams, RunFailure};
 use mechanisms::noise::gaussian;
-use rand::Rng;
+use rand::{Rng, RngExt};
 
 /// One `A_NSGD`-family release.
 #[derive(Debug, Clone, PartialEq)]
@@ -45,6 +51,19 @@ pub struct NsgdRelease {
     pub largest_batch: usize,
     /// The plan that was run.
     pub plan: NsgdPlan,
+}
+
+/// How each step's batch is drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum BatchSampling {
+    /// Poisson at `q = m/n`: each record in independently (the harness's
+    /// `A_NSGD`, digest P5; what the accountant analyses).
+    #[default]
+    Poisson,
+    /// `m` indices i.i.d. uniform on the `n` records, with replacement
+    /// (Algorithm 1 line 5 as printed). Replace-one only: both neighbours
+    /// hold the plan's `n` records.
+    WithReplacement,
 }
 
 /// A per-record gradient oracle `(i, w, out)`.
@@ -108,6 +127,37 @@ impl Nsgd {
         transcript: &mut dyn Transcript,
         rng: &mut R,
     ) -> Result<NsgdRelease, RunFailure> {
+        self.run_planned_sampled(problem, plan, BatchSampling::Poisson, transcript, rng)
+    }
+
+    /// [`Nsgd::run_planned_observed`] with each step's batch drawn by
+    /// `sampling`. Under [`BatchSampling::Poisson`] it is that function,
+    /// bit for bit. Under [`BatchSampling::WithReplacement`] each step draws
+    /// `m` uniform indices of `0..n` (one `random_range` each, where the
+    /// Poisson step draws its gaps) and reports a
+    /// [`Query::WithReplacementBatchMeanGradient`]; the plan's noise is used
+    /// as it is, whatever relation and sampling it was calibrated for.
+    ///
+    /// # Errors
+    /// As [`Nsgd::run_planned`]; `InvalidParameters` for with-replacement
+    /// sampling under add/remove (a plan's `n` would not be the records
+    /// drawn from).
+    pub fn run_planned_sampled<R: Rng + ?Sized>(
+        &self,
+        problem: &dyn Objective,
+        plan: &NsgdPlan,
+        sampling: BatchSampling,
+        transcript: &mut dyn Transcript,
+        rng: &mut R,
+    ) -> Result<NsgdRelease, RunFailure> {
+        if sampling == BatchSampling::WithReplacement
+            && plan.noise.relation != dpcore::Neighbouring::ReplaceOne
+        {
+            return Err(invalid(format!(
+                "with-replacement batches are run under replace-one only, not {:?}",
+                plan.noise.relation
+            )));
+        }
         let s = &plan.schedule;
         let c = problem.constants();
         let (n, d) = (problem.num_records(), problem.dim());
@@ -165,10 +215,17 @@ impl Nsgd {
         let mut batch = Vec::new();
         let (mut evaluations, mut largest_batch) = (0u64, 0usize);
         let (q, m) = (s.sampling_rate(), s.batch as f64);
-        let query = Query::PoissonBatchMeanGradient {
-            clip: plan.noise.clip,
-            rate: q,
-            batch: m,
+        let query = match sampling {
+            BatchSampling::Poisson => Query::PoissonBatchMeanGradient {
+                clip: plan.noise.clip,
+                rate: q,
+                batch: m,
+            },
+            BatchSampling::WithReplacement => Query::WithReplacementBatchMeanGradient {
+                clip: plan.noise.clip,
+                records: n,
+                draws: s.batch,
+            },
         };
         let mut released = if transcript.observes() {
             vec![0.0; d]
@@ -176,7 +233,13 @@ impl Nsgd {
             Vec::new()
         };
         for t in 1..=s.steps {
-            poisson_batch_skipping(n, q, rng, &mut batch);
+            match sampling {
+                BatchSampling::Poisson => poisson_batch_skipping(n, q, rng, &mut batch),
+                BatchSampling::WithReplacement => {
+                    batch.clear();
+                    batch.extend((0..s.batch).map(|_| rng.random_range(0..n)));
+                }
+            }
             mean.iter_mut().for_each(|v| *v = 0.0);
             batch
                 .iter()
