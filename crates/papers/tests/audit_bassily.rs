@@ -84,6 +84,7 @@ fn means(name: &str, options: &Values, n: usize, eps: f64, delta: f64) -> (f64, 
 fn every_private_entry_has_an_audit() {
     for name in [
         "nsgd",
+        "nsgd_with_replacement",
         "nsgd_moreau",
         "prox_gd",
         "one_pass_sgd",

@@ -47,6 +47,16 @@
 //! For `prox_gd` the canary's inexact envelope gradient is recomputed by the
 //! run's own inner method at each step's point, which costs the loss `2 T
 //! tau` record gradients a run beside the run's own `T m tau`.
+//!
+//! `nsgd_with_replacement` (Algorithm 1's printed sampling, digest P5) is
+//! audited on its transcript only: with replacement the canary enters each
+//! batch `r ~ Binomial(m, 1/n)` times, so even its final release is a
+//! mixture, whatever `m`. Its pair is `nsgd`'s transcript pair (LinBall,
+//! replace-one) and its statistic ([`WithReplacementTranscriptLoss`]) the
+//! exact log likelihood ratio of the `T` releases, each a mixture over `r`.
+//! The loss needs every shared record to be the same record (then a batch's
+//! mean is `s + r (g - s)/m` whatever the other draws, `s` their common
+//! clipped gradient), which the zero records of that pair are.
 
 use contract::audit::{first_coordinate, AuditDef, AuditPair, AuditSetting, Estimator, Relation};
 use contract::{Instance, Privacy, RunContext, Value, Values};
@@ -57,12 +67,12 @@ use rand_pcg::Pcg64;
 use solvers::bassily::objp::{HessianRank, ObjPApp, ObjPPlan};
 use solvers::bassily::rate::rate;
 use solvers::bassily::sgd::prox::{InexactProx, ProxScratch};
-use solvers::bassily::sgd::{Nsgd, NsgdPlan, NsgdVariant};
+use solvers::bassily::sgd::{BatchSampling, Nsgd, NsgdPlan, NsgdVariant};
 use solvers::inner::project_ball;
 use solvers::transcript::{Query, Transcript};
 
 use super::families::MAX_SIGNAL;
-use super::options::{NeighbouringOption, NsgdOptions, ObjPAppOptions};
+use super::options::{NeighbouringOption, NsgdOptions, NsgdWithReplacementOptions, ObjPAppOptions};
 use contract::Options;
 
 fn invalid(msg: String) -> RunFailure {
@@ -527,6 +537,225 @@ fn variant_transcript(
     Ok(loss.loss)
 }
 
+/// The privacy loss `ln p_D(y) - ln p_D'(y)` of a transcript of
+/// `nsgd_with_replacement`'s noisy gradients on a replace-one pair whose
+/// shared records are all the same record. Each release is `y = (1/m)
+/// sum_j clip(grad(z_{i_j})) + N(0, sigma^2 I)` over `m` draws with
+/// replacement; with the shared records equal (clipped gradient `s` at the
+/// step's point) and the canary's clipped gradient `g_k` on side `k`, the
+/// mean is `s + r u_k`, `u_k = (g_k - s)/m`, with `r ~ Binomial(m, 1/n)`
+/// the canary's multiplicity, the same law on both sides. So on side `k`
+/// the density is `sum_r b_r N(s + r u_k, sigma^2 I)` and, dropping the
+/// common factor `e^{-|y - s|^2/(2 sigma^2)}`, `ln p_k(y) = logsumexp_r(ln
+/// b_r + r <y - s, u_k>/sigma^2 - r^2 |u_k|^2/(2 sigma^2))`. The points are
+/// functions of earlier releases, so the sum over steps is the transcript's
+/// log likelihood ratio; it never reads the realised draws.
+struct WithReplacementTranscriptLoss<'a> {
+    /// `D` and `D'`.
+    sides: [&'a dyn Objective; 2],
+    /// `ln b_r`, `r = 0..=m`, for the `(n, m)` in `weights_for`.
+    log_weights: Vec<f64>,
+    weights_for: (usize, usize),
+    /// The shared records' clipped gradient, then each side's canary's.
+    shared: Vec<f64>,
+    canary: [Vec<f64>; 2],
+    loss: f64,
+}
+
+impl<'a> WithReplacementTranscriptLoss<'a> {
+    fn new(pair: &'a AuditPair) -> Result<Self, RunFailure> {
+        let [d_rows, d_prime_rows] = &pair.records;
+        if pair.relation != Relation::ReplaceOne || d_rows.len() < 2 {
+            return Err(invalid(
+                "the with-replacement transcript loss needs a replace-one pair of n >= 2 records"
+                    .into(),
+            ));
+        }
+        let shared = &d_rows[1];
+        let same = d_rows[1..].iter().all(|r| r == shared) && d_prime_rows[1..] == d_rows[1..];
+        if !same {
+            return Err(invalid(
+                "the with-replacement transcript loss needs every shared record to be the same \
+                 record (the batch mean is then s + r (g - s)/m whatever the other draws)"
+                    .into(),
+            ));
+        }
+        let d = shared.len();
+        Ok(Self {
+            sides: [side_objective(pair, 0), side_objective(pair, 1)],
+            log_weights: Vec::new(),
+            weights_for: (0, 0),
+            shared: vec![0.0; d],
+            canary: [vec![0.0; d], vec![0.0; d]],
+            loss: 0.0,
+        })
+    }
+
+    /// `ln b_r = ln C(m, r) + r ln(1/n) + (m - r) ln(1 - 1/n)`, `r = 0..=m`.
+    fn binomial_log_weights(records: usize, draws: usize) -> Vec<f64> {
+        let p = 1.0 / records as f64;
+        let (ln_in, ln_out) = (p.ln(), (-p).ln_1p());
+        let mut w = Vec::with_capacity(draws + 1);
+        let mut ln_choose = 0.0;
+        for r in 0..=draws {
+            if r > 0 {
+                ln_choose += ((draws - r + 1) as f64 / r as f64).ln();
+            }
+            w.push(ln_choose + r as f64 * ln_in + (draws - r) as f64 * ln_out);
+        }
+        w
+    }
+
+    /// The clipped gradient of row `i` of side `k` at `at`, into `out`.
+    fn clipped(&self, k: usize, i: usize, at: &[f64], clip: f64, out: &mut [f64]) -> bool {
+        let Some(records) = self.sides[k].finite_sum() else {
+            return false;
+        };
+        records.record_gradient(i, at, out);
+        project_ball(out, clip);
+        true
+    }
+
+    /// `ln p_k(y)` up to the common factor (type doc), `z = y - s`.
+    fn log_density(&self, k: usize, z: &[f64], m: f64, sigma: f64) -> f64 {
+        let s2 = sigma * sigma;
+        let (dot, norm2) = self.canary[k].iter().zip(&self.shared).zip(z).fold(
+            (0.0, 0.0),
+            |(a, b), ((g, s), zj)| {
+                let u = (g - s) / m;
+                (a + zj * u, b + u * u)
+            },
+        );
+        let terms = self.log_weights.iter().enumerate().map(|(r, lw)| {
+            let r = r as f64;
+            lw + r * dot / s2 - r * r * norm2 / (2.0 * s2)
+        });
+        let hi = terms.clone().fold(f64::NEG_INFINITY, f64::max);
+        if !hi.is_finite() {
+            return hi;
+        }
+        hi + terms.map(|t| (t - hi).exp()).sum::<f64>().ln()
+    }
+}
+
+impl Transcript for WithReplacementTranscriptLoss<'_> {
+    fn gaussian(
+        &mut self,
+        query: Query,
+        at: &[f64],
+        _realised_batch_mean: &[f64],
+        released: &[f64],
+        sigma: f64,
+    ) {
+        let Query::WithReplacementBatchMeanGradient {
+            clip,
+            records,
+            draws,
+        } = query
+        else {
+            // nsgd_with_replacement reports with-replacement releases only.
+            self.loss = f64::NAN;
+            return;
+        };
+        if self.weights_for != (records, draws) {
+            self.log_weights = Self::binomial_log_weights(records, draws);
+            self.weights_for = (records, draws);
+        }
+        let mut shared = std::mem::take(&mut self.shared);
+        let mut canary = std::mem::take(&mut self.canary);
+        let ok = self.clipped(0, 1, at, clip, &mut shared)
+            && self.clipped(0, 0, at, clip, &mut canary[0])
+            && self.clipped(1, 0, at, clip, &mut canary[1]);
+        self.shared = shared;
+        self.canary = canary;
+        if !ok {
+            self.loss = f64::NAN;
+            return;
+        }
+        let z: Vec<f64> = released
+            .iter()
+            .zip(&self.shared)
+            .map(|(y, s)| y - s)
+            .collect();
+        let m = draws as f64;
+        self.loss += self.log_density(0, &z, m, sigma) - self.log_density(1, &z, m, sigma);
+    }
+}
+
+/// `nsgd_with_replacement`'s transcript on side `side`: the privacy loss
+/// ([`WithReplacementTranscriptLoss`]) of its `T` noisy gradients, under
+/// the plan the entry makes for `D` (the same on `D'`: replace-one keeps
+/// `n`).
+fn nsgd_with_replacement_transcript(
+    ctx: &RunContext,
+    pair: &AuditPair,
+    side: usize,
+    rng: &mut Pcg64,
+) -> Result<f64, RunFailure> {
+    let algorithm = super::sgd::nsgd_with_replacement_of(ctx)?;
+    let plan = algorithm.plan(objective(pair), ctx.privacy.approx())?;
+    let mut loss = WithReplacementTranscriptLoss::new(pair)?;
+    let problem = loss.sides[side];
+    algorithm.run_planned_sampled(
+        problem,
+        &plan,
+        BatchSampling::WithReplacement,
+        &mut loss,
+        rng,
+    )?;
+    Ok(loss.loss)
+}
+
+/// `nsgd_with_replacement`: `nsgd`'s LinBall transcript pair, built for a
+/// transcript audit only (with replacement every release is a mixture over
+/// the canary's multiplicity, so the final point is never Gaussian).
+fn nsgd_with_replacement_pair(setting: &AuditSetting) -> Result<AuditPair, RunFailure> {
+    let pair = lin_ball_pair(setting, Relation::ReplaceOne)?;
+    let privacy = approx(setting)?;
+    let algorithm = Nsgd {
+        variant: NsgdVariant::Smooth,
+        calibration: NsgdWithReplacementOptions::read(setting.options)?
+            .calibration
+            .into(),
+        relation: Neighbouring::ReplaceOne,
+        public_n: None,
+    };
+    let plan = algorithm.plan(objective(&pair), privacy)?;
+    let s = &plan.schedule;
+    if s.trivial {
+        return Err(invalid(format!(
+            "eps^2 n^2/(32 d ln(1/delta)) < 1 at n = {}: NSGD releases w_0 = 0 on both sides",
+            setting.n
+        )));
+    }
+    if !setting.transcript {
+        return Err(invalid(
+            "with-replacement batches make every release a mixture over the canary's \
+             multiplicity r ~ Binomial(m, 1/n), even at m = n: only a transcript audit \
+             (observe = \"transcript\") is built"
+                .into(),
+        ));
+    }
+    let p = 1.0 / s.n as f64;
+    let several = 1.0
+        - (1.0 - p).powi(s.batch as i32)
+        - s.batch as f64 * p * (1.0 - p).powi(s.batch as i32 - 1);
+    Ok(AuditPair {
+        description: format!(
+            "{}; m = {} indices drawn with replacement from the n = {} records at each of T = {} \
+             steps (the canary's multiplicity r ~ Binomial(m, 1/n), P(r >= 2) = {several:.4}), \
+             noise multiplier z = {:.4} (nsgd's replace-one calibration for Poisson batches at q = \
+             m/n): the statistic is the privacy loss of the T noisy gradients, each a mixture over r",
+            pair.description,
+            s.batch,
+            s.n,
+            s.steps,
+            plan.noise.noise_multiplier
+        ),
+        ..pair
+    })
+}
+
 fn nsgd_pair(setting: &AuditSetting) -> Result<AuditPair, RunFailure> {
     nsgd_family_pair(setting, NsgdVariant::Smooth)
 }
@@ -601,6 +830,20 @@ pub(crate) const NSGD: AuditDef = AuditDef {
              Gaussian mean shift, hence the Gaussian-DP fit. Its transcript statistic, at any batch \
              rate: the privacy loss of the T noisy gradients, each a mixture over the canary's \
              inclusion (the shared records are 0, so the loss never reads the sample)",
+};
+
+/// `nsgd_with_replacement`: its transcript only, on `nsgd`'s LinBall pair.
+pub(crate) const NSGD_WITH_REPLACEMENT: AuditDef = AuditDef {
+    pair: nsgd_with_replacement_pair,
+    statistic: first_coordinate,
+    estimator: Estimator::Threshold,
+    transcript: Some(nsgd_with_replacement_transcript),
+    method: "LinBall's canary +e1 against -e1 (record gradients -L e1 and +L e1, at the clip L) with \
+             n - 1 zero records, as nsgd's transcript pair. Algorithm 1's batches draw m indices with \
+             replacement, so the canary enters each batch r ~ Binomial(m, 1/n) times and the step's \
+             mean moves by r L/m on each side: every release is a mixture over r, and only the \
+             transcript is audited. Its statistic: the privacy loss of the T noisy gradients, each \
+             a mixture over r (the shared records are 0, so the loss never reads the draws)",
 };
 
 /// `nsgd_moreau`: one full-batch step on AbsDeviation's envelope,

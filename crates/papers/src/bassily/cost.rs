@@ -136,6 +136,17 @@ pub(crate) fn nsgd_accountant(v: &CostPoint, w: &FamilyWork) -> Option<SetupWork
     accountant("nsgd", v, w)
 }
 
+/// `nsgd_with_replacement`: `nsgd`'s work (`m` draws a step instead of a
+/// Poisson batch of mean `m`) and its accountant.
+pub(crate) fn nsgd_with_replacement(v: &CostPoint, w: &FamilyWork) -> (f64, f64) {
+    nsgd_work("nsgd_with_replacement", v, w, 1.0, RECORD_CALL_OPS)
+}
+
+/// `nsgd_with_replacement`'s accountant (`nsgd`'s replace-one calibration).
+pub(crate) fn nsgd_with_replacement_accountant(v: &CostPoint, w: &FamilyWork) -> Option<SetupWork> {
+    accountant("nsgd_with_replacement", v, w)
+}
+
 /// `nsgd_moreau`.
 pub(crate) fn nsgd_moreau(v: &CostPoint, w: &FamilyWork) -> (f64, f64) {
     nsgd_work("nsgd_moreau", v, w, 1.0, 0.0)

@@ -77,6 +77,27 @@ contract::options! {
     }
 }
 
+/// The `calibration` option of `nsgd_with_replacement`: `nsgd`'s noise,
+/// calibrated for Poisson batches, used on with-replacement ones.
+const REPLACEMENT_CALIBRATION: ParamDef = ParamDef::choice(
+    "calibration",
+    Calibration::NAMES,
+    "noise: \"accountant\" is the multiplier the RDP accountant calibrates for Poisson batches at q = m/n \
+          under replace-one (nsgd's noise; Thm 3.1's proof cites that accountant for with-replacement \
+          batches, digest P5); \"paper\" the printed sigma^2 = 8 T L^2 ln(1/delta)/(n eps)^2",
+)
+.default("\"accountant\"")
+.option();
+
+contract::options! {
+    /// Options of `nsgd_with_replacement` (replace-one only, the paper's
+    /// relation: its batches are drawn from the data set's own records).
+    pub struct NsgdWithReplacementOptions {
+        /// How the noise is calibrated (for Poisson batches, as `nsgd`'s).
+        pub calibration: Calibration = REPLACEMENT_CALIBRATION,
+    }
+}
+
 contract::choices! {
     /// The `constants` option's values: Algorithm 3's noise constants.
     pub enum Constants {
