@@ -16,10 +16,10 @@
 
 mod common;
 
-use common::{entry_defaults, mean_and_se};
+use common::{assert_unit_exp_mean, entry_defaults, mean_and_se, transcript_losses};
 use contract::audit::{differ_in_one_record, AuditPair, AuditSetting, Relation};
 use contract::seeds::rng_from_seed;
-use contract::{Instance, Privacy, RunContext, Value, Values};
+use contract::{Instance, Privacy, Value, Values};
 use datagen::bassily::{LinBall, LinBallParams};
 use dpcore::{Neighbouring, Objective, PrivacyParams};
 use solvers::bassily::sgd::{BatchSampling, Nsgd, NsgdPlan, NsgdVariant};
@@ -117,21 +117,8 @@ fn mixture_kl(w: &[f64], a: f64, b: f64) -> f64 {
 /// `on_d` on `D` and `-on_d_prime` on `D'` and that `E_D[e^-L] = 1`, each
 /// within 4 standard errors.
 fn assert_mixture_loss(pair: &AuditPair, on_d: f64, on_d_prime: f64, runs: u64, seed: u64) {
-    let def = papers::algorithm(NAME).unwrap();
-    let transcript = def.audit.and_then(|a| a.transcript).expect("declared");
     let opts = entry_defaults(NAME);
-    let ctx = RunContext {
-        options: &opts,
-        problem: &pair.problem,
-        privacy: privacy(),
-        metric: def.metrics[0],
-    };
-    let on = |side: usize, seed: u64| -> Vec<f64> {
-        (0..runs)
-            .map(|i| transcript(&ctx, pair, side, &mut rng_from_seed(seed + i)).unwrap())
-            .collect()
-    };
-    let (d_side, d_prime_side) = (on(0, seed), on(1, 10 * seed));
+    let (d_side, d_prime_side) = transcript_losses(NAME, &opts, pair, privacy(), runs, seed);
     let (m, se) = mean_and_se(&d_side);
     assert!(
         (m - on_d).abs() <= 4.0 * se,
@@ -143,9 +130,7 @@ fn assert_mixture_loss(pair: &AuditPair, on_d: f64, on_d_prime: f64, runs: u64, 
         "mean loss on D' {m1} +- {se1} vs -T KL(Q || P) = {}",
         -on_d_prime
     );
-    let weights: Vec<f64> = d_side.iter().map(|l| (-l).exp()).collect();
-    let (w, wse) = mean_and_se(&weights);
-    assert!((w - 1.0).abs() <= 4.0 * wse, "E_D[exp(-L)] = {w} +- {wse}");
+    let (w, wse) = assert_unit_exp_mean(NAME, &d_side, -1.0);
     eprintln!(
         "{NAME} transcript: D {m} +- {se} (T KL {on_d}), D' {m1} +- {se1} (-T KL {}), \
          E[e^-L] {w} +- {wse}",

@@ -11,10 +11,10 @@
 
 mod common;
 
-use common::mean_and_se;
+use common::{assert_unit_exp_mean, mean_and_se, transcript_losses};
 use contract::audit::{differ_in_one_record, AuditPair, AuditSetting};
 use contract::seeds::rng_from_seed;
-use contract::{Instance, Privacy, RunContext, Value, Values};
+use contract::{Instance, Privacy, Value, Values};
 use dpcore::{Objective, PrivacyParams};
 use solvers::bassily::sgd::{Nsgd, NsgdVariant};
 use solvers::transcript::{Query, Transcript};
@@ -97,20 +97,7 @@ fn assert_mixture_loss(
     runs: u64,
     seed: u64,
 ) -> (f64, f64) {
-    let def = papers::algorithm(name).unwrap();
-    let transcript = def.audit.and_then(|a| a.transcript).expect("declared");
-    let ctx = RunContext {
-        options: opts,
-        problem: &pair.problem,
-        privacy: privacy(),
-        metric: def.metrics[0],
-    };
-    let on = |side: usize, seed: u64| -> Vec<f64> {
-        (0..runs)
-            .map(|i| transcript(&ctx, pair, side, &mut rng_from_seed(seed + i)).unwrap())
-            .collect()
-    };
-    let (d_side, d_prime_side) = (on(0, seed), on(1, 10 * seed));
+    let (d_side, d_prime_side) = transcript_losses(name, opts, pair, privacy(), runs, seed);
     let (m, se) = mean_and_se(&d_side);
     assert!(
         (m - expected).abs() <= 4.0 * se,
@@ -122,12 +109,7 @@ fn assert_mixture_loss(
         "{name}: mean loss on D' {m1} +- {se1} vs -T KL = {}",
         -expected
     );
-    let weights: Vec<f64> = d_side.iter().map(|l| (-l).exp()).collect();
-    let (w, wse) = mean_and_se(&weights);
-    assert!(
-        (w - 1.0).abs() <= 4.0 * wse,
-        "{name}: E_D[exp(-L)] = {w} +- {wse}"
-    );
+    let (w, wse) = assert_unit_exp_mean(name, &d_side, -1.0);
     eprintln!("{name} transcript: mean {m} +- {se}, T KL {expected}, E[e^-L] {w} +- {wse}");
     (m, se)
 }

@@ -10,10 +10,10 @@
 
 mod common;
 
-use common::{entry_defaults, mean_and_se};
+use common::{assert_unit_exp_mean, entry_defaults, mean_and_se, transcript_losses};
 use contract::audit::{AuditPair, AuditSetting};
 use contract::seeds::rng_from_seed;
-use contract::{Instance, Privacy, RunContext, Value, Values};
+use contract::{Instance, Privacy, Value, Values};
 use dpcore::saddle::{SaddleProblem, SimplexPoint};
 use dpcore::PrivacyParams;
 use solvers::gonzalez::alg1::{alg1_schedule, private_smd_observed, private_smd_with};
@@ -66,21 +66,8 @@ fn assert_log_likelihood_ratio(
     eps: f64,
     seed: u64,
 ) -> (f64, f64) {
-    let def = papers::algorithm(name).unwrap();
-    let transcript = def.audit.and_then(|a| a.transcript).expect("declared");
-    let ctx = RunContext {
-        options: opts,
-        problem: &pair.problem,
-        privacy: Privacy::Approx(PrivacyParams::approx(eps, DELTA)),
-        metric: def.metrics[0],
-    };
-    let runs = 20_000;
-    let on = |side: usize, seed: u64| -> Vec<f64> {
-        (0..runs)
-            .map(|i| transcript(&ctx, pair, side, &mut rng_from_seed(seed + i)).unwrap())
-            .collect()
-    };
-    let (d_side, d_prime_side) = (on(0, seed), on(1, 10 * seed));
+    let privacy = Privacy::Approx(PrivacyParams::approx(eps, DELTA));
+    let (d_side, d_prime_side) = transcript_losses(name, opts, pair, privacy, 20_000, seed);
     let (m, se) = mean_and_se(&d_side);
     let (m1, se1) = mean_and_se(&d_prime_side);
     let gap_se = (se * se + se1 * se1).sqrt();
@@ -88,18 +75,8 @@ fn assert_log_likelihood_ratio(
         m - m1 > 4.0 * gap_se,
         "{name}: KL {m} +- {se}, {m1} +- {se1}"
     );
-    let weights: Vec<f64> = d_side.iter().map(|l| (-l).exp()).collect();
-    let (w, wse) = mean_and_se(&weights);
-    assert!(
-        (w - 1.0).abs() <= 4.0 * wse,
-        "{name}: E_D[exp(-L)] = {w} +- {wse}"
-    );
-    let weights: Vec<f64> = d_prime_side.iter().map(|l| l.exp()).collect();
-    let (w1, wse1) = mean_and_se(&weights);
-    assert!(
-        (w1 - 1.0).abs() <= 4.0 * wse1,
-        "{name}: E_D'[exp(L)] = {w1} +- {wse1}"
-    );
+    let (w, wse) = assert_unit_exp_mean(name, &d_side, -1.0);
+    let (w1, wse1) = assert_unit_exp_mean(name, &d_prime_side, 1.0);
     eprintln!(
         "{name} transcript: KL {m:.5} +- {se:.5}, {m1:.5} +- {se1:.5}, E_D[e^-L] {w:.4} +- {wse:.4}, \
          E_D'[e^L] {w1:.4} +- {wse1:.4}"

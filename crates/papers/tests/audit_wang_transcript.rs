@@ -11,10 +11,10 @@
 
 mod common;
 
-use common::{entry_defaults, mean_and_se};
+use common::{assert_unit_exp_mean, entry_defaults, mean_and_se, transcript_losses};
 use contract::audit::{AuditPair, AuditSetting};
 use contract::seeds::rng_from_seed;
-use contract::{Instance, Privacy, RunContext, Value, Values};
+use contract::{Instance, Privacy, Value, Values};
 use dpcore::halfspace::HalfspaceProblem;
 use dpcore::PrivacyParams;
 use solvers::transcript::{Query, Transcript};
@@ -68,8 +68,6 @@ fn m_star_transcript_loss_is_a_log_likelihood_ratio_within_the_accountant() {
     let opts = options(name, &[("conversion", "tight")]);
     let (n, d) = (16, 32);
     let pair = pair(name, &opts, n, d);
-    let def = papers::algorithm(name).unwrap();
-    let transcript = def.audit.and_then(|a| a.transcript).expect("declared");
     let run = m_star(
         halfspace(&pair, 0),
         PrivacyParams::approx(EPS, DELTA),
@@ -80,19 +78,7 @@ fn m_star_transcript_loss_is_a_log_likelihood_ratio_within_the_accountant() {
     let steps: Vec<u64> = run.candidates.iter().map(|c| c.steps).collect();
     assert!(steps.iter().any(|&t| t > 1), "steps {steps:?}");
     let mu = run.privacy.mu;
-    let ctx = RunContext {
-        options: &opts,
-        problem: &pair.problem,
-        privacy: privacy(),
-        metric: def.metrics[0],
-    };
-    let runs = 4_000;
-    let on = |side: usize, seed: u64| -> Vec<f64> {
-        (0..runs)
-            .map(|i| transcript(&ctx, &pair, side, &mut rng_from_seed(seed + i)).unwrap())
-            .collect()
-    };
-    let (d_side, d_prime_side) = (on(0, 30_000), on(1, 300_000));
+    let (d_side, d_prime_side) = transcript_losses(name, &opts, &pair, privacy(), 4_000, 30_000);
     let (m, se) = mean_and_se(&d_side);
     assert!(m > 4.0 * se, "mean loss on D {m} +- {se}");
     assert!(
@@ -100,15 +86,8 @@ fn m_star_transcript_loss_is_a_log_likelihood_ratio_within_the_accountant() {
         "KL {m} +- {se} above mu^2/2 = {}",
         mu * mu / 2.0
     );
-    let weights: Vec<f64> = d_side.iter().map(|l| (-l).exp()).collect();
-    let (w, wse) = mean_and_se(&weights);
-    assert!((w - 1.0).abs() <= 4.0 * wse, "E_D[exp(-L)] = {w} +- {wse}");
-    let weights: Vec<f64> = d_prime_side.iter().map(|l| l.exp()).collect();
-    let (w1, wse1) = mean_and_se(&weights);
-    assert!(
-        (w1 - 1.0).abs() <= 4.0 * wse1,
-        "E_D'[exp(L)] = {w1} +- {wse1}"
-    );
+    let (w, wse) = assert_unit_exp_mean("M*", &d_side, -1.0);
+    let (w1, wse1) = assert_unit_exp_mean("M*", &d_prime_side, 1.0);
     eprintln!(
         "M* transcript: steps {steps:?}, |Gamma| {}, mu {mu:.4} (mu^2/2 {:.4}), KL {m:.4} +- {se:.4}, \
          E_D[e^-L] {w:.4} +- {wse:.4}, E_D'[e^L] {w1:.4} +- {wse1:.4}",

@@ -358,6 +358,23 @@ const NSGD_WITH_REPLACEMENT_DIAGNOSTICS: &[&str] = &[
     "gradient_evaluations",
 ];
 
+/// The families with a finite-sum (ERM) objective, where a stochastic
+/// gradient of one record is defined: every algorithm here except the
+/// Moreau-envelope one (which needs a closed-form prox) runs on exactly these.
+const FINITE_SUM_FAMILIES: &[&str] = &[
+    "abs_deviation",
+    "adversarial_logistic",
+    "diagonal_quadratic",
+    "geometric_median",
+    "least_squares_glm",
+    "lin_ball",
+    "logistic",
+    "logistic_glm",
+    "pseudo_huber",
+    "sco_quadratic",
+    "sharp",
+];
+
 /// Algorithms of this module.
 pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
     AlgorithmDef::new(
@@ -369,7 +386,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         Run::Objective(run_nsgd),
     )
     .only_on(
-        &["abs_deviation", "adversarial_logistic", "diagonal_quadratic", "geometric_median", "least_squares_glm", "lin_ball", "logistic", "logistic_glm", "pseudo_huber", "sco_quadratic", "sharp"],
+        FINITE_SUM_FAMILIES,
         "it needs a finite-sum (ERM) objective",
     )
 .with_work(super::cost::nsgd)
@@ -395,7 +412,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         Run::Objective(run_nsgd_with_replacement),
     )
     .only_on(
-        &["abs_deviation", "adversarial_logistic", "diagonal_quadratic", "geometric_median", "least_squares_glm", "lin_ball", "logistic", "logistic_glm", "pseudo_huber", "sco_quadratic", "sharp"],
+        FINITE_SUM_FAMILIES,
         "it needs a finite-sum (ERM) objective",
     )
     .with_work(super::cost::nsgd_with_replacement)
@@ -432,7 +449,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         Run::Objective(run_prox_gd),
     )
     .only_on(
-        &["abs_deviation", "adversarial_logistic", "diagonal_quadratic", "geometric_median", "least_squares_glm", "lin_ball", "logistic", "logistic_glm", "pseudo_huber", "sco_quadratic", "sharp"],
+        FINITE_SUM_FAMILIES,
         "it needs a finite-sum (ERM) objective",
     )
 .with_work(super::cost::prox_gd)
@@ -450,7 +467,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         Run::Objective(run_one_pass_sgd),
     )
     .only_on(
-        &["abs_deviation", "adversarial_logistic", "diagonal_quadratic", "geometric_median", "least_squares_glm", "lin_ball", "logistic", "logistic_glm", "pseudo_huber", "sco_quadratic", "sharp"],
+        FINITE_SUM_FAMILIES,
         "it needs a finite-sum (ERM) objective",
     )
     .not_private()
