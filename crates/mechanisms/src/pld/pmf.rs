@@ -53,6 +53,17 @@ impl LossPmf {
         }
     }
 
+    /// The distribution with `mass[i]` at loss `(offset + i) h` and
+    /// `infinity` at `+inf`, as given (no truncation).
+    pub(crate) fn from_parts(h: f64, offset: i64, mass: Vec<f64>, infinity: f64) -> Self {
+        Self {
+            h,
+            offset,
+            mass,
+            infinity,
+        }
+    }
+
     /// Grid width `h`.
     pub fn grid(&self) -> f64 {
         self.h
