@@ -127,6 +127,44 @@ impl Term {
                 TermLoss::NonSmooth => sample_unit_sphere(d, rng),
             });
         }
+        Self::solved(params, data)
+    }
+
+    /// The instance on the caller's records (row-major `n x d`, each of norm
+    /// at most 1 up to rounding, `1e-12`: a sphere point's computed norm can
+    /// be `1 + ulp`; where the constants `L`, `R` and `A_R - a_R` hold), with
+    /// `w*_tau` computed as in [`Self::generate`]: neighbouring data sets for
+    /// checking Lemma 5.2's sensitivity. Not the sharp variant (its `w* = 0`
+    /// rests on the antipodal layout).
+    ///
+    /// # Errors
+    /// Invalid parameters, `atom_fraction > 0`, records of the wrong count or
+    /// outside the unit ball, or a Newton failure.
+    pub fn from_records(params: TermParams, data: Vec<f64>) -> Result<Self, String> {
+        params.validate()?;
+        if params.atom_fraction > 0.0 {
+            return Err("from_records builds the sampled variant only (atom_fraction = 0)".into());
+        }
+        if data.len() != params.n * params.d {
+            return Err(format!(
+                "{} values for n = {} records of d = {}",
+                data.len(),
+                params.n,
+                params.d
+            ));
+        }
+        if let Some(i) = data.chunks_exact(params.d).position(|x| {
+            let norm = crate::numerics::norm2(x);
+            norm.is_nan() || norm > 1.0 + 1e-12
+        }) {
+            return Err(format!("record {i} lies outside the unit ball"));
+        }
+        Self::solved(params, data)
+    }
+
+    /// `w*_tau` on `data` by damped Newton, certified.
+    fn solved(params: TermParams, data: Vec<f64>) -> Result<Self, String> {
+        let (n, d) = (params.n, params.d);
         let mut me = Self {
             params,
             data,
