@@ -37,6 +37,25 @@ pub fn fill_unit_sphere<R: Rng + ?Sized>(out: &mut [f64], rng: &mut R) {
     }
 }
 
+/// Appends a [`sample_unit_sphere`] point of dimension `d` to `out` and
+/// returns it: the same draws and arithmetic, without a temporary vector
+/// per point (per-record vectors cost up to 40% of a cell's time in the
+/// generators at `n = 1e6`, perf 2026-11-30).
+///
+/// # Panics
+/// If `d == 0`.
+pub fn push_unit_sphere<'a, R: Rng + ?Sized>(
+    out: &'a mut Vec<f64>,
+    d: usize,
+    rng: &mut R,
+) -> &'a mut [f64] {
+    let start = out.len();
+    out.resize(start + d, 0.0);
+    let point = &mut out[start..];
+    fill_unit_sphere(point, rng);
+    point
+}
+
 /// A point uniform in the closed unit ball `B(0, 1)` of `R^d`: a uniform
 /// direction times the radius `U^(1/d)`, `U ~ Uniform[0, 1)`, because the
 /// uniform law on the ball has `P(||x|| <= r) = r^d` (digest §8 E1).
@@ -76,7 +95,7 @@ pub fn fill_unit_ball<R: Rng + ?Sized>(out: &mut [f64], rng: &mut R) {
 
 #[cfg(test)]
 mod tests {
-    use super::fill_unit_ball;
+    use super::{fill_unit_ball, push_unit_sphere, sample_unit_sphere};
     use rand::{Rng, RngExt, SeedableRng};
     use rand_distr::{Distribution, StandardNormal};
     use rand_pcg::Pcg64;
@@ -117,6 +136,24 @@ mod tests {
                     .all(|(x, y)| x.to_bits() == y.to_bits());
                 assert!(same, "d = {d}");
             }
+        }
+    }
+
+    /// Appending into one buffer draws the same points as one vector per
+    /// point, bit for bit, and leaves the stream in the same state.
+    #[test]
+    fn push_unit_sphere_matches_the_allocating_form_bit_for_bit() {
+        for d in [1, 2, 17] {
+            let (mut a, mut b) = (Pcg64::seed_from_u64(9), Pcg64::seed_from_u64(9));
+            let mut pushed = vec![0.5];
+            let mut expected = vec![0.5];
+            for _ in 0..300 {
+                push_unit_sphere(&mut pushed, d, &mut b);
+                expected.extend(sample_unit_sphere(d, &mut a));
+            }
+            let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&pushed), bits(&expected), "d = {d}");
+            assert_eq!(a.random::<u64>(), b.random::<u64>());
         }
     }
 }

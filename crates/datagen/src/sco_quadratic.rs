@@ -7,7 +7,7 @@
 //! the unit ball). Population: `F(w, D) - min F(., D) = 1/2 (w - m)^T H (w - m)`,
 //! `Sigma = Cov(x) = r0^2/(d+2) I`.
 
-use crate::geometry::sample_unit_ball;
+use crate::geometry::fill_unit_ball;
 use crate::numerics::{column_means, norm2};
 use crate::quadratic::{diagonal_gradient, half_diagonal_norm, DiagonalQuadraticParams};
 use dpcore::{FiniteSum, MinimizerSensitivity, Objective, ProblemConstants};
@@ -109,18 +109,19 @@ impl ScoQuadratic {
         let (n, d) = (params.n, params.d);
         let mut m = vec![0.0; d];
         m[0] = params.center;
-        let mut data = Vec::with_capacity(n * d);
-        for _ in 0..n {
-            let mut x: Vec<f64> = sample_unit_ball(d, rng)
-                .iter()
-                .zip(&m)
-                .map(|(u, mj)| mj + params.r0 * u)
-                .collect();
-            let nx = norm2(&x);
+        // Each record is drawn into its own slice of one buffer: a vector per
+        // record made allocation about 40% of a cell at n = 1e6, d = 2
+        // (perf, 2026-11-30). The same draws and arithmetic, bit for bit.
+        let mut data = vec![0.0; n * d];
+        for x in data.chunks_exact_mut(d) {
+            fill_unit_ball(x, rng);
+            for (v, mj) in x.iter_mut().zip(&m) {
+                *v = mj + params.r0 * *v;
+            }
+            let nx = norm2(x);
             if nx > 1.0 {
                 x.iter_mut().for_each(|v| *v /= nx);
             }
-            data.extend(x);
         }
         let mean = column_means(&data, d);
         Ok(Self {

@@ -13,7 +13,7 @@
 //! angle variable, relative accuracy about `1e-13`). The design requires
 //! `d >= 4` (the digest's condition for that density to be bounded).
 
-use crate::geometry::sample_unit_sphere;
+use crate::geometry::push_unit_sphere;
 use crate::quadrature::sphere_expectation;
 use dpcore::RunFailure;
 use rand::{Rng, RngExt};
@@ -53,15 +53,25 @@ pub(crate) fn check_signal_and_radius(
 
 /// Samples one feature vector `x = (s/sqrt2, v/sqrt2)` of dimension `d >= 2`.
 pub fn sample_feature<R: Rng + ?Sized>(d: usize, rng: &mut R) -> Vec<f64> {
-    let s = if rng.random::<bool>() { 1.0 } else { -1.0 };
     let mut x = Vec::with_capacity(d);
-    x.push(s * FRAC_1_SQRT_2);
-    x.extend(
-        sample_unit_sphere(d - 1, rng)
-            .iter()
-            .map(|v| v * FRAC_1_SQRT_2),
-    );
+    push_feature(&mut x, d, rng);
     x
+}
+
+/// Appends a [`sample_feature`] of dimension `d` to `out` and returns it:
+/// the same draws and arithmetic, without a temporary vector per record.
+pub fn push_feature<'a, R: Rng + ?Sized>(
+    out: &'a mut Vec<f64>,
+    d: usize,
+    rng: &mut R,
+) -> &'a [f64] {
+    let s = if rng.random::<bool>() { 1.0 } else { -1.0 };
+    let start = out.len();
+    out.push(s * FRAC_1_SQRT_2);
+    push_unit_sphere(out, d - 1, rng)
+        .iter_mut()
+        .for_each(|v| *v *= FRAC_1_SQRT_2);
+    &out[start..]
 }
 
 /// `v^T Sigma v = v_1^2/2 + ||v_{2:d}||^2 / (2(d-1))`.
@@ -107,9 +117,7 @@ impl GlmDesign {
         let mut x = dpcore::prefetch::huge_page_vec(n * d);
         let mut y = Vec::with_capacity(n);
         for _ in 0..n {
-            let xi = sample_feature(d, rng);
-            let s = xi[0].signum();
-            x.extend_from_slice(&xi);
+            let s = push_feature(&mut x, d, rng)[0].signum();
             y.push(label(s, rng));
         }
         Self { d, x, y }

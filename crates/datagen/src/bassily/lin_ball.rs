@@ -14,7 +14,7 @@
 //! flip when `||z_bar||` is small, so only the diameter `2M` is valid.
 
 use super::{invalid, project_to_ball, require_positive};
-use crate::geometry::sample_unit_sphere;
+use crate::geometry::push_unit_sphere;
 use crate::numerics::{column_means, dist, dot, norm2};
 use dpcore::{FiniteSum, MinimizerSensitivity, Objective, ProblemConstants, RunFailure};
 use rand::Rng;
@@ -122,14 +122,13 @@ impl LinBall {
         };
         data.clear();
         for _ in 0..n {
-            let mut z = sample_unit_sphere(d, rng);
+            let z = push_unit_sphere(&mut data, d, rng);
             z.iter_mut().for_each(|v| *v *= 1.0 - r);
             z[0] += r;
-            let nz = norm2(&z);
+            let nz = norm2(z);
             if nz > 1.0 {
                 z.iter_mut().for_each(|v| *v /= nz);
             }
-            data.extend_from_slice(&z);
         }
         Ok(Self::with_data(params, data))
     }

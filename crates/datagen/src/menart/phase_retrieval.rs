@@ -13,7 +13,7 @@
 
 use super::common::{check_pos, no_sensitivity, point_at_distance, problem_constants};
 use super::RecordLoss;
-use crate::geometry::sample_unit_sphere;
+use crate::geometry::{push_unit_sphere, sample_unit_sphere};
 use crate::numerics::{dist, dot, norm2};
 use dpcore::menart::{KlConstants, KlObjective};
 use dpcore::{FiniteSum, MinimizerSensitivity, Objective, ProblemConstants};
@@ -66,7 +66,7 @@ impl PhaseRetrieval {
         let start = point_at_distance(&truth, params.start_distance, rng);
         let mut a = Vec::with_capacity(params.n * params.d);
         for _ in 0..params.n {
-            a.extend(sample_unit_sphere(params.d, rng));
+            push_unit_sphere(&mut a, params.d, rng);
         }
         let neg: Vec<f64> = truth.iter().map(|v| -v).collect();
         let reference = if dist(&start, &neg) < dist(&start, &truth) {

@@ -23,7 +23,7 @@ use super::common::{
 };
 use super::spectrum::{gram, min_eigenvalue_lower_bound, public_min_eigenvalue};
 use super::RecordLoss;
-use crate::geometry::sample_unit_sphere;
+use crate::geometry::{push_unit_sphere, sample_unit_sphere};
 use dpcore::menart::{KlConstants, KlObjective, KlParameters};
 use dpcore::{FiniteSum, MinimizerSensitivity, Objective, ProblemConstants};
 use rand::Rng;
@@ -96,7 +96,7 @@ impl PowerRegression {
         let start = point_at_distance(&truth, params.start_distance, rng);
         let mut a = Vec::with_capacity(n * d);
         for _ in 0..n {
-            a.extend(sample_unit_sphere(d, rng));
+            push_unit_sphere(&mut a, d, rng);
         }
         Self::from_design(params, a, truth, start)
     }

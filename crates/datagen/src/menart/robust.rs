@@ -19,7 +19,7 @@ use super::common::{
     check_pos, no_sensitivity, point_at_distance, problem_constants, zero_sum_tilts,
 };
 use super::RecordLoss;
-use crate::geometry::sample_unit_sphere;
+use crate::geometry::{push_unit_sphere, sample_unit_sphere};
 use dpcore::menart::{KlConstants, KlObjective};
 use dpcore::{FiniteSum, MinimizerSensitivity, Objective, ProblemConstants};
 use rand::Rng;
@@ -85,7 +85,7 @@ impl GemanMcClure {
         let start = point_at_distance(&truth, params.start_distance, rng);
         let mut a = Vec::with_capacity(n * d);
         for _ in 0..n {
-            a.extend(sample_unit_sphere(d, rng));
+            push_unit_sphere(&mut a, d, rng);
         }
         let tilts = (params.tilt > 0.0).then(|| zero_sum_tilts(n, d, params.tilt, rng).0);
         Self {

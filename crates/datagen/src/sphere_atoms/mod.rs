@@ -18,7 +18,7 @@ mod radial;
 
 pub(crate) use radial::{NormLoss, RadialLoss};
 
-use crate::geometry::sample_unit_sphere;
+use crate::geometry::push_unit_sphere;
 use rand::Rng;
 
 /// How the non-atom records are placed on the unit sphere.
@@ -108,7 +108,7 @@ pub struct SphereAtoms {
 }
 
 impl SphereAtoms {
-    /// Samples the sphere records with [`sample_unit_sphere`].
+    /// Samples the sphere records with [`crate::geometry::sample_unit_sphere`].
     ///
     /// # Panics
     /// If `params.validate()` fails.
@@ -121,14 +121,15 @@ impl SphereAtoms {
         match params.layout {
             SphereLayout::Antipodal => {
                 for _ in 0..(n - m) / 2 {
-                    let x = sample_unit_sphere(d, rng);
-                    sphere.extend_from_slice(&x);
-                    sphere.extend(x.iter().map(|v| -v));
+                    let start = sphere.len();
+                    push_unit_sphere(&mut sphere, d, rng);
+                    sphere.extend_from_within(start..start + d);
+                    sphere[start + d..].iter_mut().for_each(|v| *v = -*v);
                 }
             }
             SphereLayout::Uniform => {
                 for _ in 0..n - m {
-                    sphere.extend(sample_unit_sphere(d, rng));
+                    push_unit_sphere(&mut sphere, d, rng);
                 }
             }
         }
