@@ -139,6 +139,8 @@ pub enum Rule {
     PrintedPolarity,
     /// Privacy: an audit alone does not confirm.
     AuditNotRefuted,
+    /// Privacy: a unit test on instances alone does not confirm.
+    TestNotRefuted,
     /// The claim's kind changed its band (sharp, hypothesis, printed).
     Kind,
 }
@@ -156,6 +158,7 @@ impl Rule {
             Rule::EstimatorsDisagree => "weighted and OLS fits disagree",
             Rule::PrintedPolarity => "printed statement: contradicted when shown false",
             Rule::AuditNotRefuted => "privacy: an audit alone gives not refuted",
+            Rule::TestNotRefuted => "privacy: a test on instances alone gives not refuted",
             Rule::Kind => "the claim's kind sets its band",
         }
     }

@@ -355,7 +355,8 @@ fn with_rerun_cost(mut j: Judgement, study: &Study) -> Judgement {
 /// confirms; one not found, or one that asserts nothing, is not evidence.
 /// A printed statement's test asserts the statement false (a counterexample
 /// on the harness's own instance), so it contradicts the claim, the same way
-/// round as every printed row.
+/// round as every printed row. A privacy claim's test checks some pairs of
+/// neighbours, not all, so it gives "not refuted", as an audit does.
 pub fn test_parts(c: &ClaimSpec, repo: &Path) -> Vec<Part<'static>> {
     c.tests
         .iter()
@@ -367,6 +368,14 @@ pub fn test_parts(c: &ClaimSpec, repo: &Path) -> Vec<Part<'static>> {
                     format!("shown false by the unit test `{t}`, {runs}"),
                 )
                 .by(Rule::PrintedPolarity),
+                // A privacy guarantee holds for every pair of neighbours; a
+                // test checks some, so like an audit it can only fail to
+                // refute it.
+                Ok(()) if c.kind == ClaimKind::Privacy => Judgement::new(
+                    Verdict::NotRefuted,
+                    format!("not refuted by the unit test `{t}`, {runs}"),
+                )
+                .by(Rule::TestNotRefuted),
                 Ok(()) => Judgement::new(
                     Verdict::Confirmed,
                     format!("asserted by the unit test `{t}`, {runs}"),
@@ -572,8 +581,9 @@ mod tests {
             .contains("not a #[test]"));
         assert!(find_test(&dir, "t.rs::missing").is_err());
         assert!(find_test(&dir, "u.rs::checks").is_err());
-        // The same passing test confirms a rate and contradicts a printed
-        // statement (its test is a counterexample).
+        // The same passing test confirms a rate, contradicts a printed
+        // statement (its test is a counterexample) and leaves a privacy
+        // guarantee not refuted (it checks some neighbours, not all).
         let claim = |kind: &str| -> ClaimSpec {
             toml::from_str(&format!(
                 "id = \"X\"\ntheorem = \"T\"\nstatement = \"s\"\nkind = \"{kind}\"\nevidence = \"test\"\ntests = [\"t.rs::checks\"]\nexpected = \"e\"\n"
@@ -583,6 +593,7 @@ mod tests {
         let verdict = |kind: &str| test_parts(&claim(kind), &dir)[0].judgement.verdict;
         assert_eq!(verdict("upper_bound"), Verdict::Confirmed);
         assert_eq!(verdict("printed"), Verdict::Contradicted);
+        assert_eq!(verdict("privacy"), Verdict::NotRefuted);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -35,8 +35,8 @@ pub enum ClaimKind {
     /// A printed statement, constant or calibration the digest questions:
     /// contradicted when shown false, confirmed when certified.
     Printed,
-    /// A privacy guarantee: confirmed only by an accountant; an audit alone
-    /// gives "not refuted".
+    /// A privacy guarantee: confirmed only by an accountant; an audit or a
+    /// unit test on chosen pairs alone gives "not refuted".
     Privacy,
     /// "A beats B".
     Comparison,
