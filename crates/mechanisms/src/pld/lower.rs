@@ -146,7 +146,7 @@ impl UnitGaussianMixture {
     }
 }
 
-/// The resolution of a lower bound (see the [module documentation](self)).
+/// The resolution of a lower bound (see [`composed_epsilon_lower_bound`]).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct LowerBoundGrid {
     /// Width of an output cell, in noise units.
@@ -172,6 +172,15 @@ impl Default for LowerBoundGrid {
 /// A lower bound on the smallest `eps >= 0` at which `steps` independent
 /// releases of `P` against `Q` meet `delta` (the ordering `(P, Q)` only: a
 /// mechanism's `eps` is at least this for each ordering of each pair).
+///
+/// Three steps, each of which can only lower `delta(eps)`: the output is
+/// coarsened into cells with exact `P`- and `Q`-masses (a post-processing,
+/// so data processing applies), each cell's loss is rounded down to the grid
+/// and capped at [`LowerBoundGrid::max_loss`] (`delta(eps)` is
+/// non-decreasing in every loss), and cells whose loss cannot bring the sum
+/// of `steps` losses above 0 are dropped (their term is exactly 0). The
+/// composition is an FFT convolution without tail truncation. Numerical
+/// error (quadrature, normal tails, FFT) is far below the grid's rounding.
 pub fn composed_epsilon_lower_bound(
     p: &UnitGaussianMixture,
     q: &UnitGaussianMixture,
