@@ -47,25 +47,10 @@
 //! computation of the same numbers.
 
 use super::fft::convolve;
+use super::gauss_legendre::{GL_NODES, GL_WEIGHTS};
 use super::pmf::LossPmf;
 use super::{check_grid, PldError, Result};
 use crate::normal::normal_cdf;
-
-/// Gauss–Legendre nodes and weights on `[-1, 1]` (5 points).
-const GL_NODES: [f64; 5] = [
-    -0.906_179_845_938_664,
-    -0.538_469_310_105_683,
-    0.0,
-    0.538_469_310_105_683,
-    0.906_179_845_938_664,
-];
-const GL_WEIGHTS: [f64; 5] = [
-    0.236_926_885_056_189_1,
-    0.478_628_670_499_366_5,
-    0.568_888_888_888_888_9,
-    0.478_628_670_499_366_5,
-    0.236_926_885_056_189_1,
-];
 
 /// The inner cells span the components' means `+- REACH` noise units; beyond,
 /// one outer cell a side (a unit Gaussian's mass beyond 14 is 7.8e-45).

@@ -99,6 +99,7 @@
 //! used only to produce reference numbers (`scripts/pld_reference.py`).
 
 mod fft;
+mod gauss_legendre;
 mod lower;
 mod pairs;
 mod pmf;

@@ -4,25 +4,9 @@
 //! `eps(delta)`.
 
 use super::fft::convolve;
+use super::gauss_legendre::{GL_NODES, GL_WEIGHTS};
 use super::pairs::MonotonePair;
 use super::{PldError, Result, MAX_BINS, TAIL_MASS};
-
-/// Gauss–Legendre nodes and weights on `[-1, 1]` (5 points, exact for
-/// polynomials of degree 9).
-const GL_NODES: [f64; 5] = [
-    -0.906_179_845_938_664,
-    -0.538_469_310_105_683,
-    0.0,
-    0.538_469_310_105_683,
-    0.906_179_845_938_664,
-];
-const GL_WEIGHTS: [f64; 5] = [
-    0.236_926_885_056_189_1,
-    0.478_628_670_499_366_5,
-    0.568_888_888_888_888_9,
-    0.478_628_670_499_366_5,
-    0.236_926_885_056_189_1,
-];
 
 /// A discrete privacy-loss distribution for one ordered pair `(P, Q)`: the
 /// `P`-mass `mass[i]` sits at loss `(offset + i) h`, and `infinity` at loss
