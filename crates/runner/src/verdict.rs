@@ -312,7 +312,7 @@ pub enum SlopeRule {
 impl SlopeRule {
     /// The band edges a fitted CI must not cross, `(low, high)`; `None` for
     /// a reported slope.
-    fn band(self, slope: f64, tolerance: f64) -> Option<(f64, f64)> {
+    pub fn band(self, slope: f64, tolerance: f64) -> Option<(f64, f64)> {
         match self {
             SlopeRule::Declared(side) => band(side, slope, tolerance),
             SlopeRule::UpperBound {

@@ -256,6 +256,7 @@ pub fn study_parts<'a>(
             judgement = judgement.by(Rule::Kind);
         }
         let judgement = with_rerun_cost(judgement, study);
+        let judgement = with_local_slopes(judgement, a, s, rule.band(slope, s.tolerance));
         Part {
             where_: where_(&format!("slope in {}{at}{window}", s.param)),
             judgement,
@@ -346,6 +347,101 @@ fn with_rerun_cost(mut j: Judgement, study: &Study) -> Judgement {
         sig(RERUN_LINE_CORE_HOURS)
     ));
     j
+}
+
+/// The end of a misfit reason that no repetition count removes, which
+/// [`with_local_slopes`] replaces by what the window's segments show.
+const MISFIT_TAIL: &str = "no repetition count decides it (a window inside one regime might)";
+
+/// For an inconclusive fit whose misfit no repetition count removes: the
+/// local log-log slopes between the window's consecutive points, bottom to
+/// top, of the means and of the theorem's own curve (the study's `theory`
+/// column, where stored), and where they stand against the claim's `band`.
+/// A theorem curve still outside the band at the window's top says the
+/// theorem's regime starts beyond the window; one inside it throughout says
+/// the misfit is the data's, not a regime the window misses.
+pub fn with_local_slopes(
+    mut j: Judgement,
+    a: &StudyAnalysis,
+    s: &SlopeResult,
+    band: Option<(f64, f64)>,
+) -> Judgement {
+    let (Some((low, high)), true) = (band, j.reason.contains(MISFIT_TAIL)) else {
+        return j;
+    };
+    let Some((_, members)) = crate::analyze::fit_groups(&a.points, &s.param)
+        .into_iter()
+        .find(|(at, _)| *at == s.at)
+    else {
+        return j;
+    };
+    let mut pts: Vec<(f64, f64, f64)> = members
+        .iter()
+        .filter_map(|p| {
+            let x = p.swept_value(&s.param)?;
+            let usable =
+                crate::validate::in_window(x, s.window) && p.mean > 0.0 && p.mean.is_finite();
+            usable.then_some((x, p.mean, p.theory))
+        })
+        .collect();
+    pts.sort_by(|p, q| p.0.total_cmp(&q.0));
+    if let Some(text) = local_slope_text(&pts, (low, high), &s.param) {
+        j.reason = j.reason.replace(MISFIT_TAIL, &text);
+    }
+    j
+}
+
+/// The text [`with_local_slopes`] puts in place of [`MISFIT_TAIL`], from the
+/// window's points `(x, mean, theory)` sorted by `x` (`theory` NaN where no
+/// theorem curve is stored) and the claim's band; `None` below 3 points.
+fn local_slope_text(pts: &[(f64, f64, f64)], band: (f64, f64), param: &str) -> Option<String> {
+    let (low, high) = band;
+    if pts.len() < 3 {
+        return None;
+    }
+    let local = |y: fn(&(f64, f64, f64)) -> f64| -> Vec<f64> {
+        pts.windows(2)
+            .map(|w| (y(&w[1]).ln() - y(&w[0]).ln()) / (w[1].0.ln() - w[0].0.ln()))
+            .collect()
+    };
+    let (data, theory) = (local(|p| p.1), local(|p| p.2));
+    let inside = |v: f64| v >= low && v <= high;
+    let list = |v: &[f64]| {
+        v.iter()
+            .map(|x| format!("{x:+.2}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let top = pts[pts.len() - 1].0;
+    let mut text = format!(
+        "no repetition count decides it; local slopes of the means across the window, bottom to top: {}",
+        list(&data)
+    );
+    if theory.iter().all(|v| v.is_finite()) {
+        text.push_str(&format!("; of the theorem's curve: {}", list(&theory)));
+        let first_inside = theory.iter().position(|v| inside(*v));
+        text.push_str(&match first_inside {
+            _ if !inside(theory[theory.len() - 1]) => format!(
+                " — the theorem's own curve is still outside the claim's band at the window's top ({} = {}), so its regime starts beyond the window",
+                param,
+                sig(top)
+            ),
+            Some(0) => " — the theorem's own curve is inside the claim's band throughout, so the misfit is the data's, not a regime the window misses".to_string(),
+            Some(k) => format!(
+                " — the theorem's own curve enters the claim's band inside the window (from {} = {}), so the window straddles the onset of its regime",
+                param,
+                sig(pts[k].0)
+            ),
+            None => String::new(),
+        });
+    } else {
+        let count = data.iter().filter(|v| inside(**v)).count();
+        text.push_str(&format!(
+            " ({count} of {} segments inside the claim's band; no theorem curve is stored)",
+            data.len()
+        ));
+    }
+    Some(text)
 }
 
 /// The unit tests a claim names (`evidence = "test"`), each found in the
@@ -562,6 +658,47 @@ pub fn audit_parts(c: &ClaimSpec, rows: &[AuditRow]) -> Vec<Part<'static>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Points `(x, mean, theory)` of `x^-a` means and a theorem curve
+    /// `c(x)` at x = 1, 10, 100, 1000.
+    fn points(mean_exponents: [f64; 3], theory: Option<[f64; 3]>) -> Vec<(f64, f64, f64)> {
+        let mut out = vec![(1.0, 1.0, 1.0)];
+        for (k, a) in mean_exponents.iter().enumerate() {
+            let (x0, m0, t0) = out[k];
+            let t = theory.map_or(f64::NAN, |e| t0 * 10f64.powf(e[k]));
+            out.push((x0 * 10.0, m0 * 10f64.powf(*a), t));
+        }
+        out
+    }
+
+    #[test]
+    fn local_slopes_say_where_the_theorem_curve_meets_the_band() {
+        let band = (f64::NEG_INFINITY, -0.85);
+        let text =
+            |theory| local_slope_text(&points([-0.5, -0.7, -0.9], theory), band, "n").unwrap();
+        let late = text(Some([-0.4, -0.6, -0.8]));
+        assert!(late.contains("-0.50, -0.70, -0.90"), "{late}");
+        assert!(
+            late.contains("starts beyond the window") && late.contains("n = 1000"),
+            "{late}"
+        );
+        let throughout = text(Some([-1.0, -1.0, -1.0]));
+        assert!(
+            throughout.contains("the misfit is the data's"),
+            "{throughout}"
+        );
+        let enters = text(Some([-0.5, -0.9, -1.0]));
+        assert!(
+            enters.contains("straddles the onset") && enters.contains("from n = 10"),
+            "{enters}"
+        );
+        let bare = text(None);
+        assert!(bare.contains("1 of 3 segments inside"), "{bare}");
+        assert_eq!(
+            local_slope_text(&points([-1.0; 3], None)[..2], band, "n"),
+            None
+        );
+    }
 
     #[test]
     fn a_test_is_evidence_only_if_it_is_a_test_that_asserts() {
