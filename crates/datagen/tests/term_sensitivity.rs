@@ -81,10 +81,10 @@ fn replacing_one_record_moves_the_term_minimizer_within_lemma_5_2() {
                     .map(|(i, _)| i)
                     .unwrap();
                 let other = (heaviest + n / 2) % n;
+                let records: Vec<f64> = (0..n).flat_map(|j| term.record(j).to_vec()).collect();
                 for i in [heaviest, other] {
                     for x in replacements(&term, i, &mut rng) {
-                        let mut data: Vec<f64> =
-                            (0..n).flat_map(|j| term.record(j).to_vec()).collect();
+                        let mut data = records.clone();
                         data[i * d..(i + 1) * d].copy_from_slice(&x);
                         let neighbour = Term::from_records(params, data).unwrap();
                         let moved = distance(term.minimizer(), neighbour.minimizer());

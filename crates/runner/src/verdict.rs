@@ -387,6 +387,11 @@ pub fn judge_slope_rule(
     j
 }
 
+/// How an inconclusive reason ends when the fit's misfit alone keeps its CI
+/// across the band edge; the claims ledger replaces it by what the window's
+/// segments show (`claims::evidence::with_local_slopes`).
+pub const MISFIT_TAIL: &str = "no repetition count decides it (a window inside one regime might)";
+
 /// The band test of [`judge_slope`] on `rule`'s band.
 fn judge_banded(e: SlopeEvidence, rule: SlopeRule, slope: f64, tolerance: f64) -> Judgement {
     let Some((low, high)) = rule.band(slope, tolerance) else {
@@ -442,7 +447,7 @@ fn judge_banded(e: SlopeEvidence, rule: SlopeRule, slope: f64, tolerance: f64) -
         Outlook::ScatterFloor(floor) => (
             None,
             format!(
-                "the means miss a single power law by more than their error bars (χ²/df {}), and the part of the CI that more repetitions cannot remove, ±{floor:.3}, is not below the margin: no repetition count decides it (a window inside one regime might)",
+                "the means miss a single power law by more than their error bars (χ²/df {}), and the part of the CI that more repetitions cannot remove, ±{floor:.3}, is not below the margin: {MISFIT_TAIL}",
                 crate::format::sig(e.chi2_df)
             ),
         ),

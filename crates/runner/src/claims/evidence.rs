@@ -9,7 +9,7 @@ use anyhow::{Context, Result};
 use crate::analyze::{SlopeResult, StudyAnalysis};
 use crate::format::sig;
 use crate::validate::{Experiment, Study};
-use crate::verdict::{judge_fit, Judgement, Rule, Verdict};
+use crate::verdict::{judge_fit, Judgement, Rule, Verdict, MISFIT_TAIL};
 
 use super::spec::{toml_files, ClaimKind, ClaimSpec, Evidence};
 
@@ -348,10 +348,6 @@ fn with_rerun_cost(mut j: Judgement, study: &Study) -> Judgement {
     ));
     j
 }
-
-/// The end of a misfit reason that no repetition count removes, which
-/// [`with_local_slopes`] replaces by what the window's segments show.
-const MISFIT_TAIL: &str = "no repetition count decides it (a window inside one regime might)";
 
 /// For an inconclusive fit whose misfit no repetition count removes: the
 /// local log-log slopes between the window's consecutive points, bottom to

@@ -74,10 +74,7 @@ pub fn lemma_3_3_poisson(
     batch: usize,
     sigma: f64,
 ) -> f64 {
-    let l2 = p.lipschitz * p.lipschitz;
-    p.radius * p.radius / (2.0 * step_size * steps as f64)
-        + 0.5 * step_size * l2 * (1.0 + 1.0 / batch as f64)
-        + step_size * p.d * sigma * sigma
+    lemma_3_3_noisy(p, step_size, steps, 1.0 + 1.0 / batch as f64, sigma)
 }
 
 /// The excess-empirical bound with Algorithm 1's own with-replacement
@@ -85,8 +82,23 @@ pub fn lemma_3_3_poisson(
 /// gradients has norm at most `L`, so their mean does, `E||g||^2 <= L^2`, as
 /// the printed lemma has it): `M^2/(2 eta T) + eta L^2/2 + eta d sigma^2`.
 pub fn lemma_3_3_with_replacement(p: &CurvePoint, step_size: f64, steps: u64, sigma: f64) -> f64 {
+    lemma_3_3_noisy(p, step_size, steps, 1.0, sigma)
+}
+
+/// Lemma 3.3 with the noise used: `M^2/(2 eta T) + eta L^2 k/2 + eta d
+/// sigma^2`, where `E||g||^2 <= k L^2` bounds the batch mean's second moment
+/// (`k` = 1 with replacement, `1 + 1/m` for Poisson batches over the fixed
+/// `m`).
+fn lemma_3_3_noisy(
+    p: &CurvePoint,
+    step_size: f64,
+    steps: u64,
+    second_moment: f64,
+    sigma: f64,
+) -> f64 {
+    let l2 = p.lipschitz * p.lipschitz;
     p.radius * p.radius / (2.0 * step_size * steps as f64)
-        + 0.5 * step_size * p.lipschitz * p.lipschitz
+        + 0.5 * step_size * l2 * second_moment
         + step_size * p.d * sigma * sigma
 }
 
