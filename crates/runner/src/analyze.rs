@@ -77,6 +77,13 @@ pub struct SlopeResult {
     pub tolerance: f64,
     /// Which deviations fail.
     pub side: crate::spec::SlopeSide,
+    /// The rule the verdict was judged by: the declared `side`, or the
+    /// upper-bound rule of the ledger claims the window measures
+    /// ([`crate::claims::study_rule`]).
+    pub rule: SlopeRule,
+    /// The ledger claims that set [`SlopeResult::rule`] (empty when the
+    /// declared band stands).
+    pub rule_claims: Vec<String>,
     /// Fit window.
     pub window: (f64, f64),
     /// Slope of the exact theory curve itself on the same points (NaN if unknown).
@@ -471,12 +478,19 @@ fn fit_slope(
             .collect(),
         revised: check.revised.clone(),
     };
-    let judgement = judge_fit(
-        &slope_fit,
-        SlopeRule::Declared(check.side),
-        check.slope,
-        check.tolerance,
-    );
+    let (rule, rule_claims) = match &check.claim_rule {
+        Some(c) => (c.rule, c.claims.clone()),
+        None => (SlopeRule::Declared(check.side), Vec::new()),
+    };
+    let mut judgement = judge_fit(&slope_fit, rule, check.slope, check.tolerance);
+    if !rule_claims.is_empty() {
+        // Say why the band is one-sided: the window measures upper bounds.
+        judgement.reason = format!(
+            "as the upper bound of {}: {}",
+            rule_claims.join(", "),
+            judgement.reason
+        );
+    }
     let fitted = slope_fit.weighted.fitted;
     SlopeResult {
         param: check.param.clone(),
@@ -484,6 +498,8 @@ fn fit_slope(
         theory_slope: check.slope,
         tolerance: check.tolerance,
         side: check.side,
+        rule,
+        rule_claims,
         window: check.window,
         theory_curve_slope: slope_fit.theory_curve_slope,
         fitted,

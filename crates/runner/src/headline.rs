@@ -86,7 +86,7 @@ pub fn headline_rows(experiment: &Experiment, analyses: &[StudyAnalysis]) -> Vec
                 family: study.family.name.to_string(),
                 privacy: privacy_notion(study),
                 swept,
-                theory: s.side.describe(s.theory_slope, s.tolerance),
+                theory: s.rule.describe(s.theory_slope, s.tolerance),
                 theory_slope: s.theory_slope,
                 fitted: s.fitted,
                 ci_half_width: s.ci_half_width,

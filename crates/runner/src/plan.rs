@@ -268,7 +268,11 @@ pub fn describe(
                 out,
                 "    expect slope in {}: {} on [{}, {}]",
                 c.param,
-                c.side.describe(c.slope, c.tolerance),
+                c.claim_rule
+                    .as_ref()
+                    .map_or(c.side.describe(c.slope, c.tolerance), |r| r
+                        .rule
+                        .describe(c.slope, c.tolerance)),
                 c.window.0,
                 c.window.1
             );

@@ -88,7 +88,7 @@ pub fn verdict_table(
                 "| {} | slope in {}{at} | {} | {} | {:+.3} ± {:.3} | {} | [{}, {}] | {} | {} | {} | {regression} |",
                 study.name,
                 s.param,
-                s.side.describe(s.theory_slope, s.tolerance),
+                s.rule.describe(s.theory_slope, s.tolerance),
                 if s.theory_curve_slope.is_finite() { format!("{:+.3}", s.theory_curve_slope) } else { "–".into() },
                 s.fitted,
                 s.ci_half_width,

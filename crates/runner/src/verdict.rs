@@ -326,7 +326,9 @@ impl SlopeRule {
         }
     }
 
-    fn describe(self, slope: f64, tolerance: f64) -> String {
+    /// The band as written in reports: `slope ± tolerance`, one side of it,
+    /// or `(upper bound)` after the bound's side.
+    pub fn describe(self, slope: f64, tolerance: f64) -> String {
         match self {
             SlopeRule::Declared(side) => side.describe(slope, tolerance),
             SlopeRule::UpperBound {

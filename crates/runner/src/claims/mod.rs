@@ -28,6 +28,7 @@ pub mod ledger;
 pub mod prereg;
 pub mod render;
 pub mod spec;
+pub mod study_rule;
 pub mod validate;
 
 pub use evidence::{judge_experiments, read_audit_rows, AuditRow, Judged};

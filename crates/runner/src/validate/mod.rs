@@ -84,6 +84,10 @@ pub struct SlopeCheck {
     pub revised: Option<String>,
     /// Why the window does not reach the theorem's regime, if it does not.
     pub regime_not_reached: Option<String>,
+    /// The upper-bound rule of the ledger claims this window measures, if
+    /// every one is an upper bound ([`crate::claims::study_rule`]); the
+    /// declared band otherwise.
+    pub claim_rule: Option<crate::claims::study_rule::ClaimRule>,
 }
 
 /// A fully resolved study.
@@ -343,6 +347,7 @@ pub fn resolve(loaded: &LoadedSpec, profile: Option<&str>) -> Result<Experiment,
         }
         studies.retain(|s| p.only.contains(&s.name));
     }
+    crate::claims::study_rule::annotate(&mut studies, &loaded.path);
     Ok(Experiment {
         name: spec.name.clone(),
         profile: profile.map(str::to_string),

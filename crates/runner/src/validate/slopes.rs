@@ -96,6 +96,7 @@ fn resolve_slope(
         window: (window[0], window[1]),
         revised: exp.revised.clone(),
         regime_not_reached: exp.regime_not_reached.clone(),
+        claim_rule: None,
     })
 }
 
