@@ -11,8 +11,9 @@
 //! - **inconclusive**: neither; the reason says what would decide it, in
 //!   numbers (the repetitions that would shrink the CI enough, or the grid
 //!   points at the trivial value and where the regime starts).
-//! - **not refuted**: a privacy claim that an empirical audit could have
-//!   refuted and did not; an audit can never certify privacy, so this is
+//! - **not refuted**: a privacy claim that an empirical audit (or a unit
+//!   test on chosen neighbours) could have refuted and did not, or a printed
+//!   statement whose tests found no counterexample where it is weakest; an audit can never certify privacy, so this is
 //!   never "confirmed" (the claims ledger only).
 //! - **undecidable by experiment**: no experiment can decide the claim (a
 //!   lower bound over all algorithms, a proof step, a typo, a definition);
@@ -45,7 +46,8 @@ pub enum Verdict {
     Inconclusive,
     /// The evidence lies outside what the theory allows.
     Contradicted,
-    /// A privacy claim an audit could have refuted and did not.
+    /// A privacy claim an audit or test could have refuted and did not, or a
+    /// printed statement a test found no counterexample to.
     NotRefuted,
     /// No expectation, or a vacuous one.
     NotMeasured,
@@ -139,7 +141,8 @@ pub enum Rule {
     PrintedPolarity,
     /// Privacy: an audit alone does not confirm.
     AuditNotRefuted,
-    /// Privacy: a unit test on instances alone does not confirm.
+    /// Privacy, or a printed statement's search for a counterexample: a
+    /// unit test on instances alone does not confirm.
     TestNotRefuted,
     /// The claim's kind changed its band (sharp, hypothesis, printed).
     Kind,
@@ -158,7 +161,7 @@ impl Rule {
             Rule::EstimatorsDisagree => "weighted and OLS fits disagree",
             Rule::PrintedPolarity => "printed statement: contradicted when shown false",
             Rule::AuditNotRefuted => "privacy: an audit alone gives not refuted",
-            Rule::TestNotRefuted => "privacy: a test on instances alone gives not refuted",
+            Rule::TestNotRefuted => "a test on chosen instances alone gives not refuted",
             Rule::Kind => "the claim's kind sets its band",
         }
     }

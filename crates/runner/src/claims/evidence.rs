@@ -11,7 +11,7 @@ use crate::format::sig;
 use crate::validate::{Experiment, Study};
 use crate::verdict::{judge_fit, Judgement, Rule, Verdict, MISFIT_TAIL};
 
-use super::spec::{toml_files, ClaimKind, ClaimSpec, Evidence};
+use super::spec::{toml_files, ClaimKind, ClaimSpec, Evidence, TestReading};
 
 /// An experiment with its analyses re-derived from its committed summary.
 pub struct Judged {
@@ -447,14 +447,21 @@ fn local_slope_text(pts: &[(f64, f64, f64)], band: (f64, f64), param: &str) -> O
 /// confirms; one not found, or one that asserts nothing, is not evidence.
 /// A printed statement's test asserts the statement false (a counterexample
 /// on the harness's own instance), so it contradicts the claim, the same way
-/// round as every printed row. A privacy claim's test checks some pairs of
-/// neighbours, not all, so it gives "not refuted", as an audit does.
+/// round as every printed row, unless its `test_reading` says the test
+/// found no counterexample where the statement is weakest, which gives "not
+/// refuted". A privacy claim's test checks some pairs of neighbours, not
+/// all, so it gives "not refuted", as an audit does.
 pub fn test_parts(c: &ClaimSpec, repo: &Path) -> Vec<Part<'static>> {
     c.tests
         .iter()
         .map(|t| {
             let runs = "which `cargo test --workspace` runs (CI fails before this ledger is checked if it fails)";
             let judgement = match find_test(repo, t) {
+                Ok(()) if c.test_reading == Some(TestReading::NoCounterexample) => Judgement::new(
+                    Verdict::NotRefuted,
+                    format!("no counterexample in the unit test `{t}`, which checks the statement where it is weakest, {runs}"),
+                )
+                .by(Rule::TestNotRefuted),
                 Ok(()) if c.kind == ClaimKind::Printed => Judgement::new(
                     Verdict::Contradicted,
                     format!("shown false by the unit test `{t}`, {runs}"),
@@ -727,6 +734,13 @@ mod tests {
         assert_eq!(verdict("upper_bound"), Verdict::Confirmed);
         assert_eq!(verdict("printed"), Verdict::Contradicted);
         assert_eq!(verdict("privacy"), Verdict::NotRefuted);
+        // A printed statement's test that found no counterexample where the
+        // statement is weakest leaves it not refuted.
+        let mut searched = claim("printed");
+        searched.test_reading = Some(TestReading::NoCounterexample);
+        let j = &test_parts(&searched, &dir)[0].judgement;
+        assert_eq!(j.verdict, Verdict::NotRefuted);
+        assert!(j.reason.starts_with("no counterexample"), "{}", j.reason);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -109,7 +109,8 @@ const RULES_TEXT: &str = "Verdicts follow the claim's kind (experiments/claims/R
 **upper bound** is contradicted only by data worse than it (a mean above an explicit bound, or a \
 significantly worse exponent on an instance that attains the rate), and a faster decay is \
 confirmed as \"beats the bound\"; a **sharp rate** is judged on the two-sided band; a **printed** \
-statement (every erratum) reads contradicted when it is shown false and confirmed when certified; \
+statement (every erratum) reads contradicted when it is shown false and confirmed when certified \
+(not refuted when a unit test looked for a counterexample where it is weakest and found none); \
 a **privacy** claim is confirmed only by an accountant, and an audit or a unit test on chosen pairs alone gives **not refuted**; \
 **hypotheses** are the harness's own predictions, listed apart and not counted with the papers. \
 A decisive slope verdict needs at least 4 points in its window and the same verdict from the \

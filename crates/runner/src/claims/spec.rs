@@ -168,6 +168,23 @@ pub struct ClaimSpec {
     /// `path/from/repo/root.rs::test_function`.
     #[serde(default)]
     pub tests: Vec<String>,
+    /// A printed statement's tests: what they assert. `shown_false` (the
+    /// default): a counterexample, so the row reads contradicted.
+    /// `no_counterexample`: they looked for one where the statement is
+    /// weakest and assert it holds there, so the row reads not refuted.
+    #[serde(default)]
+    pub test_reading: Option<TestReading>,
+}
+
+/// What a printed statement's unit tests assert.
+#[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum TestReading {
+    /// A counterexample: the statement is false (contradicted).
+    ShownFalse,
+    /// The statement holds on the instances where it is weakest, which
+    /// shows no counterexample and proves nothing (not refuted).
+    NoCounterexample,
 }
 
 impl ClaimSpec {

@@ -133,6 +133,15 @@ pub fn validate(claims: &[(PathBuf, ClaimFile)], judged: &[Judged]) -> Result<()
                     "name each test as `path/from/repo/root.rs::test_function`",
                 ));
             }
+            if c.test_reading.is_some()
+                && !(c.kind == ClaimKind::Printed && c.evidence == Evidence::Test)
+            {
+                return Err(bad(
+                    path.display().to_string(),
+                    format!("claim `{}`: `test_reading` is for a printed claim with `evidence = \"test\"`", c.id),
+                    "drop it: other kinds' tests read as their kind says",
+                ));
+            }
             if c.undecidable.is_some() && c.not_measured.is_some() {
                 return Err(bad(
                     path.display().to_string(),
