@@ -16,7 +16,6 @@
 use std::path::Path;
 
 use crate::spec::SlopeSide;
-use crate::validate::{SlopeCheck, Study};
 use crate::verdict::SlopeRule;
 
 use super::spec::{load_claims, ClaimKind, ClaimSpec, Evidence, Limit};
@@ -30,34 +29,39 @@ pub struct ClaimRule {
     pub claims: Vec<String>,
 }
 
-/// Whether claim `c` is judged on `check` by the ledger: a measured slope
-/// claim on the check's parameter whose `slope` selector (if any) picks this
-/// window.
-fn measures(c: &ClaimSpec, check: &SlopeCheck) -> bool {
+/// A study's slope window, as the claims see it.
+#[derive(Debug, Clone, Copy)]
+pub struct Window<'a> {
+    /// Swept parameter.
+    pub param: &'a str,
+    /// The window's exponent (a claim's `slope` selector matches it).
+    pub slope: f64,
+    /// Its declared side.
+    pub side: SlopeSide,
+}
+
+/// Whether claim `c` is judged on window `w` by the ledger: a measured slope
+/// claim on the window's parameter whose `slope` selector (if any) picks it.
+fn measures(c: &ClaimSpec, w: Window) -> bool {
     c.evidence == Evidence::Slope
         && c.not_measured.is_none()
         && c.undecidable.is_none()
-        && c.parameter.as_deref() == Some(check.param.as_str())
-        && c.slope.is_none_or(|x| (check.slope - x).abs() < 1e-9)
+        && c.parameter.as_deref() == Some(w.param)
+        && c.slope.is_none_or(|x| (w.slope - x).abs() < 1e-9)
 }
 
-/// The rule `check` of a study naming `study_claims` is judged by: the
+/// The rule window `w` of a study naming `study_claims` is judged by: the
 /// upper-bound rule when every claim it measures is an upper bound with one
 /// `limit` (attained only if every one is), `None` otherwise (no claim, a
 /// sharp rate or hypothesis among them, mixed limits, or a reported slope),
 /// where the window's declared band stands.
-pub fn rule_for(
-    check: &SlopeCheck,
-    study_claims: &[String],
-    claims: &[&ClaimSpec],
-) -> Option<ClaimRule> {
-    if check.side == SlopeSide::Reported {
+pub fn rule_for(w: Window, study_claims: &[String], claims: &[ClaimSpec]) -> Option<ClaimRule> {
+    if w.side == SlopeSide::Reported {
         return None;
     }
     let measured: Vec<&ClaimSpec> = claims
         .iter()
-        .copied()
-        .filter(|c| study_claims.contains(&c.id) && measures(c, check))
+        .filter(|c| study_claims.contains(&c.id) && measures(c, w))
         .collect();
     let first = measured.first()?;
     let upper = |c: &&ClaimSpec| c.kind == ClaimKind::UpperBound && c.limit == first.limit;
@@ -73,43 +77,27 @@ pub fn rule_for(
     })
 }
 
-/// Sets [`SlopeCheck::claim_rule`] on every check of `studies` from the
-/// claim files in `claims/` beside the spec at `spec_path`. A spec without
-/// that folder keeps its declared bands; a claim file that does not parse is
-/// skipped here and refused by `runner claims --check`.
-pub fn annotate(studies: &mut [Study], spec_path: &Path) {
+/// The claims of the claim files in `claims/` beside the spec at
+/// `spec_path` (none when there is no such folder). A claim file that does
+/// not parse is skipped here and refused by `runner claims --check`.
+pub fn claims_beside(spec_path: &Path) -> Vec<ClaimSpec> {
     let Some(dir) = spec_path.parent().map(|p| p.join("claims")) else {
-        return;
+        return Vec::new();
     };
     if !dir.is_dir() {
-        return;
+        return Vec::new();
     }
-    let Ok(files) = load_claims(&dir) else {
-        return;
-    };
-    let claims: Vec<&ClaimSpec> = files.iter().flat_map(|(_, f)| &f.claims).collect();
-    for study in studies {
-        for check in &mut study.slopes {
-            check.claim_rule = rule_for(check, &study.claims, &claims);
-        }
-    }
+    load_claims(&dir)
+        .map(|files| files.into_iter().flat_map(|(_, f)| f.claims).collect())
+        .unwrap_or_default()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn check(param: &str, slope: f64, side: SlopeSide) -> SlopeCheck {
-        SlopeCheck {
-            param: param.into(),
-            slope,
-            tolerance: 0.15,
-            side,
-            window: (1.0, 32.0),
-            revised: None,
-            regime_not_reached: None,
-            claim_rule: None,
-        }
+    fn window(param: &str, slope: f64, side: SlopeSide) -> Window<'_> {
+        Window { param, slope, side }
     }
 
     fn claim(id: &str, kind: &str, extra: &str) -> ClaimSpec {
@@ -121,8 +109,8 @@ mod tests {
 
     #[test]
     fn an_upper_bound_window_takes_the_upper_bound_rule() {
-        let c = claim("UB", "upper_bound", "");
-        let r = rule_for(&check("d", 1.333, SlopeSide::Both), &["UB".into()], &[&c]).unwrap();
+        let ub = [claim("UB", "upper_bound", "")];
+        let r = rule_for(window("d", 1.333, SlopeSide::Both), &["UB".into()], &ub).unwrap();
         assert_eq!(
             r.rule,
             SlopeRule::UpperBound {
@@ -131,17 +119,12 @@ mod tests {
             }
         );
         assert_eq!(r.claims, vec!["UB".to_string()]);
-        let small = claim(
+        let small = [claim(
             "UBs",
             "upper_bound",
             "limit = \"small\"\nattained = \"worst case\"",
-        );
-        let r = rule_for(
-            &check("d", 1.0, SlopeSide::Both),
-            &["UBs".into()],
-            &[&small],
-        )
-        .unwrap();
+        )];
+        let r = rule_for(window("d", 1.0, SlopeSide::Both), &["UBs".into()], &small).unwrap();
         assert_eq!(
             r.rule,
             SlopeRule::UpperBound {
@@ -154,23 +137,19 @@ mod tests {
     #[test]
     fn a_sharp_rate_a_reported_slope_or_no_claim_keeps_the_declared_band() {
         let ub = claim("UB", "upper_bound", "");
-        let sharp = claim("SR", "sharp_rate", "");
-        let both = check("d", 1.0, SlopeSide::Both);
+        let both = window("d", 1.0, SlopeSide::Both);
         let names = ["UB".to_string(), "SR".to_string()];
-        assert!(rule_for(&both, &names, &[&ub, &sharp]).is_none());
-        assert!(rule_for(&check("d", 1.0, SlopeSide::Reported), &names[..1], &[&ub]).is_none());
-        assert!(
-            rule_for(&both, &[], &[&ub]).is_none(),
-            "the study names no claim"
-        );
-        assert!(rule_for(&check("n", 1.0, SlopeSide::Both), &names[..1], &[&ub]).is_none());
-        let other_window = claim("UBw", "upper_bound", "slope = 0.5");
-        assert!(rule_for(&both, &["UBw".into()], &[&other_window]).is_none());
-        let mixed = claim("UBm", "upper_bound", "limit = \"small\"");
+        let with_sharp = [ub.clone(), claim("SR", "sharp_rate", "")];
+        assert!(rule_for(both, &names, &with_sharp).is_none());
+        let only_ub = [ub.clone()];
+        let reported = window("d", 1.0, SlopeSide::Reported);
+        assert!(rule_for(reported, &names[..1], &only_ub).is_none());
+        assert!(rule_for(both, &[], &only_ub).is_none(), "no claim named");
+        assert!(rule_for(window("n", 1.0, SlopeSide::Both), &names[..1], &only_ub).is_none());
+        let other_window = [claim("UBw", "upper_bound", "slope = 0.5")];
+        assert!(rule_for(both, &["UBw".into()], &other_window).is_none());
+        let mixed = [ub, claim("UBm", "upper_bound", "limit = \"small\"")];
         let names = ["UB".to_string(), "UBm".to_string()];
-        assert!(
-            rule_for(&both, &names, &[&ub, &mixed]).is_none(),
-            "mixed limits"
-        );
+        assert!(rule_for(both, &names, &mixed).is_none(), "mixed limits");
     }
 }

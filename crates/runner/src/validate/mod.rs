@@ -347,7 +347,17 @@ pub fn resolve(loaded: &LoadedSpec, profile: Option<&str>) -> Result<Experiment,
         }
         studies.retain(|s| p.only.contains(&s.name));
     }
-    crate::claims::study_rule::annotate(&mut studies, &loaded.path);
+    let claims = crate::claims::study_rule::claims_beside(&loaded.path);
+    for study in &mut studies {
+        for check in &mut study.slopes {
+            let window = crate::claims::study_rule::Window {
+                param: &check.param,
+                slope: check.slope,
+                side: check.side,
+            };
+            check.claim_rule = crate::claims::study_rule::rule_for(window, &study.claims, &claims);
+        }
+    }
     Ok(Experiment {
         name: spec.name.clone(),
         profile: profile.map(str::to_string),
