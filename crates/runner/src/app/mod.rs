@@ -25,6 +25,7 @@ use crate::{figures, sbatch, shard};
 mod catalogue;
 mod merge;
 mod pipeline;
+mod reproduce;
 mod stored;
 
 use merge::merge;
@@ -95,6 +96,11 @@ enum Command {
     OneRun(crate::audit::one_run::OneRunArgs),
     /// Print printed-vs-corrected privacy calibrations for every calibration erratum in the digests.
     Errata,
+    /// Reproduce every committed result (each experiment run and profile
+    /// whose summary is in results/, the privacy audit, the claims ledger)
+    /// into target/reproduce, resuming where it stopped, with the plan's ETA;
+    /// then compare every output with the committed one (exit 1 if any differs).
+    Reproduce(reproduce::ReproduceArgs),
     /// Wang–Zhu–Wang removal-margin curve (Figures 2–3) of a labelled feature matrix (HDF5 or CSV).
     RemovalMargin(crate::removal_margin::RemovalMarginArgs),
     /// Peer race (scripts/peers/race.py): time full-batch noisy GD or output perturbation on a logistic data file; prints JSON.
@@ -246,6 +252,7 @@ fn dispatch(cli: Cli) -> Result<i32> {
             Ok(EXIT_OK)
         }
         Some(Command::Audit(args)) => crate::audit::run(&args),
+        Some(Command::Reproduce(args)) => reproduce::run(&args),
         Some(Command::OneRun(args)) => crate::audit::one_run::run(&args),
         Some(Command::Errata) => {
             print!(
