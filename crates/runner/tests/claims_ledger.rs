@@ -174,3 +174,21 @@ fn a_one_sided_window_on_the_wrong_side_of_an_upper_bound_is_refused() {
     std::fs::write(&spec, text).unwrap();
     assert_eq!(claims_check(&s), 0, "the committed side must pass");
 }
+
+/// An upper bound's expectation that calls itself two-sided says what the
+/// verdict does not do (both the ledger and the study's report judge it
+/// one-sided): bad input, exit 2; the committed wording passes.
+#[test]
+fn an_upper_bound_that_calls_itself_two_sided_is_refused() {
+    let s = scratch_repo();
+    let spec = s.path("claims/lowy_razaviyayn.toml");
+    let text = std::fs::read_to_string(&spec).unwrap();
+    let start = text.find("id = \"LR-Cor2.1-eps\"").unwrap();
+    let old = "(an upper bound: only a worse exponent contradicts)";
+    let at = start + text[start..].find(old).unwrap();
+    let wrong = format!("{}(two-sided){}", &text[..at], &text[at + old.len()..]);
+    std::fs::write(&spec, wrong).unwrap();
+    assert_eq!(claims_check(&s), 2, "a two-sided upper bound must be refused");
+    std::fs::write(&spec, text).unwrap();
+    assert_eq!(claims_check(&s), 0, "the committed wording must pass");
+}

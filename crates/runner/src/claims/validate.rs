@@ -133,6 +133,13 @@ pub fn validate(claims: &[(PathBuf, ClaimFile)], judged: &[Judged]) -> Result<()
                     "name each test as `path/from/repo/root.rs::test_function`",
                 ));
             }
+            if c.kind == ClaimKind::UpperBound && c.expected.contains("two-sided") {
+                return Err(bad(
+                    path.display().to_string(),
+                    format!("claim `{}` is an upper bound but its `expected` says \"two-sided\"", c.id),
+                    "an upper bound is judged one-sided (only a worse exponent contradicts it, in the ledger and in the study's report): say so, or make the claim a `sharp_rate` if the paper proves the rate tight",
+                ));
+            }
             if c.test_reading.is_some()
                 && !(c.kind == ClaimKind::Printed && c.evidence == Evidence::Test)
             {
