@@ -188,7 +188,32 @@ fn an_upper_bound_that_calls_itself_two_sided_is_refused() {
     let at = start + text[start..].find(old).unwrap();
     let wrong = format!("{}(two-sided){}", &text[..at], &text[at + old.len()..]);
     std::fs::write(&spec, wrong).unwrap();
-    assert_eq!(claims_check(&s), 2, "a two-sided upper bound must be refused");
+    assert_eq!(
+        claims_check(&s),
+        2,
+        "a two-sided upper bound must be refused"
+    );
     std::fs::write(&spec, text).unwrap();
     assert_eq!(claims_check(&s), 0, "the committed wording must pass");
+}
+
+/// A `slope_difference` claim without its `difference` (or a `difference`
+/// on other evidence) is bad input, exit 2; the committed claim passes.
+#[test]
+fn a_slope_difference_needs_its_difference() {
+    let s = scratch_repo();
+    let spec = s.path("claims/menart.toml");
+    let text = std::fs::read_to_string(&spec).unwrap();
+    let start = text.find("id = \"MN-T4-vs-T1\"").unwrap();
+    let line_at = start + text[start..].find("difference = {").unwrap();
+    let line_end = line_at + text[line_at..].find('\n').unwrap() + 1;
+    let wrong = format!("{}{}", &text[..line_at], &text[line_end..]);
+    std::fs::write(&spec, wrong).unwrap();
+    assert_eq!(
+        claims_check(&s),
+        2,
+        "a slope difference without its studies"
+    );
+    std::fs::write(&spec, text).unwrap();
+    assert_eq!(claims_check(&s), 0, "the committed claim must pass");
 }

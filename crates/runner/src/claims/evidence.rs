@@ -8,6 +8,7 @@ use anyhow::{Context, Result};
 
 use crate::analyze::{SlopeResult, StudyAnalysis};
 use crate::format::sig;
+use crate::spec::SlopeSide;
 use crate::validate::{Experiment, Study};
 use crate::verdict::{judge_fit, Judgement, Rule, Verdict, MISFIT_TAIL};
 
@@ -159,7 +160,7 @@ pub struct Part<'a> {
 }
 
 impl Part<'_> {
-    fn plain(where_: String, judgement: Judgement) -> Part<'static> {
+    pub(super) fn plain(where_: String, judgement: Judgement) -> Part<'static> {
         Part {
             where_,
             judgement,
@@ -313,8 +314,141 @@ pub fn study_parts<'a>(
                 all
             }
         }
-        Evidence::Errata | Evidence::Audit | Evidence::Test => Vec::new(),
+        Evidence::Errata | Evidence::Audit | Evidence::Test | Evidence::SlopeDifference => {
+            Vec::new()
+        }
     }
+}
+
+/// The slope fit of study `name` on `window` in `param`, with the judged
+/// experiment it was read from and the study's index there.
+fn window_fit<'a>(
+    judged: &'a [Judged],
+    name: &str,
+    param: &str,
+    window: (f64, f64),
+) -> Option<(&'a Judged, usize, &'a SlopeResult)> {
+    judged.iter().find_map(|j| {
+        let i = j.experiment.studies.iter().position(|s| s.name == name)?;
+        let a = j.analyses.as_ref()?.get(i)?;
+        let s = a
+            .slopes
+            .iter()
+            .find(|s| s.param == param && s.window == window)?;
+        Some((j, i, s))
+    })
+}
+
+/// A `slope_difference` claim's fit: the minuend's fitted slope minus the
+/// subtrahend's on their common window, both estimators, with CI
+/// half-widths added in quadrature (the studies run on their own seeds;
+/// where they share data sets the difference's error is smaller, so the CI
+/// is conservative), judged against the claim's `difference`. `Err` says
+/// what is missing.
+pub fn difference_fit(
+    c: &ClaimSpec,
+    judged: &[Judged],
+) -> std::result::Result<(SlopeResult, CheckRef, String), String> {
+    let (Some(d), Some(param)) = (&c.difference, c.parameter.as_deref()) else {
+        return Err("no `difference`".into());
+    };
+    let window = (d.fit[0], d.fit[1]);
+    let find = |name: &str| {
+        window_fit(judged, name, param, window).ok_or_else(|| {
+            format!(
+                "no committed fit of `{name}` in {param} on [{}, {}] (the study must declare that window and have a committed summary)",
+                sig(window.0),
+                sig(window.1)
+            )
+        })
+    };
+    let (ja, ia, a) = find(&d.minuend)?;
+    let (jb, ib, b) = find(&d.subtrahend)?;
+    let minus = |x: crate::verdict::SlopeEvidence, y: crate::verdict::SlopeEvidence| {
+        crate::verdict::SlopeEvidence {
+            fitted: x.fitted - y.fitted,
+            ci_half_width: x.ci_half_width.hypot(y.ci_half_width),
+            points: x.points.min(y.points),
+            repetitions: x.repetitions.min(y.repetitions),
+            chi2_df: x.chi2_df.max(y.chi2_df),
+        }
+    };
+    let notes: Vec<String> = [&a.fit.regime_note, &b.fit.regime_note]
+        .into_iter()
+        .filter(|n| !n.is_empty())
+        .cloned()
+        .collect();
+    let fit = crate::verdict::SlopeFit {
+        weighted: minus(a.fit.weighted, b.fit.weighted),
+        ols: minus(a.fit.ols, b.fit.ols),
+        theory_curve_slope: a.fit.theory_curve_slope - b.fit.theory_curve_slope,
+        trivial: a.fit.trivial.clone().or_else(|| b.fit.trivial.clone()),
+        regime_note: notes.join("; "),
+        regime_not_reached: a
+            .fit
+            .regime_not_reached
+            .iter()
+            .chain(&b.fit.regime_not_reached)
+            .cloned()
+            .collect(),
+        revised: None,
+    };
+    // A one-sided difference bounds a price (one algorithm's rate against
+    // another's): beating it confirms, and a worse fit is inconclusive, since
+    // neither study's instance is shown to attain its theorem's rate.
+    let rule = match d.side {
+        SlopeSide::AtMost => crate::verdict::SlopeRule::UpperBound {
+            worse_is_larger: true,
+            attained: false,
+        },
+        SlopeSide::AtLeast => crate::verdict::SlopeRule::UpperBound {
+            worse_is_larger: false,
+            attained: false,
+        },
+        side => crate::verdict::SlopeRule::Declared(side),
+    };
+    let judgement = judge_fit(&fit, rule, d.slope, d.tolerance);
+    let result = SlopeResult {
+        param: param.to_string(),
+        at: Vec::new(),
+        theory_slope: d.slope,
+        tolerance: d.tolerance,
+        side: d.side,
+        rule,
+        rule_claims: Vec::new(),
+        window,
+        theory_curve_slope: fit.theory_curve_slope,
+        fitted: fit.weighted.fitted,
+        intercept: f64::NAN,
+        ci_half_width: fit.weighted.ci_half_width,
+        points: fit.weighted.points,
+        pass: d.side.admits(fit.weighted.fitted, d.slope, d.tolerance),
+        judgement,
+        revised: None,
+        chi2_df: fit.weighted.chi2_df,
+        curvature_p: f64::NAN,
+        fit,
+    };
+    // Pre-registration is read from the minuend's window (committed with
+    // the claim's expectation before either study ran).
+    let check = CheckRef {
+        spec: ja.path.clone(),
+        study: d.minuend.clone(),
+        check: Check::Slope {
+            param: param.to_string(),
+            window,
+        },
+    };
+    let where_ = format!(
+        "{}:{} - {}:{} (slope in {param} on [{}, {}])",
+        ja.sources[ia],
+        d.minuend,
+        jb.sources[ib],
+        d.subtrahend,
+        sig(window.0),
+        sig(window.1)
+    );
+    Ok((result, check, where_))
 }
 
 /// Issue 39's line for a rerun: an inconclusive row whose deciding

@@ -10,7 +10,9 @@ use crate::csv::read_csv;
 use crate::format::sig;
 use crate::verdict::{combine, Judgement, Rule, Verdict};
 
-use super::evidence::{audit_parts, errata_parts, study_parts, test_parts, AuditRow, Judged, Part};
+use super::evidence::{
+    audit_parts, difference_fit, errata_parts, study_parts, test_parts, AuditRow, Judged, Part,
+};
 use super::prereg::{Prereg, PreregStatus};
 use super::spec::{ClaimFile, ClaimKind, ClaimSpec, Evidence};
 
@@ -133,6 +135,22 @@ pub fn ledger_with(
             }
             if c.evidence == Evidence::Errata {
                 parts.extend(errata_parts(c, &errata));
+            }
+            let difference =
+                (c.evidence == Evidence::SlopeDifference).then(|| difference_fit(c, judged));
+            match &difference {
+                Some(Ok((fit, check, where_))) => parts.push(Part {
+                    where_: where_.clone(),
+                    judgement: fit.judgement.clone(),
+                    slope: Some(fit),
+                    max_bound_ratio: f64::NAN,
+                    check: Some(check.clone()),
+                }),
+                Some(Err(why)) => parts.push(Part::plain(
+                    "slope difference".into(),
+                    Judgement::new(Verdict::NotMeasured, why.clone()),
+                )),
+                None => {}
             }
             parts.extend(audit_parts(c, audits));
             parts.extend(test_parts(c, repo));

@@ -92,6 +92,9 @@ pub enum Evidence {
     /// Unit tests that assert the claim (`tests`), run by `cargo test
     /// --workspace` in CI before the ledger is checked.
     Test,
+    /// The difference of two studies' fitted slopes on one window
+    /// (`difference`): the exponent of the ratio of their means.
+    SlopeDifference,
 }
 
 impl Evidence {
@@ -106,6 +109,7 @@ impl Evidence {
             Evidence::Errata => "errata",
             Evidence::Audit => "audit",
             Evidence::Test => "test",
+            Evidence::SlopeDifference => "slope_difference",
         }
     }
 }
@@ -174,6 +178,32 @@ pub struct ClaimSpec {
     /// weakest and assert it holds there, so the row reads not refuted.
     #[serde(default)]
     pub test_reading: Option<TestReading>,
+    /// With `evidence = "slope_difference"`: the two studies and the
+    /// expected difference of their slopes.
+    #[serde(default)]
+    pub difference: Option<SlopeDifference>,
+}
+
+/// The expectation of a `slope_difference` claim: the slope of
+/// `log(mean of minuend / mean of subtrahend)` in the claim's `parameter`,
+/// the difference of the two studies' fitted slopes on `fit`, each study
+/// declaring a slope window there (its own expectation, or `reported`).
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct SlopeDifference {
+    /// The study whose slope is subtracted from.
+    pub minuend: String,
+    /// The study whose slope is subtracted.
+    pub subtrahend: String,
+    /// Expected difference.
+    pub slope: f64,
+    /// Allowed deviation.
+    pub tolerance: f64,
+    /// Which deviations fail (default two-sided).
+    #[serde(default)]
+    pub side: SlopeSide,
+    /// The fit window both studies declare.
+    pub fit: [f64; 2],
 }
 
 /// What a printed statement's unit tests assert.

@@ -133,6 +133,15 @@ pub fn validate(claims: &[(PathBuf, ClaimFile)], judged: &[Judged]) -> Result<()
                     "name each test as `path/from/repo/root.rs::test_function`",
                 ));
             }
+            if (c.evidence == Evidence::SlopeDifference)
+                != (c.difference.is_some() && c.parameter.is_some())
+            {
+                return Err(bad(
+                    path.display().to_string(),
+                    format!("claim `{}`: `difference` and `parameter` go with `evidence = \"slope_difference\"`, which needs both", c.id),
+                    "give difference = { minuend = \"study\", subtrahend = \"study\", slope = .., tolerance = .., fit = [lo, hi] } and the swept parameter",
+                ));
+            }
             if c.kind == ClaimKind::UpperBound && c.expected.contains("two-sided") {
                 return Err(bad(
                     path.display().to_string(),
