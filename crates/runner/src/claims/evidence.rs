@@ -407,7 +407,43 @@ pub fn difference_fit(
         },
         side => crate::verdict::SlopeRule::Declared(side),
     };
-    let judgement = judge_fit(&fit, rule, d.slope, d.tolerance);
+    let mut judgement = judge_fit(&fit, rule, d.slope, d.tolerance);
+    if let (Some(band), true) = (
+        rule.band(d.slope, d.tolerance),
+        judgement.reason.contains(MISFIT_TAIL),
+    ) {
+        // What the window shows instead: the local slopes of the ratio of
+        // the two studies' means (and of their theorem curves).
+        let points = |j: &Judged, i: usize| -> Vec<(f64, f64, f64)> {
+            j.analyses.as_ref().map_or_else(Vec::new, |a| {
+                a[i].points
+                    .iter()
+                    .filter_map(|p| {
+                        let x = p.swept_value(param)?;
+                        let usable = crate::validate::in_window(x, window)
+                            && p.mean > 0.0
+                            && p.mean.is_finite();
+                        usable.then_some((x, p.mean, p.theory))
+                    })
+                    .collect()
+            })
+        };
+        let denominator = points(jb, ib);
+        let mut ratio: Vec<(f64, f64, f64)> = points(ja, ia)
+            .into_iter()
+            .filter_map(|(x, m, t)| {
+                let (_, mb, tb) = denominator.iter().find(|q| q.0 == x)?;
+                Some((x, m / mb, t / tb))
+            })
+            .collect();
+        ratio.sort_by(|p, q| p.0.total_cmp(&q.0));
+        if let Some(text) = local_slope_text(&ratio, band, param) {
+            let text = text
+                .replacen("of the means", "of the ratio of the means", 1)
+                .replacen("of the theorem's curve", "of the theorem curves' ratio", 1);
+            judgement.reason = judgement.reason.replace(MISFIT_TAIL, &text);
+        }
+    }
     let result = SlopeResult {
         param: param.to_string(),
         at: Vec::new(),
