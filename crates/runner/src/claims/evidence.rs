@@ -393,21 +393,33 @@ pub fn difference_fit(
             .collect(),
         revised: None,
     };
-    // A one-sided difference bounds a price (one algorithm's rate against
-    // another's): beating it confirms, and a worse fit is inconclusive, since
-    // neither study's instance is shown to attain its theorem's rate.
+    // The studies' rates are upper bounds: a one-sided difference bounds a
+    // price (one algorithm's rate against another's), so beating it
+    // confirms; a difference outside the band contradicts only where both
+    // instances attain their rates (`attained`), and is inconclusive
+    // otherwise, on either side of a two-sided band too.
     let rule = match d.side {
         SlopeSide::AtMost => crate::verdict::SlopeRule::UpperBound {
             worse_is_larger: true,
-            attained: false,
+            attained: d.attained,
         },
         SlopeSide::AtLeast => crate::verdict::SlopeRule::UpperBound {
             worse_is_larger: false,
-            attained: false,
+            attained: d.attained,
         },
         side => crate::verdict::SlopeRule::Declared(side),
     };
     let mut judgement = judge_fit(&fit, rule, d.slope, d.tolerance);
+    if judgement.verdict == Verdict::Contradicted && !d.attained {
+        judgement = Judgement::new(
+            Verdict::Inconclusive,
+            format!(
+                "{} — outside the band, but a difference of two upper bounds contradicts only where both instances attain their rates",
+                judgement.reason
+            ),
+        )
+        .by(Rule::NotAttained);
+    }
     if let (Some(band), true) = (
         rule.band(d.slope, d.tolerance),
         judgement.reason.contains(MISFIT_TAIL),

@@ -204,6 +204,11 @@ pub struct SlopeDifference {
     pub side: SlopeSide,
     /// The fit window both studies declare.
     pub fit: [f64; 2],
+    /// Both studies' instances attain their theorems' rates, so a
+    /// difference outside the band contradicts; otherwise (the default) a
+    /// difference of two upper bounds outside the band is inconclusive.
+    #[serde(default)]
+    pub attained: bool,
 }
 
 /// What a printed statement's unit tests assert.
