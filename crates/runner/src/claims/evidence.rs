@@ -339,6 +339,81 @@ fn window_fit<'a>(
     })
 }
 
+/// The fit of `log(mean_a / mean_b)`: the two fits' slopes subtracted,
+/// estimator by estimator, their CI half-widths added in quadrature (the
+/// studies run on their own seeds; where they share data sets the
+/// difference's error is smaller, so this is conservative), the fewer
+/// points and repetitions, the larger misfit, and either trivial or regime
+/// note.
+pub fn fit_difference(
+    a: &crate::verdict::SlopeFit,
+    b: &crate::verdict::SlopeFit,
+) -> crate::verdict::SlopeFit {
+    let minus = |x: crate::verdict::SlopeEvidence, y: crate::verdict::SlopeEvidence| {
+        crate::verdict::SlopeEvidence {
+            fitted: x.fitted - y.fitted,
+            ci_half_width: x.ci_half_width.hypot(y.ci_half_width),
+            points: x.points.min(y.points),
+            repetitions: x.repetitions.min(y.repetitions),
+            chi2_df: x.chi2_df.max(y.chi2_df),
+        }
+    };
+    let notes: Vec<String> = [&a.regime_note, &b.regime_note]
+        .into_iter()
+        .filter(|n| !n.is_empty())
+        .cloned()
+        .collect();
+    crate::verdict::SlopeFit {
+        weighted: minus(a.weighted, b.weighted),
+        ols: minus(a.ols, b.ols),
+        theory_curve_slope: a.theory_curve_slope - b.theory_curve_slope,
+        trivial: a.trivial.clone().or_else(|| b.trivial.clone()),
+        regime_note: notes.join("; "),
+        regime_not_reached: a
+            .regime_not_reached
+            .iter()
+            .chain(&b.regime_not_reached)
+            .cloned()
+            .collect(),
+        revised: None,
+    }
+}
+
+/// Judges a slope difference against `d`. The studies' rates are upper
+/// bounds: a one-sided difference bounds a price (one algorithm's rate
+/// against another's), so beating it confirms; a difference outside the
+/// band contradicts only where both instances attain their rates
+/// (`attained`), and is inconclusive otherwise, on either side of a
+/// two-sided band too.
+pub fn judge_difference(
+    fit: &crate::verdict::SlopeFit,
+    d: &super::spec::SlopeDifference,
+) -> (crate::verdict::SlopeRule, Judgement) {
+    let rule = match d.side {
+        SlopeSide::AtMost => crate::verdict::SlopeRule::UpperBound {
+            worse_is_larger: true,
+            attained: d.attained,
+        },
+        SlopeSide::AtLeast => crate::verdict::SlopeRule::UpperBound {
+            worse_is_larger: false,
+            attained: d.attained,
+        },
+        side => crate::verdict::SlopeRule::Declared(side),
+    };
+    let mut judgement = judge_fit(fit, rule, d.slope, d.tolerance);
+    if judgement.verdict == Verdict::Contradicted && !d.attained {
+        judgement = Judgement::new(
+            Verdict::Inconclusive,
+            format!(
+                "{} — outside the band, but a difference of two upper bounds contradicts only where both instances attain their rates",
+                judgement.reason
+            ),
+        )
+        .by(Rule::NotAttained);
+    }
+    (rule, judgement)
+}
+
 /// A `slope_difference` claim's fit: the minuend's fitted slope minus the
 /// subtrahend's on their common window, both estimators, with CI
 /// half-widths added in quadrature (the studies run on their own seeds;
@@ -364,62 +439,8 @@ pub fn difference_fit(
     };
     let (ja, ia, a) = find(&d.minuend)?;
     let (jb, ib, b) = find(&d.subtrahend)?;
-    let minus = |x: crate::verdict::SlopeEvidence, y: crate::verdict::SlopeEvidence| {
-        crate::verdict::SlopeEvidence {
-            fitted: x.fitted - y.fitted,
-            ci_half_width: x.ci_half_width.hypot(y.ci_half_width),
-            points: x.points.min(y.points),
-            repetitions: x.repetitions.min(y.repetitions),
-            chi2_df: x.chi2_df.max(y.chi2_df),
-        }
-    };
-    let notes: Vec<String> = [&a.fit.regime_note, &b.fit.regime_note]
-        .into_iter()
-        .filter(|n| !n.is_empty())
-        .cloned()
-        .collect();
-    let fit = crate::verdict::SlopeFit {
-        weighted: minus(a.fit.weighted, b.fit.weighted),
-        ols: minus(a.fit.ols, b.fit.ols),
-        theory_curve_slope: a.fit.theory_curve_slope - b.fit.theory_curve_slope,
-        trivial: a.fit.trivial.clone().or_else(|| b.fit.trivial.clone()),
-        regime_note: notes.join("; "),
-        regime_not_reached: a
-            .fit
-            .regime_not_reached
-            .iter()
-            .chain(&b.fit.regime_not_reached)
-            .cloned()
-            .collect(),
-        revised: None,
-    };
-    // The studies' rates are upper bounds: a one-sided difference bounds a
-    // price (one algorithm's rate against another's), so beating it
-    // confirms; a difference outside the band contradicts only where both
-    // instances attain their rates (`attained`), and is inconclusive
-    // otherwise, on either side of a two-sided band too.
-    let rule = match d.side {
-        SlopeSide::AtMost => crate::verdict::SlopeRule::UpperBound {
-            worse_is_larger: true,
-            attained: d.attained,
-        },
-        SlopeSide::AtLeast => crate::verdict::SlopeRule::UpperBound {
-            worse_is_larger: false,
-            attained: d.attained,
-        },
-        side => crate::verdict::SlopeRule::Declared(side),
-    };
-    let mut judgement = judge_fit(&fit, rule, d.slope, d.tolerance);
-    if judgement.verdict == Verdict::Contradicted && !d.attained {
-        judgement = Judgement::new(
-            Verdict::Inconclusive,
-            format!(
-                "{} — outside the band, but a difference of two upper bounds contradicts only where both instances attain their rates",
-                judgement.reason
-            ),
-        )
-        .by(Rule::NotAttained);
-    }
+    let fit = fit_difference(&a.fit, &b.fit);
+    let (rule, mut judgement) = judge_difference(&fit, d);
     if let (Some(band), true) = (
         rule.band(d.slope, d.tolerance),
         judgement.reason.contains(MISFIT_TAIL),
@@ -883,6 +904,63 @@ mod tests {
             local_slope_text(&points([-1.0; 3], None)[..2], band, "n"),
             None
         );
+    }
+
+    fn evidence(fitted: f64, half: f64, points: usize) -> crate::verdict::SlopeEvidence {
+        crate::verdict::SlopeEvidence {
+            fitted,
+            ci_half_width: half,
+            points,
+            repetitions: 20,
+            chi2_df: 1.0,
+        }
+    }
+
+    fn slope_fit(fitted: f64, half: f64, points: usize) -> crate::verdict::SlopeFit {
+        crate::verdict::SlopeFit {
+            weighted: evidence(fitted, half, points),
+            ols: evidence(fitted, half, points),
+            theory_curve_slope: f64::NAN,
+            trivial: None,
+            regime_note: String::new(),
+            regime_not_reached: Vec::new(),
+            revised: None,
+        }
+    }
+
+    fn difference(side: &str, attained: bool) -> super::super::spec::SlopeDifference {
+        toml::from_str(&format!(
+            "minuend = \"a\"\nsubtrahend = \"b\"\nslope = 0.3\ntolerance = 0.15\nside = \"{side}\"\nfit = [1.0, 10.0]\nattained = {attained}\n"
+        ))
+        .unwrap()
+    }
+
+    #[test]
+    fn a_slope_difference_subtracts_and_adds_the_errors_in_quadrature() {
+        let f = fit_difference(&slope_fit(-1.1, 0.03, 5), &slope_fit(-1.4, 0.04, 4));
+        assert!((f.weighted.fitted - 0.3).abs() < 1e-12);
+        assert!((f.weighted.ci_half_width - 0.05).abs() < 1e-12);
+        assert_eq!(f.weighted.points, 4);
+        // Inside at_most 0.3 + 0.15: confirmed; well below it: beats it.
+        let (_, j) = judge_difference(&f, &difference("at_most", false));
+        assert_eq!(j.verdict, Verdict::Confirmed);
+        let low = fit_difference(&slope_fit(-1.4, 0.03, 5), &slope_fit(-1.4, 0.04, 5));
+        let (_, j) = judge_difference(&low, &difference("at_most", false));
+        assert_eq!(j.verdict, Verdict::Confirmed);
+        assert!(j.reason.starts_with("beats the bound"), "{}", j.reason);
+    }
+
+    #[test]
+    fn a_slope_difference_outside_its_band_contradicts_only_when_attained() {
+        // +0.9 +- 0.05: outside 0.3 +- 0.15 on both readings.
+        let high = fit_difference(&slope_fit(-0.5, 0.03, 5), &slope_fit(-1.4, 0.04, 5));
+        for side in ["both", "at_most"] {
+            let (_, j) = judge_difference(&high, &difference(side, false));
+            assert_eq!(j.verdict, Verdict::Inconclusive, "{side}: {}", j.reason);
+            assert!(j.rules.contains(&Rule::NotAttained), "{side}");
+            let (_, j) = judge_difference(&high, &difference(side, true));
+            assert_eq!(j.verdict, Verdict::Contradicted, "{side} attained");
+        }
     }
 
     #[test]
