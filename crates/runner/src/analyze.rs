@@ -81,9 +81,6 @@ pub struct SlopeResult {
     /// upper-bound rule of the ledger claims the window measures
     /// ([`crate::claims::study_rule`]).
     pub rule: SlopeRule,
-    /// The ledger claims that set [`SlopeResult::rule`] (empty when the
-    /// declared band stands).
-    pub rule_claims: Vec<String>,
     /// Fit window.
     pub window: (f64, f64),
     /// Slope of the exact theory curve itself on the same points (NaN if unknown).
@@ -478,16 +475,16 @@ fn fit_slope(
             .collect(),
         revised: check.revised.clone(),
     };
-    let (rule, rule_claims) = match &check.claim_rule {
-        Some(c) => (c.rule, c.claims.clone()),
-        None => (SlopeRule::Declared(check.side), Vec::new()),
-    };
+    let rule = check
+        .claim_rule
+        .as_ref()
+        .map_or(SlopeRule::Declared(check.side), |c| c.rule);
     let mut judgement = judge_fit(&slope_fit, rule, check.slope, check.tolerance);
-    if !rule_claims.is_empty() {
+    if let Some(c) = &check.claim_rule {
         // Say why the band is one-sided: the window measures upper bounds.
         judgement.reason = format!(
             "as the upper bound of {}: {}",
-            rule_claims.join(", "),
+            c.claims.join(", "),
             judgement.reason
         );
     }
@@ -499,7 +496,6 @@ fn fit_slope(
         tolerance: check.tolerance,
         side: check.side,
         rule,
-        rule_claims,
         window: check.window,
         theory_curve_slope: slope_fit.theory_curve_slope,
         fitted,

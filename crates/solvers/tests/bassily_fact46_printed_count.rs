@@ -25,12 +25,9 @@
 
 mod bassily_sgd_common;
 
-use bassily_sgd_common::CoordAbs;
-use dpcore::{FiniteSum, Objective, PrivacyParams};
-use rand::SeedableRng;
-use rand_pcg::Pcg64;
+use bassily_sgd_common::{distance, e3_prox_setting};
+use dpcore::{FiniteSum, Objective};
 use solvers::bassily::sgd::prox::{InexactProx, ProxScratch};
-use solvers::bassily::sgd::{Nsgd, NsgdVariant};
 
 /// One record with loss `f(v) = lipschitz * max_j v_j`; the subgradient is
 /// `lipschitz * e_j` at the first maximising index (the resisting oracle of
@@ -65,14 +62,6 @@ fn max_prox(w: &[f64], gamma: f64) -> Vec<f64> {
         }
     }
     w.iter().map(|x| x.min(level)).collect()
-}
-
-fn distance(a: &[f64], b: &[f64]) -> f64 {
-    a.iter()
-        .zip(b)
-        .map(|(x, y)| (x - y).powi(2))
-        .sum::<f64>()
-        .sqrt()
 }
 
 /// Fact 4.6's printed count.
@@ -134,16 +123,8 @@ fn a_count_sixteen_times_smaller_misses_xi_on_the_same_instance() {
 #[test]
 fn the_printed_inner_count_reaches_xi_on_the_harness_e3_instance() {
     // The bassily_sgd_moreau test's E3 setting, the plan's xi, the printed count.
-    let (n, d) = (40, 2);
-    let mut rng = Pcg64::seed_from_u64(13);
-    let obj = CoordAbs::sample(n, d, 0.3, vec![1.0, -1.0], &mut rng);
-    let p = PrivacyParams::approx(1.0, 5e-4);
-    let plan = Nsgd {
-        variant: NsgdVariant::ProxGd,
-        ..Nsgd::default()
-    }
-    .plan(&obj, p)
-    .unwrap();
+    let (obj, plan) = e3_prox_setting();
+    let (n, d) = (obj.num_records(), obj.dim());
     let beta = plan.envelope_smoothness.unwrap();
     let xi = plan.prox_accuracy.unwrap();
     let radius = obj.constants().radius;

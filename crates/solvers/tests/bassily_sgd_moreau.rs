@@ -4,7 +4,7 @@
 
 mod bassily_sgd_common;
 
-use bassily_sgd_common::{mean_and_se, point, CoordAbs, LinBall, Z_1E6};
+use bassily_sgd_common::{distance, e3_prox_setting, mean_and_se, point, CoordAbs, LinBall, Z_1E6};
 use dpcore::{Objective, PrivacyParams, RunFailure};
 use rand::SeedableRng;
 use rand_pcg::Pcg64;
@@ -119,16 +119,8 @@ impl Objective for EnvelopeOnly {
 
 #[test]
 fn inexact_prox_is_within_l_over_n_of_the_closed_form() {
-    let (n, d) = (40, 2);
-    let mut rng = Pcg64::seed_from_u64(13);
-    let obj = CoordAbs::sample(n, d, 0.3, vec![1.0, -1.0], &mut rng);
-    let p = PrivacyParams::approx(1.0, 5e-4);
-    let plan = Nsgd {
-        variant: NsgdVariant::ProxGd,
-        ..Nsgd::default()
-    }
-    .plan(&obj, p)
-    .unwrap();
+    let (obj, plan) = e3_prox_setting();
+    let (n, d) = (obj.num_records(), obj.dim());
     let beta = plan.envelope_smoothness.unwrap();
     let prox = InexactProx {
         records: &obj,
@@ -144,12 +136,7 @@ fn inexact_prox_is_within_l_over_n_of_the_closed_form() {
         for i in [0, 7, 23] {
             env.record_envelope_gradient(i, beta, &w, &mut exact);
             prox.envelope_gradient(i, &w, &mut approx, &mut scratch);
-            let err = exact
-                .iter()
-                .zip(&approx)
-                .map(|(a, b)| (a - b).powi(2))
-                .sum::<f64>()
-                .sqrt();
+            let err = distance(&exact, &approx);
             // Fact 4.6 (corrected): ||grad_hat - grad|| <= beta xi = L/n.
             assert!(err <= 1.0 / n as f64, "w = {w:?}, i = {i}: {err}");
         }

@@ -44,7 +44,8 @@ pub fn judge_experiments(dir: &Path, results_dir: &Path) -> Result<Vec<Judged>> 
         .into_iter()
         .map(|path| {
             let loaded = crate::spec::load(&path)?;
-            let experiment = crate::validate::resolve(&loaded, None)?;
+            let beside = super::study_rule::claims_beside(&path);
+            let experiment = crate::validate::resolve_with_claims(&loaded, None, &beside)?;
             let name = experiment.output_name();
             let mut sources = vec![name.clone(); experiment.studies.len()];
             let summary = crate::summary::summary_path(results_dir, &experiment);
@@ -58,7 +59,7 @@ pub fn judge_experiments(dir: &Path, results_dir: &Path) -> Result<Vec<Judged>> 
                     continue;
                 }
                 let Some((source, read)) =
-                    profile_analyses(&loaded, profile, results_dir, &experiment)?
+                    profile_analyses(&loaded, profile, &beside, results_dir, &experiment)?
                 else {
                     continue;
                 };
@@ -102,10 +103,11 @@ pub fn judge_experiments(dir: &Path, results_dir: &Path) -> Result<Vec<Judged>> 
 fn profile_analyses(
     loaded: &crate::spec::LoadedSpec,
     profile: &str,
+    claims: &[ClaimSpec],
     results_dir: &Path,
     experiment: &crate::validate::Experiment,
 ) -> Result<Option<(String, Vec<crate::analyze::StudyAnalysis>)>> {
-    let resolved = crate::validate::resolve(loaded, Some(profile))?;
+    let resolved = crate::validate::resolve_with_claims(loaded, Some(profile), claims)?;
     let path = crate::summary::summary_path(results_dir, &resolved);
     if !path.exists() {
         return Ok(None);
@@ -275,8 +277,7 @@ pub fn study_parts<'a>(
             let slopes: Vec<Part> = a
                 .slopes
                 .iter()
-                .filter(|s| s.param == param)
-                .filter(|s| c.slope.is_none_or(|x| (s.theory_slope - x).abs() < 1e-9))
+                .filter(|s| c.selects_window(&s.param, s.theory_slope))
                 .map(slope_part)
                 .collect();
             if slopes.is_empty() {
@@ -484,7 +485,6 @@ pub fn difference_fit(
         tolerance: d.tolerance,
         side: d.side,
         rule,
-        rule_claims: Vec::new(),
         window,
         theory_curve_slope: fit.theory_curve_slope,
         fitted: fit.weighted.fitted,

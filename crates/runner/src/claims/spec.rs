@@ -247,6 +247,16 @@ impl ClaimSpec {
             }
         }
     }
+
+    /// Whether a study's slope window on `param` with exponent `slope` is
+    /// one this claim is judged on: the claim's parameter, and its `slope`
+    /// selector (if any) picks the window. The ledger's evidence, a study's
+    /// own rule ([`super::study_rule`]) and the side check of `runner claims`
+    /// all read windows through this one predicate.
+    pub fn selects_window(&self, param: &str, slope: f64) -> bool {
+        self.parameter.as_deref() == Some(param)
+            && self.slope.is_none_or(|x| (slope - x).abs() < 1e-9)
+    }
 }
 
 /// The `.toml` files directly in `dir`, sorted by name (a stable ledger

@@ -46,8 +46,7 @@ fn measures(c: &ClaimSpec, w: Window) -> bool {
     c.evidence == Evidence::Slope
         && c.not_measured.is_none()
         && c.undecidable.is_none()
-        && c.parameter.as_deref() == Some(w.param)
-        && c.slope.is_none_or(|x| (w.slope - x).abs() < 1e-9)
+        && c.selects_window(w.param, w.slope)
 }
 
 /// The rule window `w` of a study naming `study_claims` is judged by: the

@@ -73,9 +73,7 @@ fn check_upper_bound_side(path: &Path, s: &crate::validate::Study, c: &ClaimSpec
             "at_least"
         }
     };
-    let own = |w: &&crate::validate::SlopeCheck| {
-        w.param == *param && c.slope.is_none_or(|x| (w.slope - x).abs() < 1e-9)
-    };
+    let own = |w: &&crate::validate::SlopeCheck| c.selects_window(&w.param, w.slope);
     for w in s.slopes.iter().filter(own) {
         if matches!(w.side, SlopeSide::AtMost | SlopeSide::AtLeast) && w.side != better {
             return Err(bad(

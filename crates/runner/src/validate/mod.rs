@@ -195,8 +195,21 @@ impl Experiment {
     }
 }
 
-/// Validates `loaded` under `profile` and resolves it.
+/// Validates `loaded` under `profile` and resolves it, with the slope rules
+/// of the claim files beside the spec ([`crate::claims::study_rule`]).
 pub fn resolve(loaded: &LoadedSpec, profile: Option<&str>) -> Result<Experiment, SpecError> {
+    let claims = crate::claims::study_rule::claims_beside(&loaded.path);
+    resolve_with_claims(loaded, profile, &claims)
+}
+
+/// [`resolve`] with the claims beside the spec already loaded: the ledger
+/// resolves a spec once for its default run and once per profile whose
+/// summary it reads, and reads the claim files once per spec.
+pub fn resolve_with_claims(
+    loaded: &LoadedSpec,
+    profile: Option<&str>,
+    claims: &[crate::claims::spec::ClaimSpec],
+) -> Result<Experiment, SpecError> {
     let loc = loaded.locator();
     let spec = &loaded.spec;
     check_name(&loc, &spec.name, &toml_path!["name"], "experiment")?;
@@ -347,7 +360,6 @@ pub fn resolve(loaded: &LoadedSpec, profile: Option<&str>) -> Result<Experiment,
         }
         studies.retain(|s| p.only.contains(&s.name));
     }
-    let claims = crate::claims::study_rule::claims_beside(&loaded.path);
     for study in &mut studies {
         for check in &mut study.slopes {
             let window = crate::claims::study_rule::Window {
@@ -355,7 +367,7 @@ pub fn resolve(loaded: &LoadedSpec, profile: Option<&str>) -> Result<Experiment,
                 slope: check.slope,
                 side: check.side,
             };
-            check.claim_rule = crate::claims::study_rule::rule_for(window, &study.claims, &claims);
+            check.claim_rule = crate::claims::study_rule::rule_for(window, &study.claims, claims);
         }
     }
     Ok(Experiment {

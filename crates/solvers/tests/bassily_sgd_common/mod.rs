@@ -16,6 +16,32 @@ fn dot(a: &[f64], b: &[f64]) -> f64 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
+/// Euclidean distance between two points.
+pub fn distance(a: &[f64], b: &[f64]) -> f64 {
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| (x - y).powi(2))
+        .sum::<f64>()
+        .sqrt()
+}
+
+/// The E3 setting the inexact-prox tests share: `n = 40`, `d = 2`, `r = 0.3`,
+/// `rho = (1, -1)` drawn from seed 13, with A_ProxGD's plan at
+/// `(eps, delta) = (1, 5e-4)` (the smallest `n` and `eps n` Fact 4.6's
+/// `beta_env >= L/M` admits with room: `n >= 16`).
+pub fn e3_prox_setting() -> (CoordAbs, solvers::bassily::sgd::NsgdPlan) {
+    use rand::SeedableRng;
+    let mut rng = rand_pcg::Pcg64::seed_from_u64(13);
+    let obj = CoordAbs::sample(40, 2, 0.3, vec![1.0, -1.0], &mut rng);
+    let plan = solvers::bassily::sgd::Nsgd {
+        variant: solvers::bassily::sgd::NsgdVariant::ProxGd,
+        ..solvers::bassily::sgd::Nsgd::default()
+    }
+    .plan(&obj, dpcore::PrivacyParams::approx(1.0, 5e-4))
+    .unwrap();
+    (obj, plan)
+}
+
 /// E1: `z_i = r e_1 + (1 - r) u_i`, `u_i ~ Unif(S^{d-1})`, loss `-L <w, z>` on
 /// `B(0, M)`; population excess `L r (M - w_1)`.
 pub struct LinBall {
