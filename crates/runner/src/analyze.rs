@@ -367,15 +367,19 @@ pub fn judge_study(
             .collect();
         judge_reference(&pts).with_note(revised_note(study))
     });
-    let k = every_point.len().max(1) as f64;
+    // A point with no finished cell has no mean to compare, so it is left
+    // out; with none left the check is not measured (it read "confirmed:
+    // all 0 means within their CI" for a study absent from the run).
+    let measured: Vec<&PointSummary> = every_point.iter().filter(|p| p.count > 0).collect();
+    let k = measured.len().max(1) as f64;
     let reps = study.repetitions.max(2) as f64;
     let quantile = t_quantile(THEORY_MATCH_FAMILY_ALPHA / k, reps - 1.0);
     let mut theory_judgement = study.match_theory.then(|| {
-        let misses = every_point
+        let misses = measured
             .iter()
             .filter(|p| !(p.theory.is_finite() && (p.mean - p.theory).abs() <= quantile * p.se))
             .count();
-        judge_theory_match(every_point.len(), misses, THEORY_MATCH_FAMILY_ALPHA)
+        judge_theory_match(measured.len(), misses, THEORY_MATCH_FAMILY_ALPHA)
             .with_note(revised_note(study))
     });
     if let Some(why) = &study.regime_not_reached {

@@ -19,6 +19,13 @@ use crate::summary::summary_frame;
 use crate::validate::Experiment;
 use crate::verdict::Verdict;
 
+/// What a report says of a study with no cell in the run's results: a
+/// study that joined the spec after the run (a profile that selects it, such
+/// as menart's `t4-vs-t1`, holds its cells, and the claims ledger reads them
+/// there), or a run stopped before it. "Interrupted run?" alone misled: 50
+/// studies of the five papers' committed default reports are the first kind.
+const NOT_IN_THIS_RUN: &str = "no cell of this study is in this run's results (it joined the spec after the run, or the run stopped before it; a profile that selects it may hold its cells, see the claims ledger's sources)";
+
 /// A point's swept values, with the maximizing value of a worst-case study.
 fn describe_point(p: &crate::analyze::PointSummary) -> String {
     match &p.worst_case_at {
@@ -77,6 +84,15 @@ pub fn verdict_table(
     out.push_str("|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (i, (study, a)) in experiment.studies.iter().zip(analyses).enumerate() {
         let regression = regression_cell(regressions.get(i).copied().flatten());
+        if a.points.is_empty() && a.missing_cells > 0 {
+            let _ = writeln!(
+                out,
+                "| {} | – | – | – | – | – | – | 0 | {} | {NOT_IN_THIS_RUN} | {regression} |",
+                study.name,
+                verdict_cell(Verdict::NotMeasured),
+            );
+            continue;
+        }
         for s in &a.slopes {
             let at = if s.at.is_empty() {
                 String::new()
@@ -340,10 +356,16 @@ pub fn write_markdown(
                 let _ = writeln!(md, "- {f}");
             }
         }
-        if a.missing_cells > 0 {
+        if a.points.is_empty() && a.missing_cells > 0 {
             let _ = writeln!(
                 md,
-                "\n{} planned cells are missing (interrupted run?).",
+                "\n{}: all {} planned cells.",
+                NOT_IN_THIS_RUN, a.missing_cells
+            );
+        } else if a.missing_cells > 0 {
+            let _ = writeln!(
+                md,
+                "\n{} planned cells are missing (the study's grid grew after the run, or the run stopped before them).",
                 a.missing_cells
             );
         }
@@ -354,4 +376,49 @@ pub fn write_markdown(
 /// Writes the per-point summary CSV.
 pub fn write_csv(path: &Path, experiment: &Experiment, analyses: &[StudyAnalysis]) -> Result<()> {
     summary_frame(experiment, analyses).write_csv(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analyze::judge_study;
+    use crate::spec::{parse, LoadedSpec};
+
+    fn table1_quick() -> Experiment {
+        let path = Path::new(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../experiments/table1.toml"
+        ));
+        let text = std::fs::read_to_string(path).unwrap();
+        let spec = parse(path, &text).unwrap();
+        let loaded = LoadedSpec {
+            path: path.into(),
+            text,
+            spec,
+        };
+        crate::validate::resolve(&loaded, Some("quick")).unwrap()
+    }
+
+    #[test]
+    fn a_study_with_no_cell_in_the_run_says_so_not_that_it_declares_nothing() {
+        let e = table1_quick();
+        let study = &e.studies[0];
+        // No point at all, 60 planned cells missing: the study is not in this
+        // run (it joined the spec later, or the run stopped before it).
+        let absent = judge_study(study, Vec::new(), Vec::new(), 0, 60);
+        let one = Experiment {
+            studies: vec![study.clone()],
+            ..e.clone()
+        };
+        let table = verdict_table(&one, std::slice::from_ref(&absent), &[None]);
+        assert!(table.contains(NOT_IN_THIS_RUN), "{table}");
+        assert!(!table.contains("declares no expectation"), "{table}");
+        assert!(!table.contains("confirmed"), "{table}");
+        // The analysis itself claims nothing either (the theory match read
+        // "confirmed: all 0 means within their CI" before).
+        assert!(absent
+            .judgements()
+            .iter()
+            .all(|(_, j)| j.verdict == Verdict::NotMeasured));
+    }
 }

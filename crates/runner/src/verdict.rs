@@ -750,7 +750,12 @@ pub fn judge_bound(points: &[BoundPoint], trivial_max: Option<f64>, onset: &str)
 /// Judges "every mean matches the exact expectation" from the points that
 /// miss it (Bonferroni-corrected CI at `family_alpha`).
 pub fn judge_theory_match(points: usize, misses: usize, family_alpha: f64) -> Judgement {
-    if misses == 0 {
+    if points == 0 {
+        Judgement::new(
+            Verdict::NotMeasured,
+            "no grid point has a finished cell, so no mean to compare",
+        )
+    } else if misses == 0 {
         Judgement::new(
             Verdict::Confirmed,
             format!(
@@ -845,6 +850,16 @@ pub fn power_law_crossing(x: &[f64], curve: &[f64], level: f64) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_theory_match_on_no_point_is_not_measured_not_confirmed() {
+        assert_eq!(judge_theory_match(0, 0, 0.01).verdict, Verdict::NotMeasured);
+        assert_eq!(judge_theory_match(3, 0, 0.01).verdict, Verdict::Confirmed);
+        assert_eq!(
+            judge_theory_match(3, 1, 0.01).verdict,
+            Verdict::Contradicted
+        );
+    }
 
     fn ev(fitted: f64, h: f64) -> SlopeEvidence {
         SlopeEvidence {
