@@ -38,6 +38,25 @@ pub enum ParamRole {
     /// run (e.g. `noise_multiplier`; adding such an option leaves every
     /// existing seed, and so every committed result, unchanged).
     DrawScaling,
+    /// An algorithm option added after results were committed: it enters
+    /// the noise seed and the study's identity only where its value differs
+    /// from its declared default, so every study that leaves it at the
+    /// default keeps its seeds, its identity and so its committed numbers
+    /// (e.g. `grid_copies` of the Wang tuners; a [`ParamRole::Noise`]
+    /// option added with a default would redraw every cell of its entry).
+    NoiseOffDefault,
+}
+
+impl ParamRole {
+    /// Whether a value of a parameter with this role, `at_default` or not,
+    /// enters the noise seed and the study identity.
+    pub fn seeds_noise(self, at_default: bool) -> bool {
+        match self {
+            ParamRole::Data | ParamRole::Noise => true,
+            ParamRole::DrawScaling => false,
+            ParamRole::NoiseOffDefault => !at_default,
+        }
+    }
 }
 
 /// How a size parameter shrinks its family's data set: what the plan's
@@ -161,6 +180,16 @@ impl ParamDef {
     pub const fn option(self) -> Self {
         Self {
             role: ParamRole::Noise,
+            ..self
+        }
+    }
+
+    /// The same parameter as an option added after results were committed
+    /// ([`ParamRole::NoiseOffDefault`]): it needs a default.
+    pub const fn late_option(self) -> Self {
+        assert!(self.default.is_some(), "a late option needs a default");
+        Self {
+            role: ParamRole::NoiseOffDefault,
             ..self
         }
     }

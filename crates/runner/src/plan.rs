@@ -169,14 +169,23 @@ pub fn noise_seed(master: u64, study: &Study, point: &GridPoint, rep: usize) -> 
     let mut b = SeedBuilder::new(master, "noise");
     b.push_str(&study.name).push_str(study.algorithm.name);
     push_values(&mut b, &point.problem, |_| true);
-    let draw_scaling = |name: &str| {
+    // Draw-scaling options never enter; late options only off their default
+    // (ParamRole::seeds_noise), so adding either leaves every seed unchanged.
+    let seeds_noise = |name: &str| {
         study
             .algorithm
             .options
             .iter()
-            .any(|d| d.name == name && d.role == ParamRole::DrawScaling)
+            .find(|d| d.name == name)
+            .is_none_or(|d| {
+                let at_default = point
+                    .options
+                    .get(name)
+                    .is_some_and(|v| crate::registry::declared_default(d).as_ref() == Some(v));
+                d.role.seeds_noise(at_default)
+            })
     };
-    push_values(&mut b, &point.options, |name| !draw_scaling(name));
+    push_values(&mut b, &point.options, seeds_noise);
     point.push_privacy(&mut b);
     b.push_u64(rep as u64).finish()
 }

@@ -441,3 +441,56 @@ fn per_call_budget_and_last_iterate_step_size() {
         );
     }
 }
+
+#[test]
+fn grid_copies_grow_theta_and_the_privacy_split_follows() {
+    // WZW-C-T7.1-gridsize: |Theta| = k |Gamma| candidates, each copy its own
+    // configuration; M*'s per-call budget is mu/sqrt(2 k |Gamma|) and its
+    // composition still spends exactly mu; M''s default r is
+    // 1/(k |Gamma|(n^2 - 1)) and it still spends at most eps + delta.
+    let p = PlantedHalfspace::generate(HalfspaceParams::isotropic(64, 10, 0.4, 0), &mut rng(21))
+        .unwrap();
+    let privacy = PrivacyParams::approx(1.0, 1e-5);
+    let len = margin_grid(64, 1.0).len();
+    for k in [1usize, 2, 4] {
+        let opts = MStarOptions {
+            grid_copies: k,
+            ..fast()
+        };
+        let run = m_star(&p, privacy, opts, &mut rng(22)).unwrap();
+        assert_eq!(run.candidates.len(), k * len);
+        assert!((run.mu_per_call - run.mu / (2.0 * (k * len) as f64).sqrt()).abs() < 1e-15);
+        assert!((run.privacy.mu - run.mu).abs() < 1e-9 * run.mu);
+        assert!(run.privacy.eps <= 1.0);
+        // Copies of one margin are distinct candidates: their noisy scores differ.
+        if k > 1 {
+            let first: Vec<f64> = run.candidates[..k].iter().map(|c| c.noisy_score).collect();
+            assert!(run.candidates[..k]
+                .iter()
+                .all(|c| c.gamma == run.candidates[0].gamma));
+            assert!(first.windows(2).all(|w| w[0] != w[1]), "{first:?}");
+        }
+        let prime = PrivTuneOptions {
+            mode: IterationMode::Fast,
+            grid_copies: k,
+            ..Default::default()
+        };
+        let r = m_prime(&p, privacy, prime, &mut rng(23)).unwrap();
+        let paper_r = 1.0 / ((k * len) as f64 * (64.0 * 64.0 - 1.0));
+        assert!((r.stop_probability - paper_r).abs() < 1e-18);
+        assert!(
+            r.eps_spent <= 1.0 + 1e-5 + 1e-12,
+            "eps spent {}",
+            r.eps_spent
+        );
+    }
+    // One copy is the paper's algorithm, draw for draw.
+    let one = MStarOptions {
+        grid_copies: 1,
+        ..fast()
+    };
+    assert_eq!(
+        m_star(&p, privacy, one, &mut rng(24)).unwrap(),
+        m_star(&p, privacy, fast(), &mut rng(24)).unwrap()
+    );
+}

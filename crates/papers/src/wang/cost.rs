@@ -23,11 +23,14 @@ enum Method {
 fn work(method: Method, v: &CostPoint, w: &FamilyWork) -> (f64, f64) {
     let (n, d) = (w.n, w.d);
     let grid = n.max(1.0).log2().floor() + 1.0;
+    // |Theta| = grid_copies |Gamma| (M* and M' only; 1 for the others).
+    let copies = v.num("grid_copies", 1.0);
+    let theta = grid * copies;
     let (eps, lambda) = v.eps_and_log_inv_delta();
     let mu = eps / (2.0 * (2.0 * lambda).sqrt());
-    let mu_p = mu / (2.0 * grid).sqrt();
+    let mu_p = mu / (2.0 * theta).sqrt();
     let c_jl = v.num("jl_constant", 1.0);
-    let log_term = (grid * (n + 1.0) * (n + 2.0) * n * n).ln();
+    let log_term = (theta * (n + 1.0) * (n + 2.0) * n * n).ln();
     let fast = v.choice("mode") == "fast";
     let full_dimension = method == Method::FullDimension;
     let k_of = |gamma: f64| {
@@ -74,11 +77,15 @@ fn work(method: Method, v: &CostPoint, w: &FamilyWork) -> (f64, f64) {
         // Random stopping: expected K = min(|Gamma| n^2 / r_factor, max_runs)
         // runs, each one candidate at a uniform gamma.
         Method::MPrime => {
-            let runs = (grid * n * n / v.num("r_factor", 1.0)).min(v.num("max_runs", 1e6));
+            let runs = (theta * n * n / v.num("r_factor", 1.0)).min(v.num("max_runs", 1e6));
             let (ops, mem) = over_grid(mu_p);
             (runs * ops / grid, mem)
         }
-        Method::MStar | Method::FullDimension => over_grid(mu_p),
+        Method::MStar => {
+            let (ops, mem) = over_grid(mu_p);
+            (ops * copies, mem)
+        }
+        Method::FullDimension => over_grid(mu_p),
     };
     (ops, mem + n * d + 16.0 * d)
 }

@@ -110,9 +110,10 @@ fn run_m_star(
     let (gamma, m) = (normalised_margin(problem), problem.outlier_count());
     let (eps, delta) = (ctx.privacy.approx().eps, ctx.privacy.approx().delta);
     let n = problem.num_records();
-    // The certified envelope of the averaged iterate at the planted margin.
+    // The certified envelope of the averaged iterate at the planted margin,
+    // for the paper's grid only (B_proof's |Gamma| is the grid's).
     let envelope = gamma
-        .filter(|g| !opts.last_iterate && g.is_finite())
+        .filter(|g| !opts.last_iterate && opts.grid_copies == 1 && g.is_finite())
         .map(|g| b_proof(n, g, m, eps, delta, options.jl_constant));
     let bound = match ctx.metric {
         Metric::ZeroOneError => envelope,
@@ -146,7 +147,9 @@ fn run_m_prime(
     let options = MPrimeOptions::read(ctx.options)?;
     let r_factor = options.r_factor;
     let n = problem.num_records() as f64;
-    let grid = solvers::wang::margin_grid(problem.num_records(), 1.0).len() as f64;
+    // |Theta|: the grid's size times its copies (Algorithm 6's r reads it).
+    let copies = options.grid_copies as usize;
+    let grid = (solvers::wang::margin_grid(problem.num_records(), 1.0).len() * copies) as f64;
     let paper_r = 1.0 / (grid * (n * n - 1.0));
     let opts = PrivTuneOptions {
         mode: options.mode.into(),
@@ -154,14 +157,16 @@ fn run_m_prime(
         jl_constant: options.jl_constant,
         stop_probability: Some((paper_r * r_factor).min(1.0)),
         max_runs: options.max_runs,
+        grid_copies: copies,
         ..PrivTuneOptions::default()
     };
     let r = m_prime(problem, ctx.privacy.approx(), opts, rng)?;
     let (gamma, m) = planted(problem);
     let (eps, delta) = (ctx.privacy.approx().eps, ctx.privacy.approx().delta);
     let bound = match (ctx.metric, gamma.filter(|g| g.is_finite())) {
-        // Theorem 7.1 (Eq. 26) with O-constant 1, at the paper's r only.
-        (Metric::ZeroOneError, Some(gamma)) if r_factor == 1.0 => {
+        // Theorem 7.1 (Eq. 26) with O-constant 1, at the paper's r and grid
+        // only (the stored bound's |Theta| is the grid's).
+        (Metric::ZeroOneError, Some(gamma)) if r_factor == 1.0 && copies == 1 => {
             Some(privtune_bound(problem.num_records(), gamma, m, eps, delta))
         }
         // Theorem K.3: (eps + delta, delta)-DP.

@@ -164,6 +164,16 @@ const JL_CONSTANT: ParamDef = ParamDef::positive(
 .default("1.0")
 .option();
 
+/// `grid_copies`: every candidate repeated `k` times, `|Theta| = k |Gamma|`
+/// (WZW-C-T7.1-gridsize; `solvers::wang::replicate_grid`).
+const GRID_COPIES: ParamDef = ParamDef::int(
+    "grid_copies",
+    1,
+    "candidate-set size |Theta| = grid_copies |Gamma|: every margin repeated with its own JL map and noise (1: the paper's grid; larger sweeps |Theta| for WZW-C-T7.1-gridsize; no explicit bound is stored above 1)",
+)
+.default("1")
+.late_option();
+
 /// The `M*` options of an entry: its iteration mode, iterate and conversion,
 /// the selection score and candidate filter (`M*` itself declares them; the
 /// others run `M*`'s defaults) and the projection.
@@ -185,6 +195,7 @@ fn m_star_options(
             DropVacuous::No => false,
             DropVacuous::Yes => true,
         },
+        grid_copies: 1,
     }
 }
 
@@ -215,20 +226,25 @@ contract::options! {
         )
         .default("\"no\"")
         .option(),
+        /// Copies of every candidate (`|Theta| = grid_copies |Gamma|`).
+        pub grid_copies: u64 = GRID_COPIES,
     }
 }
 
 impl MStarEntryOptions {
     /// The `M*` options (JL projection).
     pub fn m_star(&self) -> MStarOptions {
-        m_star_options(
-            (self.mode, self.iterate, self.conversion),
-            self.criterion,
-            self.drop_vacuous,
-            Projection::Jl {
-                constant: self.jl_constant,
-            },
-        )
+        MStarOptions {
+            grid_copies: self.grid_copies as usize,
+            ..m_star_options(
+                (self.mode, self.iterate, self.conversion),
+                self.criterion,
+                self.drop_vacuous,
+                Projection::Jl {
+                    constant: self.jl_constant,
+                },
+            )
+        }
     }
 }
 
@@ -257,6 +273,8 @@ contract::options! {
         )
         .default("1000000")
         .option(),
+        /// Copies of every grid point (`|Theta| = grid_copies |Gamma|`).
+        pub grid_copies: u64 = GRID_COPIES,
     }
 }
 

@@ -87,6 +87,22 @@ pub fn privacy_spent(mu: f64, delta: f64) -> Result<PrivacySpent, RunFailure> {
     })
 }
 
+/// `grid` with every candidate repeated `copies` times, in place: the
+/// candidate set `Theta` of size `copies |grid|` that the grid-size sweep
+/// (WZW-C-T7.1-gridsize) tunes over. Each copy is its own configuration (its
+/// own JL map and noise), so `|Theta|` enters the privacy split (`M*`'s
+/// `mu/sqrt(2|Theta|)`, `M'`'s `r = 1/(|Theta|(n^2 - 1))`) and the JL union
+/// bound exactly as a grid of that size would. `copies = 1` is `grid`.
+pub fn replicate_grid(grid: Vec<f64>, copies: usize) -> Vec<f64> {
+    assert!(copies >= 1, "replicate_grid: copies >= 1");
+    if copies == 1 {
+        return grid;
+    }
+    grid.iter()
+        .flat_map(|&g| std::iter::repeat_n(g, copies))
+        .collect()
+}
+
 /// The doubling grid `Gamma = {b/n, 2b/n, 4b/n, ..., 2^floor(log2 n) b/n, b}`
 /// (Algorithm 3, Corollary G.2), de-duplicated when `n` is a power of 2
 /// (P15): `|Gamma| = ceil(log2 n) + 1`. Increasing order.

@@ -52,7 +52,7 @@ pub mod svm;
 pub use baselines::{
     hard_margin_svm, known_margin, known_margin_observed, KnownMarginBudget, KnownMarginRun,
 };
-pub use budget::{margin_grid, total_mu, BudgetConversion, PrivacySpent};
+pub use budget::{margin_grid, replicate_grid, total_mu, BudgetConversion, PrivacySpent};
 pub use jl::JlMap;
 pub use jlgd::{jlgd, projected_ngd, projected_ngd_observed, JlgdOptions, JlgdRun};
 pub use margin::{exact_margin, exact_margin_warm, MarginCertificate, MarginOptions};

@@ -18,7 +18,9 @@
 //! seeds, NGD noise and score noise are drawn from the caller's RNG in
 //! candidate order, so a run is reproducible from `(seed, options)`.
 
-use super::budget::{margin_grid, privacy_spent, total_mu, BudgetConversion, PrivacySpent};
+use super::budget::{
+    margin_grid, privacy_spent, replicate_grid, total_mu, BudgetConversion, PrivacySpent,
+};
 use super::jl::{jl_dimension, JlMap, DEFAULT_JL_CONSTANT};
 use super::jlgd::{projected_ngd_observed, JlgdOptions, JlgdRun};
 use super::ngd::{IterateChoice, IterationMode};
@@ -74,6 +76,10 @@ pub struct MStarOptions {
     /// Drop the vacuous candidates `1/(n gamma^2 eps) >= 1` (P6, public
     /// information only; shrinks `|Gamma|`). Off in the paper's algorithm.
     pub drop_vacuous: bool,
+    /// Every candidate repeated this many times ([`replicate_grid`]): a
+    /// candidate set of size `grid_copies |Gamma|`. 1 in the paper's
+    /// algorithm.
+    pub grid_copies: usize,
 }
 
 impl Default for MStarOptions {
@@ -89,6 +95,7 @@ impl Default for MStarOptions {
             beta: None,
             data_bound: 1.0,
             drop_vacuous: false,
+            grid_copies: 1,
         }
     }
 }
@@ -136,7 +143,7 @@ pub struct MStarRun {
 }
 
 /// The candidate grid `M*` uses: [`margin_grid`], minus the vacuous
-/// candidates when `drop_vacuous`.
+/// candidates when `drop_vacuous`, each repeated `grid_copies` times.
 pub fn candidate_grid(n: usize, eps: f64, opts: &MStarOptions) -> Vec<f64> {
     let b = opts.data_bound;
     let mut grid = margin_grid(n, b);
@@ -146,7 +153,7 @@ pub fn candidate_grid(n: usize, eps: f64, opts: &MStarOptions) -> Vec<f64> {
             grid.push(b);
         }
     }
-    grid
+    replicate_grid(grid, opts.grid_copies)
 }
 
 /// Algorithm 3 (module docs). Each candidate `Phi_gamma` is drawn from a

@@ -21,8 +21,8 @@
 use super::budget::{total_mu, BudgetConversion};
 use super::jl::{jl_dimension, JlMap, DEFAULT_JL_CONSTANT};
 use super::jlgd::{jlgd, JlgdOptions};
-use super::margin_grid;
 use super::ngd::{IterateChoice, IterationMode};
+use super::{margin_grid, replicate_grid};
 use dpcore::halfspace::HalfspaceProblem;
 use dpcore::{PrivacyParams, RunFailure};
 use mechanisms::gdp::{compose_mu, gaussian_mu};
@@ -47,6 +47,10 @@ pub struct PrivTuneOptions {
     pub stop_probability: Option<f64>,
     /// Largest admissible realised `K` (an error above it, never a cap).
     pub max_runs: u64,
+    /// Every grid point repeated this many times ([`replicate_grid`]): a
+    /// candidate set `Theta` of size `grid_copies |Gamma|`, which `r`'s
+    /// default and the JL union bound read. 1 in Algorithm 6.
+    pub grid_copies: usize,
 }
 
 impl Default for PrivTuneOptions {
@@ -59,6 +63,7 @@ impl Default for PrivTuneOptions {
             data_bound: 1.0,
             stop_probability: None,
             max_runs: 1_000_000,
+            grid_copies: 1,
         }
     }
 }
@@ -107,7 +112,7 @@ pub fn m_prime<R: Rng + ?Sized>(
     // Validates (eps, delta) the same way as M*.
     total_mu(privacy, BudgetConversion::Tight)?;
     let b = opts.data_bound;
-    let grid = margin_grid(n, b);
+    let grid = replicate_grid(margin_grid(n, b), opts.grid_copies);
     let len = grid.len();
     let nf = n as f64;
     let r = opts
