@@ -382,26 +382,10 @@ pub fn write_csv(path: &Path, experiment: &Experiment, analyses: &[StudyAnalysis
 mod tests {
     use super::*;
     use crate::analyze::judge_study;
-    use crate::spec::{parse, LoadedSpec};
-
-    fn table1_quick() -> Experiment {
-        let path = Path::new(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../experiments/table1.toml"
-        ));
-        let text = std::fs::read_to_string(path).unwrap();
-        let spec = parse(path, &text).unwrap();
-        let loaded = LoadedSpec {
-            path: path.into(),
-            text,
-            spec,
-        };
-        crate::validate::resolve(&loaded, Some("quick")).unwrap()
-    }
 
     #[test]
     fn a_study_with_no_cell_in_the_run_says_so_not_that_it_declares_nothing() {
-        let e = table1_quick();
+        let e = crate::validate::committed_experiment("table1.toml", Some("quick"));
         let study = &e.studies[0];
         // No point at all, 60 planned cells missing: the study is not in this
         // run (it joined the spec later, or the run stopped before it).

@@ -177,22 +177,9 @@ pub fn check_complete(
 mod tests {
     use super::*;
     use crate::plan::plan;
-    use crate::spec::{parse, LoadedSpec};
-    use crate::validate::resolve;
 
     fn table1_quick() -> (Experiment, Plan) {
-        let path = Path::new(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../experiments/table1.toml"
-        ));
-        let text = std::fs::read_to_string(path).unwrap();
-        let spec = parse(path, &text).unwrap();
-        let loaded = LoadedSpec {
-            path: path.into(),
-            text,
-            spec,
-        };
-        let e = resolve(&loaded, Some("quick")).unwrap();
+        let e = crate::validate::committed_experiment("table1.toml", Some("quick"));
         let p = plan(&e);
         (e, p)
     }

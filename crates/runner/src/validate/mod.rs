@@ -404,3 +404,13 @@ fn check_name(
         ))
     }
 }
+
+/// A committed experiment file of `experiments/`, resolved under `profile`
+/// (unit tests' fixture).
+#[cfg(test)]
+pub(crate) fn committed_experiment(file: &str, profile: Option<&str>) -> Experiment {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../experiments")
+        .join(file);
+    resolve(&crate::spec::load(&path).unwrap(), profile).unwrap()
+}
