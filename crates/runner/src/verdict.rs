@@ -118,6 +118,10 @@ pub struct Judgement {
     /// ("about N repetitions per point", [`repetitions_needed`]), if it
     /// names a count: what the claims ledger prices against its rerun line.
     pub repetitions_to_decide: Option<u64>,
+    /// What more repetitions can do, for a slope whose CI straddles a band
+    /// edge (`None` for every other judgement): the claims ledger's
+    /// "why open" column reads it.
+    pub outlook: Option<Outlook>,
 }
 
 /// A verdict rule that can move a verdict away from the plain band test.
@@ -175,6 +179,7 @@ impl Judgement {
             reason: reason.into(),
             rules: Vec::new(),
             repetitions_to_decide: None,
+            outlook: None,
         }
     }
 
@@ -433,7 +438,8 @@ fn judge_banded(e: SlopeEvidence, rule: SlopeRule, slope: f64, tolerance: f64) -
         .fold(f64::INFINITY, f64::min);
     let inside = f >= low && f <= high;
     let outcome = if inside { "confirm" } else { "contradict" };
-    let (needed, what) = match repetitions_outlook(e.repetitions, h, margin, e.chi2_df) {
+    let outlook = repetitions_outlook(e.repetitions, h, margin, e.chi2_df);
+    let (needed, what) = match outlook {
         Outlook::Count(r) if e.chi2_df > 1.0 => (
             Some(r),
             format!(
@@ -467,6 +473,7 @@ fn judge_banded(e: SlopeEvidence, rule: SlopeRule, slope: f64, tolerance: f64) -
     };
     Judgement {
         repetitions_to_decide: needed,
+        outlook: Some(outlook),
         ..Judgement::new(
             Verdict::Inconclusive,
             format!("{ci} straddles {allowed}: half-width {h:.3} > margin {margin:.3}; {what}"),
@@ -557,6 +564,7 @@ pub fn judge_fit(fit: &SlopeFit, rule: SlopeRule, slope: f64, tolerance: f64) ->
             // The weighted fit is decisive here, so only OLS can name a count.
             j = Judgement {
                 repetitions_to_decide: ols.repetitions_to_decide,
+                outlook: ols.outlook,
                 ..Judgement::new(
                     Verdict::Inconclusive,
                     format!(

@@ -190,6 +190,7 @@ fn printed_polarity(j: &Judgement) -> Judgement {
         v => {
             return Judgement {
                 repetitions_to_decide: j.repetitions_to_decide,
+                outlook: j.outlook,
                 ..Judgement::new(v, j.reason.clone())
             }
         }

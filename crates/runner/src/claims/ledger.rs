@@ -59,6 +59,8 @@ pub struct LedgerRow {
     pub reason: String,
     /// The verdict rules that moved a part's verdict (see [`Rule`]).
     pub rules: Vec<Rule>,
+    /// For an inconclusive row, what keeps it open ([`OpenCause`]).
+    pub open: Option<OpenCause>,
     /// Revision notes of the expectations involved.
     pub revised: String,
     /// Whether the study expectations were committed before their data
@@ -70,6 +72,80 @@ pub struct LedgerRow {
     pub studies: String,
     /// The experiment files involved.
     pub spec: String,
+}
+
+/// What keeps an inconclusive row open, that is, what would decide it. In
+/// order: the first a row's inconclusive parts name is the row's (the most
+/// actionable first).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum OpenCause {
+    /// More repetitions: the reason names about how many.
+    Repetitions,
+    /// The means miss one power law over the window (or the estimate sits on
+    /// the band edge, or the metric has no error bars): no repetition count
+    /// decides it; a window inside one regime might.
+    Misfit,
+    /// A worse exponent on an instance not shown to attain the rate: an O(.)
+    /// bound is contradicted only where the rate is attained (or by a mean
+    /// above an explicit bound), so only such an instance decides it.
+    NotAttained,
+    /// The regime is not reached on this grid (declared, at the trivial
+    /// value, or the theorem's own curve at the band edge).
+    Regime,
+    /// Fewer than 4 points in the window.
+    FewPoints,
+    /// Anything else (an estimator disagreement without a count, an errata
+    /// comparison, a fit that failed): the reason says.
+    Other,
+}
+
+impl OpenCause {
+    /// Short name (the ledger CSV's `open` column).
+    pub fn name(self) -> &'static str {
+        match self {
+            OpenCause::Repetitions => "repetitions",
+            OpenCause::Misfit => "misfit",
+            OpenCause::NotAttained => "not attained",
+            OpenCause::Regime => "regime not reached",
+            OpenCause::FewPoints => "few points",
+            OpenCause::Other => "other",
+        }
+    }
+
+    /// What would decide a row open for this cause.
+    pub fn decides(self) -> &'static str {
+        match self {
+            OpenCause::Repetitions => "more repetitions (each reason names about how many, and the cost)",
+            OpenCause::Misfit => "no repetition count: the means miss one power law over the window; a window inside one regime (often larger n, beyond the committed grid) might",
+            OpenCause::NotAttained => "no experiment on this instance: a worse exponent contradicts an O(.) bound only on an instance that attains the rate, and none is known to the harness",
+            OpenCause::Regime => "a grid that reaches the regime (each reason says where the curve leaves the trivial value, or why the window cannot)",
+            OpenCause::FewPoints => "more grid points in the window",
+            OpenCause::Other => "see each reason",
+        }
+    }
+
+    /// The cause of one inconclusive judgement.
+    fn of(j: &crate::verdict::Judgement) -> Self {
+        use crate::verdict::Outlook;
+        match j.outlook {
+            Some(Outlook::Count(_)) => return OpenCause::Repetitions,
+            Some(_) => return OpenCause::Misfit,
+            None => {}
+        }
+        let has = |r: Rule| j.rules.contains(&r);
+        if has(Rule::NotAttained) {
+            OpenCause::NotAttained
+        } else if has(Rule::RegimeNotReached)
+            || has(Rule::WindowCannotDecide)
+            || has(Rule::TrivialExcluded)
+        {
+            OpenCause::Regime
+        } else if has(Rule::FewPoints) {
+            OpenCause::FewPoints
+        } else {
+            OpenCause::Other
+        }
+    }
 }
 
 impl LedgerRow {
@@ -253,6 +329,16 @@ fn row(
             String::new(),
         ),
     };
+    let open = (verdict == Verdict::Inconclusive)
+        .then(|| {
+            parts
+                .iter()
+                .filter(|p| p.judgement.verdict == Verdict::Inconclusive)
+                .map(|p| OpenCause::of(&p.judgement))
+                .min()
+        })
+        .flatten()
+        .or((verdict == Verdict::Inconclusive).then_some(OpenCause::Other));
     let mut rules: Vec<Rule> = parts
         .iter()
         .flat_map(|p| p.judgement.rules.iter().copied())
@@ -283,6 +369,7 @@ fn row(
         verdict,
         reason,
         rules,
+        open,
         revised: revised.join(" | "),
         prereg: prereg_label,
         unrevised_post_hoc,
@@ -331,4 +418,50 @@ pub fn degradations(rows: &[LedgerRow], committed: &BTreeMap<String, Verdict>) -
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::verdict::{Judgement, Outlook};
+
+    fn inconclusive() -> Judgement {
+        Judgement::new(Verdict::Inconclusive, "r")
+    }
+
+    #[test]
+    fn an_open_row_names_what_would_decide_it() {
+        let with = |o: Outlook| Judgement {
+            outlook: Some(o),
+            ..inconclusive()
+        };
+        assert_eq!(
+            OpenCause::of(&with(Outlook::Count(400))),
+            OpenCause::Repetitions
+        );
+        assert_eq!(
+            OpenCause::of(&with(Outlook::ScatterFloor(0.3))),
+            OpenCause::Misfit
+        );
+        assert_eq!(OpenCause::of(&with(Outlook::OnEdge)), OpenCause::Misfit);
+        assert_eq!(
+            OpenCause::of(&with(Outlook::NoErrorBars)),
+            OpenCause::Misfit
+        );
+        let by = |r: Rule| OpenCause::of(&inconclusive().by(r));
+        assert_eq!(by(Rule::NotAttained), OpenCause::NotAttained);
+        assert_eq!(by(Rule::RegimeNotReached), OpenCause::Regime);
+        assert_eq!(by(Rule::WindowCannotDecide), OpenCause::Regime);
+        assert_eq!(by(Rule::FewPoints), OpenCause::FewPoints);
+        assert_eq!(OpenCause::of(&inconclusive()), OpenCause::Other);
+        // A straddle's outlook outranks the rules that came with it.
+        let both = Judgement {
+            outlook: Some(Outlook::Count(50)),
+            ..inconclusive().by(Rule::NotAttained)
+        };
+        assert_eq!(OpenCause::of(&both), OpenCause::Repetitions);
+        // A row takes the most actionable cause of its parts.
+        assert!(OpenCause::Repetitions < OpenCause::Misfit);
+        assert!(OpenCause::Misfit < OpenCause::NotAttained);
+    }
 }

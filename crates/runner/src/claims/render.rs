@@ -184,6 +184,41 @@ fn table_rows(md: &mut String, rows: &[&LedgerRow]) {
     }
 }
 
+/// The inconclusive paper rows by what keeps them open (what would decide
+/// them), with their ids.
+fn open_markdown(rows: &[LedgerRow]) -> String {
+    let open: Vec<&LedgerRow> = rows
+        .iter()
+        .filter(|r| r.is_paper_claim() && r.verdict == Verdict::Inconclusive)
+        .collect();
+    if open.is_empty() {
+        return String::new();
+    }
+    let mut causes: Vec<super::ledger::OpenCause> = open.iter().filter_map(|r| r.open).collect();
+    causes.sort();
+    causes.dedup();
+    let mut md = format!(
+        "\nWhy the {} inconclusive paper rows are open (the `open` column of results/claims.csv):\n\n| open because | rows | what would decide them | claims |\n|---|---|---|---|\n",
+        open.len()
+    );
+    for cause in causes {
+        let ids: Vec<String> = open
+            .iter()
+            .filter(|r| r.open == Some(cause))
+            .map(|r| format!("`{}`", r.claim_id))
+            .collect();
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} | {} |",
+            cause.name(),
+            ids.len(),
+            cause.decides(),
+            ids.join(", ")
+        );
+    }
+    md
+}
+
 /// The ledger in Markdown.
 pub fn markdown(rows: &[LedgerRow], provenance: &str) -> String {
     let mut md =
@@ -192,6 +227,7 @@ pub fn markdown(rows: &[LedgerRow], provenance: &str) -> String {
     md.push_str(RULES_TEXT);
     md.push_str("\n\n");
     md.push_str(&counts_markdown(rows));
+    md.push_str(&open_markdown(rows));
     let [before, revised, after, unknown] = prereg_counts(rows);
     let _ = writeln!(
         md,
@@ -251,6 +287,10 @@ pub fn write_csv(path: &Path, rows: &[LedgerRow]) -> Result<()> {
         .with("verdict", text(|r| r.verdict.name().to_string()))
         .with("reason", text(|r| r.reason.clone()))
         .with("rules", text(rules_text))
+        .with(
+            "open",
+            text(|r| r.open.map_or("", |o| o.name()).to_string()),
+        )
         .with("revised", text(|r| r.revised.clone()))
         .with("prereg", text(|r| r.prereg.clone()))
         .with("studies", text(|r| r.studies.clone()))
