@@ -34,8 +34,8 @@ pub use param::{choice, num, ParamDef, ParamKind, ParamRole, SizeStep, Value, Va
 pub use privacy::{Privacy, PrivacyUnit};
 pub use release::{Release, Released};
 pub use resolve::{
-    check_number, declared_default, default_written, resolve_param, resolve_params,
-    resolve_privacy, ParamTable, ParamValue, PrivacySpec, ResolveError,
+    check_number, declared_default, default_written, late_at_default, resolve_param,
+    resolve_params, resolve_privacy, ParamTable, ParamValue, PrivacySpec, ResolveError,
 };
 pub use typed::{read, same_name, Choice, FromValue, Options};
 

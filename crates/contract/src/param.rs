@@ -47,18 +47,6 @@ pub enum ParamRole {
     NoiseOffDefault,
 }
 
-impl ParamRole {
-    /// Whether a value of a parameter with this role, `at_default` or not,
-    /// enters the noise seed and the study identity.
-    pub fn seeds_noise(self, at_default: bool) -> bool {
-        match self {
-            ParamRole::Data | ParamRole::Noise => true,
-            ParamRole::DrawScaling => false,
-            ParamRole::NoiseOffDefault => !at_default,
-        }
-    }
-}
-
 /// How a size parameter shrinks its family's data set: what the plan's
 /// memory refusal suggests lowering first (`runner plan`, `validate::budget`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -193,6 +193,16 @@ pub fn default_written(def: &ParamDef) -> Option<ParamValue> {
     })
 }
 
+/// Whether `value` of the parameter `name` is a late option at its default
+/// ([`crate::ParamRole::NoiseOffDefault`]): such a value enters no noise
+/// seed, no study identity and no audit seed identity, so every result
+/// committed before the option existed keeps its bits.
+pub fn late_at_default(defs: &[ParamDef], name: &str, value: &Value) -> bool {
+    defs.iter().find(|d| d.name == name).is_some_and(|d| {
+        d.role == crate::ParamRole::NoiseOffDefault && declared_default(d).as_ref() == Some(value)
+    })
+}
+
 /// The declared default of `def` as a resolved value, unchecked (`None`:
 /// required). Study identities read it for swept parameters.
 pub fn declared_default(def: &ParamDef) -> Option<Value> {

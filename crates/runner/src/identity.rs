@@ -3,7 +3,7 @@
 //! on reopening it (`--reuse-unchanged` keeps the rows of studies whose hash
 //! is unchanged; `runner merge` refuses parts written by another spec).
 
-use crate::registry::{declared_default, ParamDef, ParamRole, Privacy, Value};
+use crate::registry::{declared_default, late_at_default, ParamDef, ParamRole, Privacy, Value};
 use crate::seeds::SeedBuilder;
 use crate::store::{SpecHashes, FORMAT_VERSION};
 use crate::validate::{Experiment, Study, Target};
@@ -80,15 +80,14 @@ fn push_study(b: &mut SeedBuilder, s: &Study, with_repetitions: bool) {
         .iter()
         .map(|kv| (kv, s.algorithm.options, Target::Algorithm));
     for ((k, v), defs, target) in problem.chain(options) {
-        let def = defs.iter().find(|d| d.name == *k);
-        if def.is_some_and(|d| d.role == ParamRole::NoiseOffDefault) {
-            // A late option enters only off its default (a swept one enters
-            // through its axis below), so adding it moves no stored identity.
-            let at_default = def.and_then(declared_default).as_ref() == Some(v);
-            let swept = s.axes.iter().any(|a| a.target == target && a.name == *k);
-            if at_default || swept {
-                continue;
-            }
+        // A late option enters only off its default (a swept one enters
+        // through its axis below), so adding it moves no stored identity.
+        let late = defs
+            .iter()
+            .any(|d| d.name == *k && d.role == ParamRole::NoiseOffDefault);
+        let swept = s.axes.iter().any(|a| a.target == target && a.name == *k);
+        if late_at_default(defs, k, v) || (late && swept) {
+            continue;
         }
         b.push_str(k)
             .push_str(&identity_text(s, defs, target, k, v));

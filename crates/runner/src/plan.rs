@@ -170,20 +170,17 @@ pub fn noise_seed(master: u64, study: &Study, point: &GridPoint, rep: usize) -> 
     b.push_str(&study.name).push_str(study.algorithm.name);
     push_values(&mut b, &point.problem, |_| true);
     // Draw-scaling options never enter; late options only off their default
-    // (ParamRole::seeds_noise), so adding either leaves every seed unchanged.
+    // (registry::late_at_default), so adding either leaves every seed unchanged.
+    let defs = study.algorithm.options;
     let seeds_noise = |name: &str| {
-        study
-            .algorithm
-            .options
+        let draw_scaling = defs
             .iter()
-            .find(|d| d.name == name)
-            .is_none_or(|d| {
-                let at_default = point
-                    .options
-                    .get(name)
-                    .is_some_and(|v| crate::registry::declared_default(d).as_ref() == Some(v));
-                d.role.seeds_noise(at_default)
-            })
+            .any(|d| d.name == name && d.role == ParamRole::DrawScaling);
+        let late = point
+            .options
+            .get(name)
+            .is_some_and(|v| crate::registry::late_at_default(defs, name, v));
+        !draw_scaling && !late
     };
     push_values(&mut b, &point.options, seeds_noise);
     point.push_privacy(&mut b);

@@ -36,9 +36,12 @@ pub const ALGORITHM_CODE_HASH: &str = env!("HARNESS_ALGORITHM_CODE_HASH");
 /// claim, the expectation, the note, the estimator) can change without
 /// recomputing them.
 pub fn seed_identity(audit: &Audit, seed: u64) -> String {
+    // A late option at its default is left out: audits pinned before it
+    // existed keep their streams (tests/audit_identity.rs).
     let options: Vec<String> = audit
         .options
         .iter()
+        .filter(|(k, v)| !crate::registry::late_at_default(audit.algorithm.options, k, v))
         .map(|(k, v)| format!("{k}={v:?}"))
         .collect();
     // A transcript audit's streams are its own; release audits keep the
