@@ -114,13 +114,9 @@ pub struct Judgement {
     /// the verdict, e.g. [`Rule::FewPoints`]: what `results/claims-changes.md`
     /// names as the reason a verdict moved.
     pub rules: Vec<Rule>,
-    /// The repetitions per point an inconclusive fit says would decide it
-    /// ("about N repetitions per point", [`repetitions_needed`]), if it
-    /// names a count: what the claims ledger prices against its rerun line.
-    pub repetitions_to_decide: Option<u64>,
     /// What more repetitions can do, for a slope whose CI straddles a band
-    /// edge (`None` for every other judgement): the claims ledger's
-    /// "why open" column reads it.
+    /// edge (`None` for every other judgement): the claims ledger prices a
+    /// count against its rerun line and reads its "why open" column from it.
     pub outlook: Option<Outlook>,
 }
 
@@ -178,8 +174,17 @@ impl Judgement {
             verdict,
             reason: reason.into(),
             rules: Vec::new(),
-            repetitions_to_decide: None,
             outlook: None,
+        }
+    }
+
+    /// The repetitions per point an inconclusive fit says would decide it
+    /// ("about N repetitions per point", [`repetitions_needed`]), if it
+    /// names a count.
+    pub fn repetitions_to_decide(&self) -> Option<u64> {
+        match self.outlook {
+            Some(Outlook::Count(r)) => Some(r),
+            _ => None,
         }
     }
 
@@ -439,40 +444,24 @@ fn judge_banded(e: SlopeEvidence, rule: SlopeRule, slope: f64, tolerance: f64) -
     let inside = f >= low && f <= high;
     let outcome = if inside { "confirm" } else { "contradict" };
     let outlook = repetitions_outlook(e.repetitions, h, margin, e.chi2_df);
-    let (needed, what) = match outlook {
-        Outlook::Count(r) if e.chi2_df > 1.0 => (
-            Some(r),
-            format!(
+    let what: String = match outlook {
+        Outlook::Count(r) if e.chi2_df > 1.0 => format!(
                 "about {r} repetitions per point (now {}) would {outcome} it, with the misfit the CI carries (χ²/df {}) held fixed",
                 e.repetitions,
                 crate::format::sig(e.chi2_df)
-            ),
         ),
-        Outlook::Count(r) => (
-            Some(r),
-            format!(
+        Outlook::Count(r) => format!(
                 "about {r} repetitions per point (now {}) would {outcome} it, if the CI shrinks as 1/sqrt(reps)",
                 e.repetitions
-            ),
         ),
-        Outlook::ScatterFloor(floor) => (
-            None,
-            format!(
+        Outlook::ScatterFloor(floor) => format!(
                 "the means miss a single power law by more than their error bars (χ²/df {}), and the part of the CI that more repetitions cannot remove, ±{floor:.3}, is not below the margin: {MISFIT_TAIL}",
                 crate::format::sig(e.chi2_df)
-            ),
         ),
-        Outlook::OnEdge => (
-            None,
-            "the point estimate sits on the band edge; no repetition count decides it".into(),
-        ),
-        Outlook::NoErrorBars => (
-            None,
-            "a point has no error bar (a deterministic metric), so the CI is the means' scatter around one power law, which repetitions do not shrink: no repetition count decides it".into(),
-        ),
+        Outlook::OnEdge => "the point estimate sits on the band edge; no repetition count decides it".into(),
+        Outlook::NoErrorBars => "a point has no error bar (a deterministic metric), so the CI is the means' scatter around one power law, which repetitions do not shrink: no repetition count decides it".into(),
     };
     Judgement {
-        repetitions_to_decide: needed,
         outlook: Some(outlook),
         ..Judgement::new(
             Verdict::Inconclusive,
@@ -563,7 +552,6 @@ pub fn judge_fit(fit: &SlopeFit, rule: SlopeRule, slope: f64, tolerance: f64) ->
         } else if ols.verdict != weighted.verdict {
             // The weighted fit is decisive here, so only OLS can name a count.
             j = Judgement {
-                repetitions_to_decide: ols.repetitions_to_decide,
                 outlook: ols.outlook,
                 ..Judgement::new(
                     Verdict::Inconclusive,
@@ -913,7 +901,7 @@ mod tests {
         };
         let j = judge_slope(e, SlopeSide::Both, -1.0, 0.15);
         assert_eq!(j.verdict, Verdict::Inconclusive);
-        assert_eq!(j.repetitions_to_decide, None, "{}", j.reason);
+        assert_eq!(j.repetitions_to_decide(), None, "{}", j.reason);
         assert!(
             j.reason.contains("no repetition count decides it"),
             "{}",
@@ -926,26 +914,26 @@ mod tests {
             ..ev(-0.945, 0.212)
         };
         let j = judge_slope(e, SlopeSide::Both, -1.0, 0.15);
-        assert_eq!(j.repetitions_to_decide, Some(166), "{}", j.reason);
+        assert_eq!(j.repetitions_to_decide(), Some(166), "{}", j.reason);
         // No error bars (a deterministic metric): no count either.
         let e = SlopeEvidence {
             chi2_df: f64::NAN,
             ..ev(-0.945, 0.212)
         };
         let j = judge_slope(e, SlopeSide::Both, -1.0, 0.15);
-        assert_eq!(j.repetitions_to_decide, None, "{}", j.reason);
+        assert_eq!(j.repetitions_to_decide(), None, "{}", j.reason);
     }
 
     #[test]
     fn the_repetitions_an_inconclusive_reason_names_are_carried_with_it() {
         // The NSGD case above: 100 named; a decisive verdict names none.
         let j = judge_slope(ev(-0.945, 0.212), SlopeSide::Both, -1.0, 0.15);
-        assert_eq!(j.repetitions_to_decide, Some(100), "{}", j.reason);
+        assert_eq!(j.repetitions_to_decide(), Some(100), "{}", j.reason);
         assert!(j.reason.contains("about 100 repetitions"), "{}", j.reason);
         let j = judge_slope(ev(-1.997, 0.018), SlopeSide::Both, -2.0, 0.15);
-        assert_eq!(j.repetitions_to_decide, None, "{}", j.reason);
+        assert_eq!(j.repetitions_to_decide(), None, "{}", j.reason);
         let j = Judgement::new(Verdict::Inconclusive, "about 3 points in the window");
-        assert_eq!(j.repetitions_to_decide, None);
+        assert_eq!(j.repetitions_to_decide(), None);
     }
 
     #[test]

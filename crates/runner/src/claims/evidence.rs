@@ -189,7 +189,6 @@ fn printed_polarity(j: &Judgement) -> Judgement {
         ),
         v => {
             return Judgement {
-                repetitions_to_decide: j.repetitions_to_decide,
                 outlook: j.outlook,
                 ..Judgement::new(v, j.reason.clone())
             }
@@ -534,7 +533,7 @@ fn with_rerun_cost(mut j: Judgement, study: &Study) -> Judgement {
     if j.verdict != Verdict::Inconclusive {
         return j;
     }
-    let Some(reps) = j.repetitions_to_decide else {
+    let Some(reps) = j.repetitions_to_decide() else {
         return j;
     };
     let per_repetition =

@@ -329,16 +329,14 @@ fn row(
             String::new(),
         ),
     };
-    let open = (verdict == Verdict::Inconclusive)
-        .then(|| {
-            parts
-                .iter()
-                .filter(|p| p.judgement.verdict == Verdict::Inconclusive)
-                .map(|p| OpenCause::of(&p.judgement))
-                .min()
-        })
-        .flatten()
-        .or((verdict == Verdict::Inconclusive).then_some(OpenCause::Other));
+    let open = (verdict == Verdict::Inconclusive).then(|| {
+        parts
+            .iter()
+            .filter(|p| p.judgement.verdict == Verdict::Inconclusive)
+            .map(|p| OpenCause::of(&p.judgement))
+            .min()
+            .unwrap_or(OpenCause::Other)
+    });
     let mut rules: Vec<Rule> = parts
         .iter()
         .flat_map(|p| p.judgement.rules.iter().copied())
