@@ -51,6 +51,7 @@ pub const ALGORITHM_TABLES: &[&[AlgorithmDef]] = &[
     menart::adaptive::ALGORITHMS,
     menart::gaussian_mean::ALGORITHMS,
     menart::theorem9::ALGORITHMS,
+    menart::steps::ALGORITHMS,
     wang::mstar::ALGORITHMS,
     wang::baselines::ALGORITHMS,
     wang::jl_margin::ALGORITHMS,

@@ -120,6 +120,7 @@ fn adaptive_gd_never_exceeds_rho_even_with_negative_norm_estimates() {
             assert!(rec.run.rho_spent <= rho, "{}", rec.run.rho_spent / rho);
             let lit = AdaptiveNoisyGd {
                 calibration: Calibration::PaperLiteral,
+                ..AdaptiveNoisyGd::default()
             }
             .run(&problem, rho, 0.1, &mut Pcg64::seed_from_u64(100 + seed))
             .unwrap();

@@ -37,10 +37,7 @@ fn flag(b: bool) -> f64 {
 /// `T >= (1/2) min(x^2 N*^2/(L0^2 d l), x)` (digest E4), as the ratio of the
 /// realised `T` to it (`>= 1` when the bound holds).
 fn steps_ratio(t: &SmoothInputs, steps: f64, min_norm: f64) -> f64 {
-    let x = t.x();
-    let ell = (x / t.beta).ln();
-    let lower = 0.5 * (x * x * min_norm * min_norm / (t.l0 * t.l0 * t.d * ell)).min(x);
-    steps / lower
+    steps / bounds::theorem5_step_count(t, min_norm)
 }
 
 /// Algorithm 3 (adaptive noisy GD, Theorem 4).
@@ -52,6 +49,7 @@ fn run_adaptive(
     let KlOptions { calibration, beta } = KlOptions::read(ctx.options)?;
     let algorithm = AdaptiveNoisyGd {
         calibration: calibration.into(),
+        ..AdaptiveNoisyGd::default()
     };
     let out = algorithm.run(problem, ctx.privacy.rho(), beta, rng)?;
     let rho = ctx.privacy.rho();

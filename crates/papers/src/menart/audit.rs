@@ -464,6 +464,7 @@ fn adaptive_transcript(
     let KlOptions { calibration, beta } = KlOptions::read(ctx.options)?;
     let algorithm = AdaptiveNoisyGd {
         calibration: calibration.into(),
+        ..AdaptiveNoisyGd::default()
     };
     transcript_loss(pair, side, |problem, loss| {
         algorithm

@@ -109,3 +109,19 @@ pub(crate) fn theorem9(v: &CostPoint, w: &FamilyWork) -> (f64, f64) {
     let calls = (n * n * rho * log2 / d).max(1.0);
     (calls * (w.oracle_ops + d), 16.0 * d)
 }
+
+/// `kl_adaptive_gd_steps`: Algorithm 3 as `kl_adaptive_gd` prices it
+/// ([`kl_method`]), twice that under D.3's filter (its threshold is `rho`
+/// instead of `rho/2`). The worst case, `x/2` or `x` steps (each is charged
+/// at least `sqrt(rho)/n`), priced the default grid at 7.8 core-hours, while
+/// a scratch cell at `rho = 1e6`, `n = 1000`, `d = 64` took 0.2 s: the
+/// charges `L0^2 d l/(n^2 N_t^2)` stop it far sooner.
+pub(crate) fn adaptive_steps(v: &CostPoint, w: &FamilyWork) -> (f64, f64) {
+    let (work, memory) = kl_method(v, w);
+    let filter = if v.choice("stopping") == "d3" {
+        2.0
+    } else {
+        1.0
+    };
+    (filter * work, memory)
+}

@@ -200,6 +200,19 @@ pub fn adaptive_regime_r1(t: &TheoryInputs) -> bool {
     t.d >= t.x().powf(t.kappa / 2.0)
 }
 
+/// Theorem 5's stated minimum number of steps of Algorithm 3 (D.6),
+/// `T >= (1/2) min(x^2 N*^2/(L0^2 d l), x)` with `x = n sqrt(rho)`,
+/// `l = log(x/beta)` and `N* = min_t ||grad F(w_t)||` over the query points
+/// (`min_norm`). The proof counts it under D.3's stopping rule (charges
+/// summing past `rho`); each step is charged at most `L0^2 d l/(n^2 N_t^2) +
+/// sqrt(rho)/n`, so a run whose norm estimates stay at least `N*` takes at
+/// least `rho` over twice the larger of the two terms.
+pub fn theorem5_step_count(t: &SmoothInputs, min_norm: f64) -> f64 {
+    let x = t.x();
+    let ell = (x / t.beta).ln();
+    0.5 * (x * x * min_norm * min_norm / (t.l0 * t.l0 * t.d * ell)).min(x)
+}
+
 /// Theorem 5's explicit bound on `||grad F(w_t*)||` (end of D.6) with the
 /// realised number of steps `steps` and the budget `t.rho` of Algorithm 3:
 /// `min(sqrt(8 F0 L1/T) + L0 sqrt(l)/sqrt(x),

@@ -95,6 +95,7 @@ impl StationarySelection {
             .map_err(|e| RunFailure::InvalidParameters(format!("selection: {e}")))?;
         let alg3 = AdaptiveNoisyGd {
             calibration: self.calibration,
+            ..AdaptiveNoisyGd::default()
         };
         let mut out = alg3.run_inner(
             problem,
