@@ -19,6 +19,10 @@
 //!   map to `k` dimensions, projected-row clip) over a planted-halfspace
 //!   data set, `k` from [`solvers::wang::jl::jl_dimension`] at `gamma = 0.4`
 //!   as M* would use it.
+//! - `solvers.full_batch_gd`: the per-step pass of full-batch noisy GD on
+//!   logistic rows ([`solvers::full_batch_gd::LogisticRows::clipped_mean_gradient`],
+//!   the peer race's task (a)): `n = 1e5`, `d = 100` (80 MB, out of cache),
+//!   one thread unless `RAYON_NUM_THREADS` says otherwise.
 //! - `solvers.mw`: González et al.'s multiplicative weights
 //!   ([`solvers::gonzalez::mw`]): a mirror step, the softmax probabilities
 //!   and a sorted vertex sample, over `d` coordinates (throughput in
@@ -166,6 +170,31 @@ fn clipped_gradient(c: &mut Criterion) {
     }
 }
 
+fn full_batch_gd(c: &mut Criterion) {
+    use rand::RngExt;
+    use solvers::full_batch_gd::LogisticRows;
+    let (n, d) = (100_000, 100);
+    let mut r = rng();
+    // Rows in the unit ball, labels +-1: the race's shape (the values do not
+    // change the work).
+    let x: Vec<f64> = (0..n * d).map(|_| r.random_range(-0.1..0.1)).collect();
+    let y: Vec<f64> = (0..n)
+        .map(|_| if r.random_bool(0.5) { 1.0 } else { -1.0 })
+        .collect();
+    let rows = LogisticRows::new(&x, &y, d).expect("rows");
+    let w: Vec<f64> = (0..d).map(|_| r.random_range(-1.0..1.0)).collect();
+    let mut partials = Vec::new();
+    let mut out = vec![0.0; d];
+    let mut group = c.benchmark_group("solvers.full_batch_gd");
+    let bytes = (n * (d + 2) * 8) as u64;
+    group.throughput(Throughput::Bytes(bytes));
+    let id = format!("n={n},d={d},data={}", mib(bytes));
+    group.bench_function(BenchmarkId::new("clipped_mean_gradient", id), |bench| {
+        bench.iter(|| black_box(rows.clipped_mean_gradient(&w, 1.0, &mut partials, &mut out)))
+    });
+    group.finish();
+}
+
 fn jl_projection(c: &mut Criterion) {
     let mut group = c.benchmark_group("solvers.jl_projection");
     group.sample_size(10);
@@ -220,5 +249,12 @@ fn triad(c: &mut Criterion) {
     stream_triad::bench_stream_triad(c, "solvers");
 }
 
-criterion_group!(benches, triad, clipped_gradient, jl_projection, mw);
+criterion_group!(
+    benches,
+    triad,
+    clipped_gradient,
+    full_batch_gd,
+    jl_projection,
+    mw
+);
 criterion_main!(benches);
