@@ -104,14 +104,9 @@ impl CompensatedVec {
     }
 }
 
-/// How many rows ahead the blocked row passes ([`compensated_glm_sum`],
-/// `menart::LeastSquares`'s gradient) hint the next features to the cache.
-pub const PREFETCH_ROWS: usize = 8;
-
-/// Shortest row (in `f64`) for which the blocked row passes hint rows
-/// ahead: shorter rows stream well without hints, and the hints' own cost
-/// then shows (measured at `d = 16` on data in cache).
-pub const PREFETCH_MIN_LEN: usize = 64;
+/// The row-streaming passes' prefetch distance and threshold, shared with
+/// the solvers (`dpcore::prefetch`).
+pub use dpcore::prefetch::{PREFETCH_MIN_LEN, PREFETCH_ROWS};
 
 /// `[dot(w, x[0]), .., dot(w, x[3])]`, each bit for bit equal to [`dot`]
 /// (the same products summed in the same order from the same `-0.0` that

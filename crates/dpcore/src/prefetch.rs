@@ -7,6 +7,16 @@
 //! drawn before it is used, so a loop can ask for record `batch[k + D]` while
 //! it works on `batch[k]`. A hint never changes a result.
 
+/// How many rows ahead the row-streaming passes (`datagen`'s
+/// `compensated_glm_sum`, `menart::LeastSquares`'s gradient, the solvers'
+/// full-batch noisy GD) hint the next row to the cache.
+pub const PREFETCH_ROWS: usize = 8;
+
+/// Shortest row (in `f64`) for which the row-streaming passes hint rows
+/// ahead: shorter rows stream well without hints, and the hints' own cost
+/// then shows (measured at `d = 16` on data in cache).
+pub const PREFETCH_MIN_LEN: usize = 64;
+
 /// Bytes per cache line assumed when hinting a slice (64 on every current
 /// x86_64 and most ARM cores; a wrong guess only costs hint instructions).
 const CACHE_LINE: usize = 64;
