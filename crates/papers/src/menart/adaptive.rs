@@ -25,7 +25,10 @@ use solvers::menart::adaptive::{AdaptiveNoisyGd, StationarySelection};
 use solvers::menart::bounds::{self, SmoothInputs};
 use solvers::menart::dp_gd::DpGd;
 
-use super::common::{kl_diagnostics, output, smooth_inputs, theory_inputs, KlOptions};
+use super::common::{
+    kl_diagnostics, output, smooth_inputs, theory_inputs, KlOptions, FINITE_L1_FAMILIES,
+    FINITE_L1_WHY,
+};
 use contract::{AlgorithmDef, CellOutput, Curves, Diagnostics, Metric, Options, Run, RunContext};
 
 /// `1.0` for true, `0.0` for false.
@@ -175,8 +178,8 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         Run::KlObjective(run_adaptive),
     )
     .only_on(
-        &["kl_geman_mcclure", "kl_kns_pl", "kl_least_squares", "kl_mean_estimation", "kl_phase_retrieval", "kl_power_regression", "kl_power_tilt"],
-        "it needs a finite smoothness L1 (kl_theorem8's is infinite)",
+        FINITE_L1_FAMILIES,
+        FINITE_L1_WHY,
     )
 .with_work(super::cost::kl_method)
     .with_options(KlOptions::PARAMS)
@@ -203,8 +206,8 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         Run::KlObjective(run_selection),
     )
     .only_on(
-        &["kl_geman_mcclure", "kl_kns_pl", "kl_least_squares", "kl_mean_estimation", "kl_phase_retrieval", "kl_power_regression", "kl_power_tilt"],
-        "it needs a finite smoothness L1 (kl_theorem8's is infinite)",
+        FINITE_L1_FAMILIES,
+        FINITE_L1_WHY,
     )
 .with_work(super::cost::kl_method)
     .with_options(KlOptions::PARAMS)
@@ -227,8 +230,8 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         Run::KlObjective(run_dp_gd),
     )
     .only_on(
-        &["kl_geman_mcclure", "kl_kns_pl", "kl_least_squares", "kl_mean_estimation", "kl_phase_retrieval", "kl_power_regression", "kl_power_tilt"],
-        "it needs a finite smoothness L1 (kl_theorem8's is infinite)",
+        FINITE_L1_FAMILIES,
+        FINITE_L1_WHY,
     )
 .with_work(super::cost::kl_method)
     .zcdp()

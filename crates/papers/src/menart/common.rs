@@ -32,6 +32,22 @@ pub const CALIBRATION: ParamDef = ParamDef::choice(
 .default("\"recommended\"")
 .option();
 
+/// The Menart families with a finite smoothness `L1`, on which the entries
+/// that step `1/(2 L1)` (Algorithm 3, the Theorem 5 selection, DP-GD, the
+/// step-count measurement) run.
+pub const FINITE_L1_FAMILIES: &[&str] = &[
+    "kl_geman_mcclure",
+    "kl_kns_pl",
+    "kl_least_squares",
+    "kl_mean_estimation",
+    "kl_phase_retrieval",
+    "kl_power_regression",
+    "kl_power_tilt",
+];
+
+/// Why those entries refuse the other families.
+pub const FINITE_L1_WHY: &str = "it needs a finite smoothness L1 (kl_theorem8's is infinite)";
+
 /// The `beta` option (failure probability of the w.h.p. guarantees).
 pub const BETA: ParamDef = ParamDef::float(
     "beta",

@@ -29,7 +29,9 @@ use rand_pcg::Pcg64;
 use solvers::menart::adaptive::{AdaptiveNoisyGd, StoppingRule};
 use solvers::menart::bounds;
 
-use super::common::{smooth_inputs, CalibrationOption, BETA, CALIBRATION};
+use super::common::{
+    smooth_inputs, CalibrationOption, BETA, CALIBRATION, FINITE_L1_FAMILIES, FINITE_L1_WHY,
+};
 
 contract::choices! {
     /// The `stopping` option's values of `kl_adaptive_gd_steps`.
@@ -118,8 +120,8 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[AlgorithmDef::new(
     Run::KlObjective(run_steps),
 )
 .only_on(
-    &["kl_geman_mcclure", "kl_kns_pl", "kl_least_squares", "kl_mean_estimation", "kl_phase_retrieval", "kl_power_regression", "kl_power_tilt"],
-    "it needs a finite smoothness L1 (kl_theorem8's is infinite)",
+    FINITE_L1_FAMILIES,
+    FINITE_L1_WHY,
 )
 .with_work(super::cost::adaptive_steps)
 .with_options(StepsOptions::PARAMS)
