@@ -12,6 +12,7 @@ pub mod menart;
 pub mod numerics;
 pub mod prefetch;
 pub mod saddle;
+pub mod simd;
 
 /// Privacy parameters of one run: `(eps, delta)`-DP, with `delta = 0` meaning pure `eps`-DP.
 #[derive(Debug, Clone, Copy, PartialEq)]
