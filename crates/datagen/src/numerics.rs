@@ -37,6 +37,7 @@ pub fn softplus(u: f64) -> f64 {
 
 /// The logistic sigmoid, shared with the solvers (`dpcore::numerics`).
 pub use dpcore::numerics::sigmoid;
+use dpcore::simd::SimdLevel;
 
 /// `softplus(a) - softplus(b)` given `delta = a - b` computed without
 /// cancellation: `log1p(sigmoid(b) expm1(delta))` (exact identity, since
@@ -69,6 +70,7 @@ impl CompensatedVec {
     }
 
     /// Adds `a * x`.
+    #[inline(always)]
     pub fn add_scaled(&mut self, a: f64, x: &[f64]) {
         for ((s, c), xj) in self.sum.iter_mut().zip(self.comp.iter_mut()).zip(x) {
             *c += neumaier_step(s, a * xj);
@@ -80,6 +82,7 @@ impl CompensatedVec {
     /// in that order (each coordinate sees the same operations in the same
     /// order), in one pass that keeps each coordinate's sum and
     /// compensation in registers across the four rows.
+    #[inline(always)]
     pub fn add_scaled4(&mut self, a: [f64; 4], x: [&[f64]; 4]) {
         let rows = x[0].iter().zip(x[1]).zip(x[2]).zip(x[3]);
         for ((s, c), (((x0, x1), x2), x3)) in
@@ -112,6 +115,7 @@ pub use dpcore::prefetch::{PREFETCH_MIN_LEN, PREFETCH_ROWS};
 /// (the same products summed in the same order from the same `-0.0` that
 /// `Sum for f64` starts from), with the four chains of additions
 /// interleaved so that they overlap instead of waiting on each other.
+#[inline(always)]
 pub fn dot4(w: &[f64], x: [&[f64]; 4]) -> [f64; 4] {
     let mut acc = [-0.0f64; 4];
     let rows = x[0].iter().zip(x[1]).zip(x[2]).zip(x[3]);
@@ -139,6 +143,50 @@ pub fn dot4(w: &[f64], x: [&[f64]; 4]) -> [f64; 4] {
 /// without the hint the blocked pass was slower than the plain loop on data
 /// larger than the cache). A hint never changes a result.
 pub fn compensated_glm_sum<'a>(
+    rows: impl Iterator<Item = (&'a [f64], f64)> + Clone,
+    w: &[f64],
+    coefficient: impl FnMut(f64, f64) -> f64,
+) -> CompensatedVec {
+    compensated_glm_sum_at(dpcore::simd::level(), rows, w, coefficient)
+}
+
+/// [`compensated_glm_sum`] at `level`: at AVX2 or wider, on a CPU with AVX2,
+/// a copy of the same code compiled for AVX2 (the same operations in the
+/// same order, so the same bits; [`dpcore::simd`]). The compensated updates
+/// of a coordinate are independent across coordinates, and four-double
+/// registers run 1.4-1.5 times as fast as the baseline's two-double ones at
+/// d = 128 (`datagen.full_gradient`, one thread: 15.8-17.3 ms against
+/// 23.5-25.4 for `logistic` and `logistic_glm` at n = 125 000) and 1.12
+/// times at d = 16 (27.7-27.9 ms against 31.1-31.2 at n = 1e6).
+fn compensated_glm_sum_at<'a>(
+    level: SimdLevel,
+    rows: impl Iterator<Item = (&'a [f64], f64)> + Clone,
+    w: &[f64],
+    coefficient: impl FnMut(f64, f64) -> f64,
+) -> CompensatedVec {
+    #[cfg(target_arch = "x86_64")]
+    if level >= SimdLevel::Avx2 && SimdLevel::Avx2.supported() {
+        // SAFETY: the CPU supports AVX2 (checked on the line above).
+        return unsafe { compensated_glm_sum_avx2(rows, w, coefficient) };
+    }
+    let _ = level;
+    compensated_glm_sum_portable(rows, w, coefficient)
+}
+
+/// [`compensated_glm_sum_portable`] compiled for AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn compensated_glm_sum_avx2<'a>(
+    rows: impl Iterator<Item = (&'a [f64], f64)> + Clone,
+    w: &[f64],
+    coefficient: impl FnMut(f64, f64) -> f64,
+) -> CompensatedVec {
+    compensated_glm_sum_portable(rows, w, coefficient)
+}
+
+/// The pass itself, inlined into each level's copy.
+#[inline(always)]
+fn compensated_glm_sum_portable<'a>(
     rows: impl Iterator<Item = (&'a [f64], f64)> + Clone,
     w: &[f64],
     mut coefficient: impl FnMut(f64, f64) -> f64,
@@ -208,7 +256,7 @@ impl CompensatedSum {
 /// rounding error `(s + x) - fl(s + x)` (barring overflow), so the results
 /// are bit-identical, and TwoSum's six operations vectorise without the
 /// compare-and-blend of the ordered form.
-#[inline]
+#[inline(always)]
 fn neumaier_step(s: &mut f64, x: f64) -> f64 {
     let t = *s + x;
     let x_part = t - *s;
@@ -325,6 +373,53 @@ mod tests {
                     let expected: Vec<f64> = block.iter().map(|row| dot(&w, row)).collect();
                     assert_eq!(bits(&dot4(&w, block)), bits(&expected), "dot4 d={d}");
                 }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod level_tests {
+    use super::compensated_glm_sum_at;
+    use dpcore::simd::{supported_levels, SimdLevel};
+    use rand::{RngExt, SeedableRng};
+    use rand_pcg::Pcg64;
+
+    #[test]
+    fn every_vector_level_of_the_compensated_pass_gives_the_same_bits() {
+        let mut rng = Pcg64::seed_from_u64(3);
+        // Row counts around the block of four, rows shorter and longer than
+        // a register and than the prefetch threshold (64), and a coefficient
+        // closure with state (as the loss-summing passes use).
+        for (n, d) in [
+            (1, 1),
+            (3, 5),
+            (4, 4),
+            (17, 7),
+            (33, 16),
+            (40, 13),
+            (64, 100),
+            (9, 257),
+        ] {
+            let x: Vec<f64> = (0..n * d).map(|_| rng.random_range(-1.0..1.0)).collect();
+            let y: Vec<f64> = (0..n)
+                .map(|_| if rng.random_bool(0.5) { 1.0 } else { -1.0 })
+                .collect();
+            let w: Vec<f64> = (0..d).map(|_| rng.random_range(-3.0..3.0)).collect();
+            let bits = |level: SimdLevel| {
+                let mut seen = 0.0;
+                let rows = x.chunks_exact(d).zip(y.iter().copied());
+                let acc = compensated_glm_sum_at(level, rows, &w, |u, yi| {
+                    seen += u * yi;
+                    -yi * dpcore::numerics::sigmoid(-yi * u)
+                });
+                let mut b: Vec<u64> = acc.total().iter().map(|v| v.to_bits()).collect();
+                b.push(f64::to_bits(seen));
+                b
+            };
+            let scalar = bits(SimdLevel::Scalar);
+            for level in supported_levels() {
+                assert_eq!(bits(level), scalar, "{level:?}, n = {n}, d = {d}");
             }
         }
     }
