@@ -37,7 +37,6 @@ pub fn softplus(u: f64) -> f64 {
 
 /// The logistic sigmoid, shared with the solvers (`dpcore::numerics`).
 pub use dpcore::numerics::sigmoid;
-use dpcore::simd::SimdLevel;
 
 /// `softplus(a) - softplus(b)` given `delta = a - b` computed without
 /// cancellation: `log1p(sigmoid(b) expm1(delta))` (exact identity, since
@@ -150,38 +149,20 @@ pub fn compensated_glm_sum<'a>(
     compensated_glm_sum_at(dpcore::simd::level(), rows, w, coefficient)
 }
 
-/// [`compensated_glm_sum`] at `level`: at AVX2 or wider, on a CPU with AVX2,
-/// a copy of the same code compiled for AVX2 (the same operations in the
-/// same order, so the same bits; [`dpcore::simd`]). The compensated updates
-/// of a coordinate are independent across coordinates, and four-double
-/// registers run 1.4-1.5 times as fast as the baseline's two-double ones at
-/// d = 128 (`datagen.full_gradient`, one thread: 15.8-17.3 ms against
-/// 23.5-25.4 for `logistic` and `logistic_glm` at n = 125 000) and 1.12
-/// times at d = 16 (27.7-27.9 ms against 31.1-31.2 at n = 1e6).
-fn compensated_glm_sum_at<'a>(
-    level: SimdLevel,
-    rows: impl Iterator<Item = (&'a [f64], f64)> + Clone,
-    w: &[f64],
-    coefficient: impl FnMut(f64, f64) -> f64,
-) -> CompensatedVec {
-    #[cfg(target_arch = "x86_64")]
-    if level >= SimdLevel::Avx2 && SimdLevel::Avx2.supported() {
-        // SAFETY: the CPU supports AVX2 (checked on the line above).
-        return unsafe { compensated_glm_sum_avx2(rows, w, coefficient) };
-    }
-    let _ = level;
-    compensated_glm_sum_portable(rows, w, coefficient)
-}
-
-/// [`compensated_glm_sum_portable`] compiled for AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn compensated_glm_sum_avx2<'a>(
-    rows: impl Iterator<Item = (&'a [f64], f64)> + Clone,
-    w: &[f64],
-    coefficient: impl FnMut(f64, f64) -> f64,
-) -> CompensatedVec {
-    compensated_glm_sum_portable(rows, w, coefficient)
+dpcore::dispatch_by_level! {
+    /// [`compensated_glm_sum`] at `level`: at AVX2 or wider, on a CPU with AVX2,
+    /// a copy of the same code compiled for AVX2 (the same operations in the
+    /// same order, so the same bits; [`dpcore::simd`]). The compensated updates
+    /// of a coordinate are independent across coordinates, and four-double
+    /// registers run 1.4-1.5 times as fast as the baseline's two-double ones at
+    /// d = 128 (`datagen.full_gradient`, one thread: 15.8-17.3 ms against
+    /// 23.5-25.4 for `logistic` and `logistic_glm` at n = 125 000) and 1.12
+    /// times at d = 16 (27.7-27.9 ms against 31.1-31.2 at n = 1e6).
+    fn compensated_glm_sum_at<'a>(
+        rows: impl Iterator<Item = (&'a [f64], f64)> + Clone,
+        w: &[f64],
+        coefficient: impl FnMut(f64, f64) -> f64,
+    ) -> CompensatedVec => compensated_glm_sum_portable
 }
 
 /// The pass itself, inlined into each level's copy.

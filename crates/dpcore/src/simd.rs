@@ -14,6 +14,13 @@
 //! `DP_HARNESS_SIMD=scalar|avx2|avx512` caps the level (for benchmarks, and
 //! to run the scalar path on a machine that has a wider one); a level the CPU
 //! lacks is never used, whatever the variable says.
+//!
+//! A kernel dispatches with [`dispatch_by_level!`](crate::dispatch_by_level),
+//! which writes the copies and the choice between them once for every kernel.
+//! No kernel has an AVX-512 copy today: both dispatching passes measured
+//! slower with one than with AVX2 (PERFORMANCE.md), so [`SimdLevel::Avx512`]
+//! is a level the CPU reports and the cap names, and a kernel asked to run at
+//! it runs its AVX2 copy.
 
 use std::sync::OnceLock;
 
@@ -39,6 +46,12 @@ impl SimdLevel {
             SimdLevel::Avx2 => "avx2",
             SimdLevel::Avx512 => "avx512",
         }
+    }
+
+    /// Whether a kernel asked to run at `self` may run its copy compiled for
+    /// `copy`: the copy is no wider than `self` and the CPU supports it.
+    pub fn runs(self, copy: SimdLevel) -> bool {
+        self >= copy && copy.supported()
     }
 
     /// Whether this CPU can run the level.
@@ -86,6 +99,53 @@ pub fn supported_levels() -> Vec<SimdLevel> {
         .collect()
 }
 
+/// Writes a kernel that runs at a given [`SimdLevel`]:
+/// `fn NAME(level: SimdLevel, ARGS) -> RET`, which calls `BODY(ARGS)`
+/// compiled for AVX2 when `level.runs(SimdLevel::Avx2)` and as the baseline
+/// build otherwise. `BODY` must be `#[inline(always)]`, so that each copy
+/// inlines it and is compiled for its own registers; it must not use FMA or
+/// reassociate, so that every copy gives the same bits (the module's
+/// documentation says why that holds for plain Rust arithmetic). Each
+/// dispatching kernel keeps a test that runs every level of
+/// [`supported_levels`] and compares bits.
+///
+/// ```
+/// #[inline(always)]
+/// fn sum_body(x: &[f64]) -> f64 {
+///     x.iter().sum()
+/// }
+/// dpcore::dispatch_by_level! {
+///     /// The sum of `x`, at `level`.
+///     fn sum_at(x: &[f64]) -> f64 => sum_body
+/// }
+/// let x = [1.0, 2.0, 3.5];
+/// for level in dpcore::simd::supported_levels() {
+///     assert_eq!(sum_at(level, &x).to_bits(), 6.5f64.to_bits());
+/// }
+/// ```
+#[macro_export]
+macro_rules! dispatch_by_level {
+    (
+        $(#[$attr:meta])*
+        $vis:vis fn $name:ident $(<$($lt:lifetime),+>)? ( $($arg:ident : $ty:ty),* $(,)? ) -> $ret:ty => $body:path
+    ) => {
+        $(#[$attr])*
+        $vis fn $name $(<$($lt),+>)? (level: $crate::simd::SimdLevel, $($arg: $ty),*) -> $ret {
+            #[cfg(target_arch = "x86_64")]
+            if level.runs($crate::simd::SimdLevel::Avx2) {
+                #[target_feature(enable = "avx2")]
+                unsafe fn avx2_copy $(<$($lt),+>)? ($($arg: $ty),*) -> $ret {
+                    $body($($arg),*)
+                }
+                // SAFETY: `runs` checked that the CPU supports AVX2.
+                return unsafe { avx2_copy($($arg),*) };
+            }
+            let _ = level;
+            $body($($arg),*)
+        }
+    };
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -97,6 +157,12 @@ mod tests {
         assert_eq!(all[0], SimdLevel::Scalar);
         assert_eq!(*all.last().unwrap(), detected());
         assert!(level() <= detected());
+        assert!(SimdLevel::Avx512.runs(SimdLevel::Scalar));
+        assert!(!SimdLevel::Scalar.runs(SimdLevel::Avx2));
+        assert_eq!(
+            SimdLevel::Avx512.runs(SimdLevel::Avx2),
+            SimdLevel::Avx2.supported()
+        );
         assert_eq!(
             SimdLevel::ALL.map(SimdLevel::name),
             ["scalar", "avx2", "avx512"]

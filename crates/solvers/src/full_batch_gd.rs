@@ -42,7 +42,6 @@
 
 use dpcore::numerics::sigmoid;
 use dpcore::prefetch::{PREFETCH_MIN_LEN, PREFETCH_ROWS};
-use dpcore::simd::SimdLevel;
 use dpcore::{PrivacyParams, RunFailure};
 use mechanisms::gdp::{gdp_epsilon, gdp_mu, Gdp};
 use mechanisms::noise::gaussian;
@@ -185,38 +184,18 @@ fn block_gradient(
     block_gradient_at(dpcore::simd::level(), x, y, norms, w, clip, acc)
 }
 
-/// [`block_gradient`] at `level`, capped at AVX2 (the scalar path when the
-/// CPU lacks AVX2).
-fn block_gradient_at(
-    level: SimdLevel,
-    x: &[f64],
-    y: &[f64],
-    norms: &[f64],
-    w: &[f64],
-    clip: f64,
-    acc: &mut [f64],
-) -> usize {
-    #[cfg(target_arch = "x86_64")]
-    if level >= SimdLevel::Avx2 && SimdLevel::Avx2.supported() {
-        // SAFETY: the CPU supports AVX2 (checked on the line above).
-        return unsafe { block_gradient_avx2(x, y, norms, w, clip, acc) };
-    }
-    let _ = level;
-    block_gradient_portable(x, y, norms, w, clip, acc)
-}
-
-/// [`block_gradient_portable`] compiled for AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn block_gradient_avx2(
-    x: &[f64],
-    y: &[f64],
-    norms: &[f64],
-    w: &[f64],
-    clip: f64,
-    acc: &mut [f64],
-) -> usize {
-    block_gradient_portable(x, y, norms, w, clip, acc)
+dpcore::dispatch_by_level! {
+    /// [`block_gradient`] at `level`: [`block_gradient_portable`] compiled
+    /// for AVX2 when the level and the CPU allow it, the baseline build
+    /// otherwise.
+    fn block_gradient_at(
+        x: &[f64],
+        y: &[f64],
+        norms: &[f64],
+        w: &[f64],
+        clip: f64,
+        acc: &mut [f64],
+    ) -> usize => block_gradient_portable
 }
 
 /// The pass itself, inlined into each level's copy so that each is compiled
