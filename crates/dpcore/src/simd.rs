@@ -17,10 +17,11 @@
 //!
 //! A kernel dispatches with [`dispatch_by_level!`](crate::dispatch_by_level),
 //! which writes the copies and the choice between them once for every kernel.
-//! No kernel has an AVX-512 copy today: both dispatching passes measured
-//! slower with one than with AVX2 (PERFORMANCE.md), so [`SimdLevel::Avx512`]
-//! is a level the CPU reports and the cap names, and a kernel asked to run at
-//! it runs its AVX2 copy.
+//! No kernel has an AVX-512 copy today. The GD pass's was slower than its
+//! AVX2 copy (8.5 against 7.0 ms), and the compensated GLM pass's 13-16%
+//! slower at d = 16 and 5-12% faster at d = 128 (PERFORMANCE.md), so
+//! [`SimdLevel::Avx512`] is a level the CPU reports and the cap names, and a
+//! kernel asked to run at it runs its AVX2 copy.
 
 use std::sync::OnceLock;
 
