@@ -494,3 +494,73 @@ fn grid_copies_grow_theta_and_the_privacy_split_follows() {
         m_star(&p, privacy, fast(), &mut rng(24)).unwrap()
     );
 }
+
+/// A digest of everything `m_prime` releases and reports, bit for bit.
+fn privtune_digest(run: &solvers::wang::PrivTuneRun) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    let words = run.w.iter().map(|v| v.to_bits()).chain([
+        run.selected_gamma.to_bits(),
+        run.runs,
+        run.mu_spent_per_run.to_bits(),
+        run.eps_spent.to_bits(),
+        run.gradient_evaluations,
+    ]);
+    for word in words {
+        for byte in word.to_le_bytes() {
+            h = (h ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    h
+}
+
+/// `m_prime` computes each grid point's clipped projection once and reuses
+/// it across its runs. The digests below were printed by the code that
+/// recomputed it in every run (`e2a08c4`), on instances whose grids mix
+/// identity maps (`k = d`) and real projections (`k < d` at the wide
+/// margins), in both iteration modes and with a replicated grid; any change
+/// to a run, the random stream or the release changes them.
+#[test]
+fn m_prime_matches_a_run_that_recomputes_the_projection() {
+    let cases = [
+        (
+            16usize,
+            20usize,
+            1usize,
+            IterationMode::Fast,
+            true,
+            0x207b_aa3f_0bc9_6c04u64,
+        ),
+        (
+            16,
+            20,
+            2,
+            IterationMode::Paper,
+            false,
+            0xe46f_e30e_2c2c_e602,
+        ),
+        (32, 5, 1, IterationMode::Fast, true, 0x25ae_5b1c_3223_87a4),
+    ];
+    // At n = 16 the widest margin projects (k = 13 < d = 20 at gamma = 1;
+    // 52 and more at gamma <= 1/2, the identity), so the reused projections
+    // include an owned one.
+    let grid = margin_grid(16, 1.0);
+    let k_at = |g: f64| solvers::wang::jl::jl_dimension(16, grid.len(), g, 1.0 / 256.0, 1.0, 1.0);
+    assert!(k_at(1.0) < 20.0 && k_at(0.5) >= 20.0);
+    for (n, d, copies, mode, last, expected) in cases {
+        let p = PlantedHalfspace::generate(HalfspaceParams::isotropic(n, d, 0.4, 0), &mut rng(31))
+            .unwrap();
+        let opts = PrivTuneOptions {
+            mode,
+            last_iterate: last,
+            grid_copies: copies,
+            ..Default::default()
+        };
+        let run = m_prime(&p, PrivacyParams::approx(1.0, 1e-5), opts, &mut rng(32)).unwrap();
+        let digest = privtune_digest(&run);
+        eprintln!(
+            "n = {n}, d = {d}, copies = {copies}: runs {} digest {digest:#x}",
+            run.runs
+        );
+        assert_eq!(digest, expected, "n = {n}, d = {d}, copies = {copies}");
+    }
+}

@@ -89,6 +89,10 @@ fn clip_factor(norm: f64, radius: f64) -> f64 {
     }
 }
 
+/// Clipped projected rows (`n x k`, borrowed for the identity map) and their
+/// per-row factors, as [`clipped_projection`] returns them.
+pub type ClippedProjection<'a> = (Cow<'a, [f64]>, Vec<f64>);
+
 /// The data NGD sees (digest P3): rows of the `n x d` matrix `features`
 /// clipped to norm `b`, projected by `map` (borrowed for the identity), and
 /// the per-row factors `scale[i]` such that `scale[i] z_i` is the clipped
@@ -99,7 +103,7 @@ pub fn clipped_projection<'a>(
     map: &JlMap,
     b: f64,
     clip_radius: f64,
-) -> (Cow<'a, [f64]>, Vec<f64>) {
+) -> ClippedProjection<'a> {
     let k = map.output_dim();
     let raw: Vec<f64> = features
         .chunks_exact(d)
@@ -164,25 +168,69 @@ pub fn projected_ngd_observed<R: Rng + ?Sized>(
     transcript: &mut dyn Transcript,
     rng: &mut R,
 ) -> Result<JlgdRun, RunFailure> {
-    let (n, d) = (problem.num_records(), problem.dim());
+    let d = problem.dim();
     if map.input_dim() != d {
         return Err(RunFailure::InvalidParameters(format!(
             "JL map for d = {} used on d = {d}",
             map.input_dim()
         )));
     }
-    let k = map.output_dim();
-    let plan = NgdPlan::new(n, k, hinge, clip_radius, mu, opts.mode, opts.iterate)?;
-    let labels = problem.labels();
     let (z, scale) = clipped_projection(problem.features(), d, map, opts.data_bound, clip_radius);
-    let w_projected = run_ngd_observed(&z, labels, &scale, &plan, transcript, rng);
+    ngd_on_projection(
+        problem.labels(),
+        map,
+        (&z, &scale),
+        hinge,
+        clip_radius,
+        mu,
+        opts,
+        transcript,
+        rng,
+    )
+}
+
+/// [`projected_ngd_observed`] after its data step: NGD on rows already
+/// clipped and projected by `map` (`projection` is what
+/// [`clipped_projection`] returns for `map`, `opts.data_bound` and
+/// `clip_radius`), then the score and the back-projection. The projection
+/// uses no randomness and only public parameters, so a caller that runs the
+/// same map many times (`M'`, whose runs redraw a grid point `E K = |Gamma|
+/// (n^2 - 1)` times) computes it once per map: the same rows, the same
+/// random stream, the same release.
+///
+/// # Errors
+/// As [`projected_ngd`].
+#[allow(clippy::too_many_arguments)]
+pub fn ngd_on_projection<R: Rng + ?Sized>(
+    labels: &[f64],
+    map: &JlMap,
+    projection: (&[f64], &[f64]),
+    hinge: f64,
+    clip_radius: f64,
+    mu: f64,
+    opts: JlgdOptions,
+    transcript: &mut dyn Transcript,
+    rng: &mut R,
+) -> Result<JlgdRun, RunFailure> {
+    let (z, scale) = projection;
+    let (n, d) = (labels.len(), map.input_dim());
+    let k = map.output_dim();
+    if z.len() != n * k || scale.len() != n {
+        return Err(RunFailure::InvalidParameters(format!(
+            "a projection of {} numbers and {} scales for n = {n} rows of k = {k}",
+            z.len(),
+            scale.len()
+        )));
+    }
+    let plan = NgdPlan::new(n, k, hinge, clip_radius, mu, opts.mode, opts.iterate)?;
+    let w_projected = run_ngd_observed(z, labels, scale, &plan, transcript, rng);
     if transcript.observes() {
         transcript.output(&w_projected);
     }
     let errors = z
         .chunks_exact(k)
         .zip(labels)
-        .zip(&scale)
+        .zip(scale)
         .filter(|((row, &y), &s)| {
             y * s
                 * row
