@@ -10,7 +10,12 @@
 #
 # Each constant is sum(measured seconds) / sum(operations) over every cell of
 # the algorithm in every file given (`runner calibrate` prints both sums), so
-# large cells weigh most. Algorithms absent from the files keep the default.
+# large cells weigh most. Algorithms absent from the files keep the default,
+# or, with MERGE=1, the constant the file has now (for refreshing the
+# algorithms of one new results file without the others' files; the
+# provenance line then says which algorithms came from where). ONLY=a,b
+# (implies MERGE=1) refreshes only the algorithms named, e.g. those whose
+# formula changed, and keeps every other constant as it is.
 # Set RUNNER to the binary to use (default: cargo run -p runner).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -44,6 +49,22 @@ table=$(awk -F'\t' '$1 == "algorithm" { cells[$2] += $3; secs[$2] += $4; ops[$2]
             printf "    (\"%s\", %.3e), // %d cells, %.1f s\n", a, secs[a] / ops[a], cells[a], secs[a]
     }' "$out" | sort)
 file=crates/papers/src/cost_constants.rs
+if [ -n "${ONLY:-}" ]; then
+    MERGE=1
+    table=$(printf '%s\n' "$table" | awk -v only=",$ONLY," '{
+        name = $0; sub(/^ *\("/, "", name); sub(/".*/, "", name)
+        if (index(only, "," name ",") > 0) print }')
+fi
+if [ "${MERGE:-0}" = 1 ]; then
+    fresh=$(printf '%s\n' "$table" | sed -n 's/^ *("\([a-z0-9_]*\)".*/\1/p' | paste -sd, -)
+    kept=$(awk -v fresh=",$fresh," '
+        /BEGIN GENERATED/ { on = 1 } /END GENERATED/ { on = 0 }
+        on && /^    \("/ { name = $0; sub(/^ *\("/, "", name); sub(/".*/, "", name)
+                          if (index(fresh, "," name ",") == 0) print }' "$file")
+    table=$(printf '%s\n%s\n' "$table" "$kept" | grep -v '^$' | sort)
+    previous=$(sed -n 's/^pub const CALIBRATED_FROM: &str = "\(.*\)";$/\1/p' "$file")
+    source="$previous; then $(echo "$fresh" | sed 's/,/, /g') from $source"
+fi
 awk -v source="$source" -v table="$table" '
     /BEGIN GENERATED/ {
         print
