@@ -12,7 +12,7 @@
 
 // BEGIN GENERATED (scripts/refresh_cost_constants.sh)
 /// Where the constants below were measured.
-pub const CALIBRATED_FROM: &str = "table1, table1-quick, lowy_razaviyayn-quick, bassily-quick, menart-quick, wang-quick, gonzalez-quick, bassily-decide2, bassily-decide3, lowy_razaviyayn-sharp_decide, wang-decide2, gonzalez-synthetic-decide2 (stored per-cell timings) at f3508b0 on 2026-11-30";
+pub const CALIBRATED_FROM: &str = "table1, table1-quick, lowy_razaviyayn-quick, bassily-quick, menart-quick, wang-quick, gonzalez-quick, bassily-decide2, bassily-decide3, lowy_razaviyayn-sharp_decide, wang-decide2, gonzalez-synthetic-decide2 (stored per-cell timings) at f3508b0 on 2026-11-30; then kl_dp_gd, kl_proximal_point, wang_m_prime, wang_m_star, wang_oracle_jlgd from table1, menart, wang-e6-cal, wang-t71-cal (stored per-cell timings) at 2a6bac9 on 2026-11-30";
 
 /// Seconds per operation of each algorithm's work formula, by algorithm name.
 pub const SECONDS_PER_OP: &[(&str, f64)] = &[
@@ -29,9 +29,9 @@ pub const SECONDS_PER_OP: &[(&str, f64)] = &[
     ("ggp_noisy_entropic_md", 1.885e-11),   // 18 cells, 0.0 s
     ("ggp_nonprivate_smd", 3.568e-10),      // 18 cells, 7.9 s
     ("kl_adaptive_gd", 2.671e-11),          // 108 cells, 13.1 s
-    ("kl_dp_gd", 2.560e-08),                // 24 cells, 55.0 s
+    ("kl_dp_gd", 2.884e-09),                // 220 cells, 1021.8 s
     ("kl_noisy_pgd_theorem9", 2.147e-09),   // 16 cells, 0.1 s
-    ("kl_proximal_point", 3.926e-09),       // 88 cells, 10.2 s
+    ("kl_proximal_point", 4.621e-09),       // 525 cells, 2435.3 s
     ("kl_spider", 2.255e-10),               // 460 cells, 46.9 s
     ("kl_stationary_selection", 7.871e-10), // 44 cells, 2.4 s
     ("noisy_sgd", 1.939e-08),               // 120 cells, 7.3 s
@@ -49,9 +49,9 @@ pub const SECONDS_PER_OP: &[(&str, f64)] = &[
     ("theory_curve", 1.032e-09),            // 128 cells, 2.2 s
     ("wang_full_dim_dpgd", 5.319e-10),      // 20 cells, 18.0 s
     ("wang_jl_margin_check", 2.922e-10),    // 24 cells, 3.0 s
-    ("wang_m_prime", 4.153e-10),            // 12 cells, 0.0 s
-    ("wang_m_star", 1.717e-10),             // 2343 cells, 1738.6 s
-    ("wang_oracle_jlgd", 1.416e-10),        // 44 cells, 4.1 s
+    ("wang_m_prime", 5.825e-10),            // 60 cells, 156.8 s
+    ("wang_m_star", 8.462e-10),             // 600 cells, 376.2 s
+    ("wang_oracle_jlgd", 6.594e-10),        // 120 cells, 217.4 s
     ("zzmw17", 3.403e-12),                  // 240 cells, 0.0 s
 ];
 // END GENERATED

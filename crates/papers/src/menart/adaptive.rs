@@ -233,7 +233,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         FINITE_L1_FAMILIES,
         FINITE_L1_WHY,
     )
-.with_work(super::cost::kl_method)
+.with_work(super::cost::dp_gd)
     .zcdp()
     .with_diagnostics(kl_diagnostics![
             "steps",
