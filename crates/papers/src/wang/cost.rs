@@ -51,16 +51,23 @@ fn work(method: Method, v: &CostPoint, w: &FamilyWork) -> (f64, f64) {
             (c_jl * log_term / (gamma * gamma)).ceil().clamp(1.0, d)
         }
     };
-    let candidate = |gamma: f64, mu_run: f64| -> (f64, f64) {
-        let k = k_of(gamma);
-        let project = if k < d {
+    // Projecting the n rows to k, weighted (identity maps project nothing).
+    let project = |k: f64| {
+        if k < d {
             PROJECTION_WEIGHT * n * d * k
         } else {
             0.0
-        };
+        }
+    };
+    // A run's NGD steps at k.
+    let descend = |k: f64, mu_run: f64| {
         let steps = (n * n * mu_run * mu_run / if fast { k } else { 1.0 }).max(1.0);
+        steps * n * k
+    };
+    let candidate = |gamma: f64, mu_run: f64| -> (f64, f64) {
+        let k = k_of(gamma);
         // Projected rows (n k numbers) and the sign matrix, one bit per entry.
-        (project + steps * n * k, n * k + k * d / 64.0)
+        (project(k) + descend(k, mu_run), n * k + k * d / 64.0)
     };
     let gammas: Vec<f64> = (0..grid as usize)
         .map(|i| (2f64.powi(i as i32) / n).min(1.0))
@@ -101,22 +108,11 @@ fn work(method: Method, v: &CostPoint, w: &FamilyWork) -> (f64, f64) {
             let runs = (theta * n * n / v.num("r_factor", 1.0)).min(v.num("max_runs", 1e6));
             let per_run = gammas.iter().fold(0.0, |acc, &g| {
                 let k = k_of(g);
-                let (steps_ops, _) = candidate(g, mu_p);
-                let project = if k < d {
-                    PROJECTION_WEIGHT * n * d * k
-                } else {
-                    0.0
-                };
-                acc + (steps_ops - project) + n * k + d * k
+                acc + descend(k, mu_p) + n * k + d * k
             }) / grid;
             let once = gammas.iter().fold(0.0, |acc, &g| {
                 let k = k_of(g);
-                let project = if k < d {
-                    PROJECTION_WEIGHT * n * d * k
-                } else {
-                    0.0
-                };
-                acc + project + n * d + n * k
+                acc + project(k) + n * d + n * k
             }) * copies;
             let (_, mem) = over_grid(mu_p);
             // The cached projections: at most one n x k copy per grid point.

@@ -35,6 +35,14 @@ pub struct JlgdOptions {
     pub data_bound: f64,
 }
 
+impl JlgdOptions {
+    /// Algorithm 1's clip radius for projected rows, `2b` (digest P3): the
+    /// radius every `Phi` keeps a clipped row's projection within.
+    pub fn jl_clip_radius(&self) -> f64 {
+        2.0 * self.data_bound
+    }
+}
+
 impl Default for JlgdOptions {
     fn default() -> Self {
         Self {
@@ -74,7 +82,7 @@ pub fn jlgd<R: Rng + ?Sized>(
     opts: JlgdOptions,
     rng: &mut R,
 ) -> Result<JlgdRun, RunFailure> {
-    projected_ngd(problem, map, hinge, 2.0 * opts.data_bound, mu, opts, rng)
+    projected_ngd(problem, map, hinge, opts.jl_clip_radius(), mu, opts, rng)
 }
 
 fn norm(x: &[f64]) -> f64 {

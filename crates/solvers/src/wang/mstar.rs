@@ -215,7 +215,10 @@ pub fn m_star_observed<R: Rng + ?Sized>(
             let (map, radius) = match opts.projection {
                 Projection::Jl { constant } => {
                     let k = jl_dimension(n, len, gamma, beta, b, constant);
-                    (JlMap::with_dimension(k, d, rng.random::<u64>()), 2.0 * b)
+                    (
+                        JlMap::with_dimension(k, d, rng.random::<u64>()),
+                        ngd_opts.jl_clip_radius(),
+                    )
                 }
                 Projection::FullDimension { radius_factor } => {
                     (JlMap::Identity { d }, radius_factor * b)

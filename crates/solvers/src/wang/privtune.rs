@@ -161,7 +161,7 @@ pub fn m_prime<R: Rng + ?Sized>(
     // PERFORMANCE.md). No randomness goes in,
     // so the runs, the stream and the release are unchanged (test
     // `m_prime_matches_a_run_that_recomputes_the_projection`).
-    let clip_radius = 2.0 * b;
+    let clip_radius = ngd_opts.jl_clip_radius();
     let mut projections: Vec<Option<ClippedProjection<'_>>> = vec![None; len];
     for _ in 0..runs {
         let i = rng.random_range(0..len);
