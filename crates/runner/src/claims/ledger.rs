@@ -116,8 +116,8 @@ impl OpenCause {
     pub fn decides(self) -> &'static str {
         match self {
             OpenCause::Repetitions => "more repetitions (each reason names about how many, and the cost)",
-            OpenCause::Misfit => "no repetition count: the means miss one power law over the window; a window inside one regime (often larger n, beyond the committed grid) might",
-            OpenCause::NotAttained => "no experiment on this instance: a worse exponent contradicts an O(.) bound only on an instance that attains the rate, and none is known to the harness",
+            OpenCause::Misfit => "no repetition count: the means miss one power law over the window; a window inside one regime (often larger n, beyond the committed grid) might. Each reason says what lies beyond the window on the side of the claim's limit: grid points already measured there, or the next decade's cost by runner plan's model against the 1 core-hour line",
+            OpenCause::NotAttained => "no experiment on this instance: a worse exponent contradicts an O(.) bound only on an instance that attains the rate, and none is known to the harness. Each reason prices the next decade beyond the window, as for a misfit",
             OpenCause::Regime => "a grid that reaches the regime (each reason says where the curve leaves the trivial value, or why the window cannot)",
             OpenCause::FewPoints => "more grid points in the window",
             OpenCause::Other => "see each reason",

@@ -11,6 +11,7 @@
 //! - [`spec`]: the claim files and kinds;
 //! - [`validate`](mod@validate): the claim files cross-checked against the studies;
 //! - [`evidence`]: each piece of evidence judged under the claim's kind;
+//! - [`beyond`]: what the next decade above an open row's window costs;
 //! - [`prereg`]: pre-registration read from git history;
 //! - [`ledger`](mod@ledger): one row per claim, and the comparison with a committed one;
 //! - [`render`]: Markdown, CSV and the list of changed verdicts;
@@ -22,6 +23,7 @@ use std::path::PathBuf;
 use anyhow::{bail, Result};
 use clap::Args;
 
+pub mod beyond;
 pub mod calibrate;
 pub mod evidence;
 pub mod ledger;

@@ -1,0 +1,274 @@
+//! What deciding an open slope row would cost beyond its window: the next
+//! decade of the swept parameter above the window's top, priced by `runner
+//! plan`'s cost model (issue 39, item 8: an inconclusive row no repetition
+//! count decides says whether the regime that might decide it is within
+//! this machine's reach).
+//!
+//! The decade is the model's smallest honest step: a window of the grid's
+//! own density one decade wide, the least the slope rules fit on (their
+//! windows span one to two decades). Whether that window would decide the
+//! row is not known before it runs; what it costs is, and a cost above the
+//! [`RERUN_LINE_CORE_HOURS`] line says the row waits for a larger machine.
+
+use crate::analyze::SlopeResult;
+use crate::format::sig;
+use crate::validate::Study;
+use crate::verdict::{Judgement, Outlook, Rule, Verdict};
+
+use super::evidence::RERUN_LINE_CORE_HOURS;
+use super::spec::Limit;
+
+/// The cost of the next decade above a fit's window.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NextDecade {
+    /// The swept values it would add, in grid order.
+    pub values: Vec<f64>,
+    /// Estimated core-seconds of its cells (the study's repetitions).
+    pub core_seconds: f64,
+    /// Estimated peak bytes of its largest cell.
+    pub peak_cell_bytes: f64,
+}
+
+/// The values of the next decade beyond the window's `edge` (its top for an
+/// upper bound in a growing parameter, its bottom for one in a shrinking
+/// parameter), at the grid's step there: from `inner`, the grid value next
+/// to `edge` inside the window, to `edge`, a factor (or, for a parameter
+/// named `log2_*`, the base-2 logarithm of the quantity, an increment, and a
+/// decade is `log2(10)` added or taken away). Empty when the step does not
+/// move away from the window.
+fn decade_values(param: &str, edge: f64, inner: f64) -> Vec<f64> {
+    let log = param.starts_with("log2_");
+    let usable = edge.is_finite() && inner.is_finite() && edge != inner;
+    if !usable || (!log && (edge <= 0.0 || inner <= 0.0)) {
+        return Vec::new();
+    }
+    let up = edge > inner;
+    let end = match (log, up) {
+        (true, true) => edge + std::f64::consts::LOG2_10,
+        (true, false) => edge - std::f64::consts::LOG2_10,
+        (false, true) => 10.0 * edge,
+        (false, false) => edge / 10.0,
+    };
+    let next = |x: f64| {
+        if log {
+            x + (edge - inner)
+        } else {
+            x * (edge / inner)
+        }
+    };
+    let reached = |x: f64| {
+        let slack = if log { 1e-9 } else { 1e-9 * end.abs() };
+        if up {
+            x >= end - slack
+        } else {
+            x <= end + slack
+        }
+    };
+    let mut out = Vec::new();
+    let mut x = next(edge);
+    // The last value may overshoot the decade's end by less than one step.
+    while out.len() < 64 {
+        out.push(x);
+        if reached(x) {
+            break;
+        }
+        x = next(x);
+    }
+    out
+}
+
+/// What lies beyond a fit's window on the side of its limit.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Beyond {
+    /// The study's grid already runs past the window to this value: the
+    /// window was set inside the grid, to the claim's regime, so the points
+    /// past it belong to another regime, not to a wider window of this one.
+    Measured(f64),
+    /// The grid ends at the window: the next decade, priced.
+    Decade(NextDecade),
+}
+
+/// What lies beyond the `window` of a fit in `param` at the other values
+/// `at` in `study`, on the side `limit` names
+/// (above for a growing parameter, below for a shrinking one): grid values
+/// already measured past it, or else the next decade, with the swept axis
+/// replaced by the decade's values, every other fitted axis held at the
+/// fit's values (`at`), the axis a worst case is taken over kept whole.
+/// `None` when the swept parameter is no axis of the study or its grid has
+/// fewer than two values inside the window.
+pub fn beyond(
+    study: &Study,
+    param: &str,
+    at: &[(String, f64)],
+    window: (f64, f64),
+    limit: Limit,
+) -> Option<Beyond> {
+    let axis = study.axes.iter().position(|a| a.name == param)?;
+    let values = &study.axes[axis].values;
+    let past = values.iter().copied().filter(|x| match limit {
+        Limit::Large => *x > window.1 * (1.0 + 1e-9),
+        Limit::Small => *x < window.0 * (1.0 - 1e-9),
+    });
+    let farthest = match limit {
+        Limit::Large => past.fold(f64::NAN, f64::max),
+        Limit::Small => past.fold(f64::NAN, f64::min),
+    };
+    if farthest.is_finite() {
+        return Some(Beyond::Measured(farthest));
+    }
+    let mut inside: Vec<f64> = values
+        .iter()
+        .copied()
+        .filter(|x| crate::validate::in_window(*x, window))
+        .collect();
+    inside.sort_by(f64::total_cmp);
+    let (edge, inner) = match (limit, &inside[..]) {
+        (Limit::Large, [.., inner, edge]) => (*edge, *inner),
+        (Limit::Small, [edge, inner, ..]) => (*edge, *inner),
+        _ => return None,
+    };
+    let values = decade_values(param, edge, inner);
+    if values.is_empty() {
+        return None;
+    }
+    let mut ext = study.clone();
+    for a in &mut ext.axes {
+        if a.name == param {
+            a.values = values.clone();
+        } else if let Some((_, v)) = at.iter().find(|(k, _)| *k == a.name) {
+            a.values = vec![*v];
+        }
+    }
+    let estimate = crate::cost::estimate_study(&ext);
+    Some(Beyond::Decade(NextDecade {
+        values,
+        core_seconds: estimate.core_seconds,
+        peak_cell_bytes: estimate.peak_cell_bytes,
+    }))
+}
+
+/// Bytes in the units a reader compares with a machine's memory.
+fn bytes_text(bytes: f64) -> String {
+    const GIB: f64 = 1024.0 * 1024.0 * 1024.0;
+    if bytes >= GIB {
+        format!("{} GiB", sig(bytes / GIB))
+    } else {
+        format!("{} MiB", sig(bytes / (1024.0 * 1024.0)))
+    }
+}
+
+/// An inconclusive judgement that no repetition count decides (a misfit,
+/// or a worse exponent on an instance not shown to attain the rate), with
+/// what lies beyond its window on the side of the claim's `limit`: the grid
+/// points already measured there, or what the next decade costs and on
+/// which side of the [`RERUN_LINE_CORE_HOURS`] line that falls. Other
+/// judgements (a regime not reached names its own), and fits whose grid
+/// cannot be extended, are returned as they are.
+pub fn with_next_decade(
+    mut j: Judgement,
+    study: &Study,
+    s: &SlopeResult,
+    limit: Limit,
+) -> Judgement {
+    let misfit = matches!(j.outlook, Some(o) if !matches!(o, Outlook::Count(_)));
+    let open = misfit || j.rules.contains(&Rule::NotAttained);
+    if j.verdict != Verdict::Inconclusive || !open {
+        return j;
+    }
+    let side = if limit == Limit::Small {
+        "below"
+    } else {
+        "above"
+    };
+    let text = match beyond(study, &s.param, &s.at, s.window, limit) {
+        None => return j,
+        Some(Beyond::Measured(farthest)) => format!(
+            "; beyond the window: the study's grid already runs {side} it to {} = {}, outside the claim's window (another regime), so a larger grid at these values does not decide it",
+            s.param,
+            sig(farthest)
+        ),
+        Some(Beyond::Decade(next)) => {
+            let hours = next.core_seconds / 3600.0;
+            let line = if hours <= RERUN_LINE_CORE_HOURS {
+                "within"
+            } else {
+                "above"
+            };
+            let (first, last) = (next.values[0], next.values[next.values.len() - 1]);
+            let count = next.values.len();
+            format!(
+                "; beyond the window: the next decade {side} it, {} in [{}, {}] ({count} point{} at the grid's step, {} repetitions, the fit's other values), costs about {} core-hours by runner plan's model (largest cell {}), {line} the {} core-hour line",
+                s.param,
+                sig(first.min(last)),
+                sig(first.max(last)),
+                if count == 1 { "" } else { "s" },
+                study.repetitions,
+                sig(hours),
+                bytes_text(next.peak_cell_bytes),
+                sig(RERUN_LINE_CORE_HOURS)
+            )
+        }
+    };
+    j.reason.push_str(&text);
+    j
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_decade_of_n_at_the_grids_factor_ends_at_ten_times_the_top() {
+        let v = decade_values("n", 1000.0, 500.0);
+        assert_eq!(v, vec![2000.0, 4000.0, 8000.0, 16000.0]);
+    }
+
+    #[test]
+    fn a_decade_below_a_shrinking_parameter_ends_at_a_tenth_of_the_bottom() {
+        let v = decade_values("eps", 0.4, 0.8);
+        assert_eq!(v, vec![0.2, 0.1, 0.05, 0.025]);
+    }
+
+    #[test]
+    fn a_decade_of_a_log2_parameter_adds_log2_of_ten() {
+        let v = decade_values("log2_d", 16.0, 14.0);
+        assert_eq!(v, vec![18.0, 20.0]);
+        let v = decade_values("log2_d", 4.0, 6.0);
+        assert_eq!(v, vec![2.0, 0.0]);
+    }
+
+    fn study(file: &str, name: &str) -> Study {
+        let e = crate::validate::committed_experiment(file, None);
+        e.studies.into_iter().find(|s| s.name == name).unwrap()
+    }
+
+    #[test]
+    fn a_window_inside_the_grid_is_measured_past_and_one_at_its_end_is_priced() {
+        // bftt_e1_nsgd_n runs n to 1e6; its privacy window ends at 32000.
+        let s = study("bassily.toml", "bftt_e1_nsgd_n");
+        let got = beyond(&s, "n", &[], (2000.0, 32000.0), Limit::Large);
+        assert_eq!(got, Some(Beyond::Measured(1e6)));
+        // Its statistical window ends at the grid's top, 1e6 (step 2).
+        let Some(Beyond::Decade(next)) = beyond(&s, "n", &[], (2.5e5, 1e6), Limit::Large) else {
+            panic!("no decade priced above 1e6");
+        };
+        assert_eq!(next.values, vec![2e6, 4e6, 8e6, 1.6e7]);
+        // 4 points x 7 r-factors (the worst-case axis, kept whole) x the
+        // study's repetitions, each at least the model's per-cell floor.
+        let cells = 4.0 * 7.0 * s.repetitions as f64;
+        assert!(next.core_seconds >= cells * crate::cost::constants::SECONDS_PER_CELL);
+        assert!(next.peak_cell_bytes >= 8.0 * 1.6e7 * 16.0);
+        // A shrinking limit looks below the window: 1000 is measured there.
+        let got = beyond(&s, "n", &[], (2000.0, 32000.0), Limit::Small);
+        assert_eq!(got, Some(Beyond::Measured(1000.0)));
+        // A parameter the study does not sweep has nothing beyond.
+        assert_eq!(beyond(&s, "eps", &[], (0.1, 1.0), Limit::Small), None);
+    }
+
+    #[test]
+    fn a_grid_that_does_not_grow_has_no_decade() {
+        assert!(decade_values("n", 1000.0, 1000.0).is_empty());
+        assert!(decade_values("eps", 0.0, 1.0).is_empty());
+        assert!(decade_values("n", f64::NAN, 1.0).is_empty());
+    }
+}
