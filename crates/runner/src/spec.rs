@@ -96,6 +96,14 @@ pub struct StudySpec {
     /// The bound and theory checks still cover every grid point.
     #[serde(default)]
     pub worst_case_over: Option<String>,
+    /// Another study of this file whose slope windows this one continues
+    /// farther in its claims' limit (larger `n`, say), on the same family and
+    /// algorithm: where this study's fit of a claim is decisive, the claims
+    /// ledger reads that study's inconclusive fit of the same claim as
+    /// superseded (reported, not combined), since a rate is a statement about
+    /// the limit. Declared with the window, before its cells run.
+    #[serde(default)]
+    pub extends: Option<String>,
 }
 
 /// The table row of a paper a study reproduces.

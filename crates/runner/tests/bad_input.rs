@@ -186,6 +186,29 @@ fn cases() -> Vec<(&'static str, String, &'static str, usize)> {
             line_of("name = \"eps_gauss\""),
         ),
         (
+            "extends a study the file does not have",
+            replace(
+                "name = \"eps_gauss\"",
+                "name = \"eps_gauss\"\nextends = \"n_puer\"",
+            ),
+            "study `eps_gauss` extends `n_puer`, which is no other study of this file",
+            line_of("name = \"eps_gauss\"") + 1,
+        ),
+        (
+            "extends a study of another algorithm",
+            replace(
+                "name = \"n_pure\"",
+                "name = \"n_pure\"\nextends = \"eps_gauss\"",
+            )
+            .replacen(
+                "algorithm = { name = \"output_perturbation_conceptual\", sensitivity = \"paper\" }",
+                "algorithm = { name = \"op_conceptual_projected\" }",
+                1,
+            ),
+            "a farther window must run the same algorithm on the same family",
+            line_of("name = \"n_pure\"") + 1,
+        ),
+        (
             "halfspace algorithm on an objective family",
             replace(
                 "name = \"output_perturbation_conceptual\" }",

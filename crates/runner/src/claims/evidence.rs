@@ -159,6 +159,10 @@ pub struct Part<'a> {
     pub max_bound_ratio: f64,
     /// The study expectation it judges (for pre-registration).
     pub check: Option<CheckRef>,
+    /// The study whose decisive window farther in the claim's limit
+    /// supersedes this inconclusive one (`extends`): reported in the reason,
+    /// left out of the row's verdict.
+    pub superseded_by: Option<String>,
 }
 
 impl Part<'_> {
@@ -169,6 +173,7 @@ impl Part<'_> {
             slope: None,
             max_bound_ratio: f64::NAN,
             check: None,
+            superseded_by: None,
         }
     }
 }
@@ -223,6 +228,7 @@ pub fn study_parts<'a>(
         slope: None,
         max_bound_ratio: a.max_bound_ratio,
         check: located(check),
+        superseded_by: None,
     };
     let missing = |what: &str| {
         Part::plain(
@@ -270,6 +276,7 @@ pub fn study_parts<'a>(
                 param: s.param.clone(),
                 window: s.window,
             }),
+            superseded_by: None,
         }
     };
     let param = c.parameter.as_deref().unwrap_or_default();

@@ -205,6 +205,7 @@ pub fn ledger_with(
                             slope: None,
                             max_bound_ratio: f64::NAN,
                             check: None,
+                            superseded_by: None,
                         }),
                     }
                 }
@@ -221,6 +222,7 @@ pub fn ledger_with(
                     slope: Some(fit),
                     max_bound_ratio: f64::NAN,
                     check: Some(check.clone()),
+                    superseded_by: None,
                 }),
                 Some(Err(why)) => parts.push(Part::plain(
                     "slope difference".into(),
@@ -230,6 +232,7 @@ pub fn ledger_with(
             }
             parts.extend(audit_parts(c, audits));
             parts.extend(test_parts(c, repo));
+            super::supersede::supersede_nearer_windows(&mut parts, judged, c.limit);
             rows.push(row(file, c, &parts, studies, specs, revised, prereg));
         }
     }
@@ -279,28 +282,38 @@ fn row(
     revised: Vec<String>,
     prereg: &Prereg,
 ) -> LedgerRow {
+    // A superseded part is reported in the reason, not combined.
+    let live = || parts.iter().filter(|p| p.superseded_by.is_none());
     let verdict = match &c.undecidable {
         Some(_) => Verdict::Undecidable,
-        None => combine(parts.iter().map(|p| &p.judgement)),
+        None => combine(live().map(|p| &p.judgement)),
     };
     let reason = match (&c.not_measured, &c.undecidable) {
         (_, Some(why)) => why.clone(),
         (Some(why), _) if parts.is_empty() => why.clone(),
         _ if parts.is_empty() => "no evidence: no study names it and no errata row matches".into(),
         (_, None) => {
-            let count = |v: Verdict| parts.iter().filter(|p| p.judgement.verdict == v).count();
-            let tally: Vec<String> = Verdict::ALL
+            let count = |v: Verdict| live().filter(|p| p.judgement.verdict == v).count();
+            let mut tally: Vec<String> = Verdict::ALL
                 .into_iter()
                 .filter(|v| count(*v) > 0)
                 .map(|v| format!("{} {v}", count(v)))
                 .collect();
+            let superseded = parts.len() - live().count();
+            if superseded > 0 {
+                tally.push(format!("{superseded} superseded"));
+            }
             let details: Vec<String> = parts
                 .iter()
-                .map(|p| {
-                    format!(
+                .map(|p| match &p.superseded_by {
+                    None => format!(
                         "{}: {}, {}",
                         p.where_, p.judgement.verdict, p.judgement.reason
-                    )
+                    ),
+                    Some(by) => format!(
+                        "{}: {}, superseded by {by}'s decisive window farther in the claim's limit (it extends this study), so left out of the verdict: {}",
+                        p.where_, p.judgement.verdict, p.judgement.reason
+                    ),
                 })
                 .collect();
             format!("{} — {}", tally.join(", "), details.join(" | "))
@@ -308,12 +321,11 @@ fn row(
     };
     // The decisive part: the first with the claim's verdict, else the first
     // slope (so an excluded or inconclusive fit still shows its numbers).
-    let decisive = parts
-        .iter()
+    let decisive = live()
         .find(|p| p.judgement.verdict == verdict)
-        .filter(|p| p.slope.is_some() || parts.iter().all(|q| q.slope.is_none()))
-        .or_else(|| parts.iter().find(|p| p.slope.is_some()))
-        .or_else(|| parts.iter().find(|p| p.judgement.verdict == verdict));
+        .filter(|p| p.slope.is_some() || live().all(|q| q.slope.is_none()))
+        .or_else(|| live().find(|p| p.slope.is_some()))
+        .or_else(|| live().find(|p| p.judgement.verdict == verdict));
     let slope = decisive.and_then(|p| p.slope);
     let (measured, ci_low, ci_high, window) = match slope {
         Some(s) => (
@@ -330,15 +342,13 @@ fn row(
         ),
     };
     let open = (verdict == Verdict::Inconclusive).then(|| {
-        parts
-            .iter()
+        live()
             .filter(|p| p.judgement.verdict == Verdict::Inconclusive)
             .map(|p| OpenCause::of(&p.judgement))
             .min()
             .unwrap_or(OpenCause::Other)
     });
-    let mut rules: Vec<Rule> = parts
-        .iter()
+    let mut rules: Vec<Rule> = live()
         .flat_map(|p| p.judgement.rules.iter().copied())
         .collect();
     rules.sort();

@@ -14,6 +14,7 @@
 //! - [`beyond`]: what the next decade above an open row's window costs;
 //! - [`prereg`]: pre-registration read from git history;
 //! - [`ledger`](mod@ledger): one row per claim, and the comparison with a committed one;
+//! - [`supersede`]: a decisive farther window of the same instance supersedes an inconclusive nearer one;
 //! - [`render`]: Markdown, CSV and the list of changed verdicts;
 //! - [`calibrate`]: false alarms and power of the slope rules on synthetic
 //!   power laws with the real studies' grids and noise.
@@ -31,6 +32,7 @@ pub mod prereg;
 pub mod render;
 pub mod spec;
 pub mod study_rule;
+pub mod supersede;
 pub mod validate;
 
 pub use evidence::{judge_experiments, read_audit_rows, AuditRow, Judged};

@@ -151,6 +151,9 @@ pub struct Study {
     pub regime_not_reached: Option<String>,
     /// Claim ids (of `experiments/claims/*.toml`) this study tests.
     pub claims: Vec<String>,
+    /// The study of the same file whose windows this one continues farther
+    /// in its claims' limit ([`crate::spec::StudySpec::extends`]).
+    pub extends: Option<String>,
 }
 
 impl Study {
@@ -197,6 +200,44 @@ impl Experiment {
 
 /// Validates `loaded` under `profile` and resolves it, with the slope rules
 /// of the claim files beside the spec ([`crate::claims::study_rule`]).
+/// Each `extends` names another study of the file on the same family and
+/// algorithm (a farther window of the same instance; its other parameters
+/// may differ, e.g. the repetitions or a fixed `d`).
+fn check_extends(
+    loc: &crate::diagnostics::SpecLocator<'_>,
+    spec: &crate::spec::ExperimentSpec,
+) -> Result<(), SpecError> {
+    for (i, s) in spec.studies.iter().enumerate() {
+        let Some(target) = &s.extends else { continue };
+        let path = join(&toml_path!["studies", i], &toml_path!["extends"]);
+        let Some(t) = spec
+            .studies
+            .iter()
+            .find(|t| &t.name == target && t.name != s.name)
+        else {
+            return Err(loc.error(
+                &path,
+                format!(
+                    "study `{}` extends `{target}`, which is no other study of this file",
+                    s.name
+                ),
+                "name the study whose windows this one continues",
+            ));
+        };
+        if t.problem.name != s.problem.name || t.algorithm.name != s.algorithm.name {
+            return Err(loc.error(
+                &path,
+                format!(
+                    "study `{}` ({} on {}) extends `{target}` ({} on {}): a farther window must run the same algorithm on the same family",
+                    s.name, s.algorithm.name, s.problem.name, t.algorithm.name, t.problem.name
+                ),
+                "extend a study of the same family and algorithm",
+            ));
+        }
+    }
+    Ok(())
+}
+
 pub fn resolve(loaded: &LoadedSpec, profile: Option<&str>) -> Result<Experiment, SpecError> {
     let claims = crate::claims::study_rule::claims_beside(&loaded.path);
     resolve_with_claims(loaded, profile, &claims)
@@ -332,6 +373,7 @@ pub fn resolve_with_claims(
             "shrink the grid (fewer points per axis, fewer axes) or the repetitions; split a very large sweep into several experiment files",
         ));
     }
+    check_extends(&loc, spec)?;
     if let Some(p) = profile_spec {
         for study in p
             .grids

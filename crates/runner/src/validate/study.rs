@@ -216,6 +216,7 @@ pub(super) fn resolve(
         revised: expect.revised.clone(),
         regime_not_reached: expect.regime_not_reached.clone(),
         claims: s.claims.clone(),
+        extends: s.extends.clone(),
     })
 }
 

@@ -1,0 +1,181 @@
+//! A decisive window farther in a claim's limit supersedes an inconclusive
+//! nearer one of the same instance (`extends` in the experiment file): a
+//! rate is a statement about the limit, so a window that reaches farther
+//! into it and decides is the better evidence, and a nearer window that
+//! cannot decide (a misfit, a pre-asymptotic curve) is reported beside it
+//! rather than keeping the row open. Only an inconclusive part is ever
+//! superseded: a contradiction anywhere still contradicts the claim.
+
+use std::path::Path;
+
+use super::evidence::{Judged, Part};
+use super::spec::Limit;
+use crate::verdict::Verdict;
+
+/// What the rule reads of one slope part.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Window<'a> {
+    spec: &'a Path,
+    study: &'a str,
+    param: &'a str,
+    at: &'a [(String, f64)],
+    window: (f64, f64),
+    verdict: Verdict,
+}
+
+fn window_of<'a>(p: &'a Part) -> Option<Window<'a>> {
+    let (c, s) = (p.check.as_ref()?, p.slope?);
+    Some(Window {
+        spec: &c.spec,
+        study: &c.study,
+        param: &s.param,
+        at: &s.at,
+        window: s.window,
+        verdict: p.judgement.verdict,
+    })
+}
+
+/// The pairs `(index of a superseded window, the study superseding it)`:
+/// every inconclusive window of study `T` whose file's study `S` extends `T`
+/// (`extends(spec, S) = Some(T)`) and has a decisive window in the same
+/// parameter, at the same values of the other swept parameters where both
+/// fits hold some, starting where `T`'s ends or beyond on the side of
+/// `limit`.
+fn superseded<'b>(
+    windows: &[Option<Window<'_>>],
+    extends: impl Fn(&Path, &str) -> Option<&'b str>,
+    limit: Limit,
+) -> Vec<(usize, String)> {
+    let mut marks = Vec::new();
+    for far in windows.iter().flatten() {
+        if !matches!(far.verdict, Verdict::Confirmed | Verdict::Contradicted) {
+            continue;
+        }
+        let Some(target) = extends(far.spec, far.study) else {
+            continue;
+        };
+        for (k, near) in windows.iter().enumerate() {
+            let Some(near) = near else { continue };
+            let same_instance = near.spec == far.spec
+                && near.study == target
+                && near.param == far.param
+                && (near.at.is_empty() || far.at.is_empty() || near.at == far.at);
+            let beyond = match limit {
+                Limit::Large => far.window.0 >= near.window.1 * (1.0 - 1e-9),
+                Limit::Small => far.window.1 <= near.window.0 * (1.0 + 1e-9),
+            };
+            if near.verdict == Verdict::Inconclusive && same_instance && beyond {
+                marks.push((k, far.study.to_string()));
+            }
+        }
+    }
+    marks
+}
+
+/// Marks every inconclusive slope part of a claim that a decisive slope
+/// part of a study extending its study supersedes ([`Part::superseded_by`]).
+pub fn supersede_nearer_windows(parts: &mut [Part], judged: &[Judged], limit: Limit) {
+    let extends = |spec: &Path, study: &str| {
+        judged
+            .iter()
+            .filter(|j| j.path == spec)
+            .flat_map(|j| j.experiment.studies.iter())
+            .find(|s| s.name == study)
+            .and_then(|s| s.extends.as_deref())
+    };
+    let windows: Vec<Option<Window>> = parts.iter().map(window_of).collect();
+    let marks = superseded(&windows, extends, limit);
+    for (k, by) in marks {
+        parts[k].superseded_by.get_or_insert(by);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn w<'a>(study: &'a str, window: (f64, f64), verdict: Verdict) -> Option<Window<'a>> {
+        Some(Window {
+            spec: Path::new("e.toml"),
+            study,
+            param: "n",
+            at: &[],
+            window,
+            verdict,
+        })
+    }
+
+    fn far_extends_near(_: &Path, s: &str) -> Option<&'static str> {
+        (s == "far").then_some("near")
+    }
+
+    #[test]
+    fn a_decisive_farther_window_supersedes_an_inconclusive_nearer_one() {
+        let ws = [
+            w("near", (1e6, 1e8), Verdict::Inconclusive),
+            w("far", (1e8, 1e11), Verdict::Confirmed),
+        ];
+        let got = superseded(&ws, far_extends_near, Limit::Large);
+        assert_eq!(got, vec![(0, "far".to_string())]);
+        // A contradiction farther out supersedes it too (and contradicts).
+        let ws = [ws[0], w("far", (1e8, 1e11), Verdict::Contradicted)];
+        assert_eq!(superseded(&ws, far_extends_near, Limit::Large).len(), 1);
+    }
+
+    #[test]
+    fn nothing_is_superseded_without_a_decisive_farther_window_of_an_extending_study() {
+        let near = w("near", (1e6, 1e8), Verdict::Inconclusive);
+        let none = |ws: &[Option<Window>], limit| superseded(ws, far_extends_near, limit);
+        // The farther window is itself inconclusive.
+        assert!(none(
+            &[near, w("far", (1e8, 1e11), Verdict::Inconclusive)],
+            Limit::Large
+        )
+        .is_empty());
+        // It overlaps the nearer window instead of lying beyond it.
+        assert!(none(
+            &[near, w("far", (1e7, 1e11), Verdict::Confirmed)],
+            Limit::Large
+        )
+        .is_empty());
+        // Beyond on the wrong side of the claim's limit.
+        assert!(none(
+            &[near, w("far", (1e8, 1e11), Verdict::Confirmed)],
+            Limit::Small
+        )
+        .is_empty());
+        // A study that does not extend the nearer one.
+        assert!(none(
+            &[near, w("other", (1e8, 1e11), Verdict::Confirmed)],
+            Limit::Large
+        )
+        .is_empty());
+        // A decisive nearer window stays as it is.
+        let decided = w("near", (1e6, 1e8), Verdict::Confirmed);
+        assert!(none(
+            &[decided, w("far", (1e8, 1e11), Verdict::Confirmed)],
+            Limit::Large
+        )
+        .is_empty());
+        // Other swept values that differ: another instance.
+        let at_a = [("d".to_string(), 16.0)];
+        let at_b = [("d".to_string(), 64.0)];
+        let mut n = near.unwrap();
+        n.at = &at_a;
+        let mut f = w("far", (1e8, 1e11), Verdict::Confirmed).unwrap();
+        f.at = &at_b;
+        assert!(none(&[Some(n), Some(f)], Limit::Large).is_empty());
+        f.at = &at_a;
+        assert_eq!(none(&[Some(n), Some(f)], Limit::Large).len(), 1);
+    }
+
+    #[test]
+    fn below_a_shrinking_parameter_is_farther() {
+        let ws = [
+            w("near", (0.1, 1.0), Verdict::Inconclusive),
+            w("far", (0.01, 0.1), Verdict::Confirmed),
+        ];
+        assert_eq!(superseded(&ws, far_extends_near, Limit::Small).len(), 1);
+        assert!(superseded(&ws, far_extends_near, Limit::Large).is_empty());
+    }
+}
