@@ -159,20 +159,26 @@ fn bytes_text(bytes: f64) -> String {
 
 /// An inconclusive judgement that no repetition count decides (a misfit,
 /// or a worse exponent on an instance not shown to attain the rate), with
-/// what lies beyond its window on the side of the claim's `limit`: the grid
-/// points already measured there, or what the next decade costs and on
-/// which side of the [`RERUN_LINE_CORE_HOURS`] line that falls. Other
-/// judgements (a regime not reached names its own), and fits whose grid
-/// cannot be extended, are returned as they are.
+/// what lies beyond its window on the side of the claim's `limit`: the
+/// claim's own `beyond` text where it has one, else the grid points already
+/// measured there, or what the next decade costs and on which side of the
+/// [`RERUN_LINE_CORE_HOURS`] line that falls. Other judgements (a regime
+/// not reached names its own), and fits whose grid cannot be extended, are
+/// returned as they are.
 pub fn with_next_decade(
     mut j: Judgement,
     study: &Study,
     s: &SlopeResult,
     limit: Limit,
+    written: Option<&str>,
 ) -> Judgement {
     let misfit = matches!(j.outlook, Some(o) if !matches!(o, Outlook::Count(_)));
     let open = misfit || j.rules.contains(&Rule::NotAttained);
     if j.verdict != Verdict::Inconclusive || !open {
+        return j;
+    }
+    if let Some(text) = written {
+        j.reason.push_str(&format!("; beyond the window: {text}"));
         return j;
     }
     let side = if limit == Limit::Small {

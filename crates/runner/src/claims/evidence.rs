@@ -266,7 +266,8 @@ pub fn study_parts<'a>(
         }
         let judgement = with_rerun_cost(judgement, study);
         let judgement = with_local_slopes(judgement, a, s, rule.band(slope, s.tolerance));
-        let judgement = super::beyond::with_next_decade(judgement, study, s, c.limit);
+        let judgement =
+            super::beyond::with_next_decade(judgement, study, s, c.limit, c.beyond.as_deref());
         Part {
             where_: where_(&format!("slope in {}{at}{window}", s.param)),
             judgement,

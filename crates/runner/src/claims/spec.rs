@@ -182,6 +182,13 @@ pub struct ClaimSpec {
     /// expected difference of their slopes.
     #[serde(default)]
     pub difference: Option<SlopeDifference>,
+    /// What lies beyond the naming studies' windows, written where the
+    /// ledger's priced next decade would mislead (a decade the algorithm
+    /// cannot run at the study's other values, or one whose cost the plan
+    /// is known to miss): it replaces that clause in every misfit or
+    /// not-attained part's reason ([`super::beyond`]).
+    #[serde(default)]
+    pub beyond: Option<String>,
 }
 
 /// The expectation of a `slope_difference` claim: the slope of
