@@ -15,8 +15,12 @@ use crate::format::sig;
 use crate::validate::Study;
 use crate::verdict::{Judgement, Outlook, Rule, Verdict};
 
-use super::evidence::RERUN_LINE_CORE_HOURS;
 use super::spec::Limit;
+
+/// Issue 39's line for a rerun: an inconclusive row whose deciding
+/// repetitions, or the next decade beyond its window, cost at most this many
+/// core-hours is within this machine's reach.
+pub const RERUN_LINE_CORE_HOURS: f64 = 1.0;
 
 /// The cost of the next decade above a fit's window.
 #[derive(Debug, Clone, PartialEq)]

@@ -12,6 +12,7 @@ use crate::spec::SlopeSide;
 use crate::validate::{Experiment, Study};
 use crate::verdict::{judge_fit, Judgement, Rule, Verdict, MISFIT_TAIL};
 
+use super::beyond::RERUN_LINE_CORE_HOURS;
 use super::spec::{toml_files, ClaimKind, ClaimSpec, Evidence, TestReading};
 
 /// An experiment with its analyses re-derived from its committed summary.
@@ -528,10 +529,6 @@ pub fn difference_fit(
     );
     Ok((result, check, where_))
 }
-
-/// Issue 39's line for a rerun: an inconclusive row whose deciding
-/// repetitions cost at most this many core-hours is rerun at them.
-pub const RERUN_LINE_CORE_HOURS: f64 = 1.0;
 
 /// An inconclusive fit that names the repetitions that would decide it, with
 /// what they cost by `runner plan`'s model (the study's grid at that count,
