@@ -10,10 +10,10 @@
 //! row is not known before it runs; what it costs is, and a cost above the
 //! [`RERUN_LINE_CORE_HOURS`] line says the row waits for a larger machine.
 
-use crate::analyze::SlopeResult;
+use crate::analyze::{SlopeResult, StudyAnalysis};
 use crate::format::sig;
 use crate::validate::Study;
-use crate::verdict::{Judgement, Outlook, Rule, Verdict};
+use crate::verdict::{Judgement, Outlook, Rule, Verdict, TRIVIAL_FRACTION};
 
 use super::spec::Limit;
 
@@ -21,6 +21,22 @@ use super::spec::Limit;
 /// repetitions, or the next decade beyond its window, cost at most this many
 /// core-hours is within this machine's reach.
 pub const RERUN_LINE_CORE_HOURS: f64 = 1.0;
+
+/// How every "what lies beyond the window" clause of a reason starts
+/// ([`with_next_decade`]; `supersede` replaces it once a farther window ran).
+pub const BEYOND_CLAUSE: &str = "; beyond the window: ";
+
+/// Which side of the [`RERUN_LINE_CORE_HOURS`] line `hours` falls on, in
+/// the words every priced clause of the ledger ends with ("within the 1
+/// core-hour line" or "above" it).
+pub fn against_the_line(hours: f64) -> String {
+    let side = if hours <= RERUN_LINE_CORE_HOURS {
+        "within"
+    } else {
+        "above"
+    };
+    format!("{side} the {} core-hour line", sig(RERUN_LINE_CORE_HOURS))
+}
 
 /// The cost of the next decade above a fit's window.
 #[derive(Debug, Clone, PartialEq)]
@@ -161,10 +177,37 @@ fn bytes_text(bytes: f64) -> String {
     }
 }
 
+/// The window's edge on the side of `limit` and the mean there, when that
+/// mean already sits at the study's trivial value (at least
+/// [`TRIVIAL_FRACTION`] of `trivial_max`, the level the fit's own rule
+/// calls no evidence): farther in the limit the error can only stay there.
+fn trivial_at_edge(
+    study: &Study,
+    a: &StudyAnalysis,
+    s: &SlopeResult,
+    limit: Limit,
+) -> Option<(f64, f64, f64)> {
+    let t = study.trivial_max?;
+    let (_, members) = crate::analyze::fit_groups(&a.points, &s.param)
+        .into_iter()
+        .find(|(at, _)| *at == s.at)?;
+    let inside = members.iter().filter_map(|p| {
+        let x = p.swept_value(&s.param)?;
+        crate::validate::in_window(x, s.window).then_some((x, p.mean))
+    });
+    let edge = match limit {
+        Limit::Large => inside.max_by(|p, q| p.0.total_cmp(&q.0)),
+        Limit::Small => inside.min_by(|p, q| p.0.total_cmp(&q.0)),
+    }?;
+    (edge.1 >= TRIVIAL_FRACTION * t).then_some((edge.0, edge.1, t))
+}
+
 /// An inconclusive judgement that no repetition count decides (a misfit,
 /// or a worse exponent on an instance not shown to attain the rate), with
 /// what lies beyond its window on the side of the claim's `limit`: the
-/// claim's own `beyond` text where it has one, else the grid points already
+/// claim's own `beyond` text where it has one, else that the mean already
+/// sits at the trivial value at the window's edge there (so no farther
+/// window on this instance decides), else the grid points already
 /// measured there, or what the next decade costs and on which side of the
 /// [`RERUN_LINE_CORE_HOURS`] line that falls. Other judgements (a regime
 /// not reached names its own), and fits whose grid cannot be extended, are
@@ -172,6 +215,7 @@ fn bytes_text(bytes: f64) -> String {
 pub fn with_next_decade(
     mut j: Judgement,
     study: &Study,
+    a: &StudyAnalysis,
     s: &SlopeResult,
     limit: Limit,
     written: Option<&str>,
@@ -182,7 +226,7 @@ pub fn with_next_decade(
         return j;
     }
     if let Some(text) = written {
-        j.reason.push_str(&format!("; beyond the window: {text}"));
+        j.reason.push_str(&format!("{BEYOND_CLAUSE}{text}"));
         return j;
     }
     let side = if limit == Limit::Small {
@@ -190,24 +234,29 @@ pub fn with_next_decade(
     } else {
         "above"
     };
+    if let Some((edge, mean, t)) = trivial_at_edge(study, a, s, limit) {
+        j.reason.push_str(&format!(
+            "{BEYOND_CLAUSE}the mean is already {} at {} = {}, the window's edge {side} (at least {TRIVIAL_FRACTION} of the trivial value {}): every cell farther in the claim's limit sits at the trivial value, so no farther window on this instance decides it (that needs an instance whose error is still informative there)",
+            sig(mean),
+            s.param,
+            sig(edge),
+            sig(t)
+        ));
+        return j;
+    }
     let text = match beyond(study, &s.param, &s.at, s.window, limit) {
         None => return j,
         Some(Beyond::Measured(farthest)) => format!(
-            "; beyond the window: the study's grid already runs {side} it to {} = {}, outside the claim's window (another regime), so a larger grid at these values does not decide it",
+            "{BEYOND_CLAUSE}the study's grid already runs {side} it to {} = {}, outside the claim's window (another regime), so a larger grid at these values does not decide it",
             s.param,
             sig(farthest)
         ),
         Some(Beyond::Decade(next)) => {
             let hours = next.core_seconds / 3600.0;
-            let line = if hours <= RERUN_LINE_CORE_HOURS {
-                "within"
-            } else {
-                "above"
-            };
             let (first, last) = (next.values[0], next.values[next.values.len() - 1]);
             let count = next.values.len();
             format!(
-                "; beyond the window: the next decade {side} it, {} in [{}, {}] ({count} point{} at the grid's step, {} repetitions, the fit's other values), costs about {} core-hours by runner plan's model (largest cell {}), {line} the {} core-hour line",
+                "{BEYOND_CLAUSE}the next decade {side} it, {} in [{}, {}] ({count} point{} at the grid's step, {} repetitions, the fit's other values), costs about {} core-hours by runner plan's model (largest cell {}), {}",
                 s.param,
                 sig(first.min(last)),
                 sig(first.max(last)),
@@ -215,7 +264,7 @@ pub fn with_next_decade(
                 study.repetitions,
                 sig(hours),
                 bytes_text(next.peak_cell_bytes),
-                sig(RERUN_LINE_CORE_HOURS)
+                against_the_line(hours)
             )
         }
     };
@@ -273,6 +322,56 @@ mod tests {
         assert_eq!(got, Some(Beyond::Measured(1000.0)));
         // A parameter the study does not sweep has nothing beyond.
         assert_eq!(beyond(&s, "eps", &[], (0.1, 1.0), Limit::Small), None);
+    }
+
+    /// `ggp_sco_alg4_eps` (trivial value 0.498, eps in [0.1, 0.9]) judged on
+    /// synthetic means falling as 1/eps from `at_bottom` at eps = 0.1.
+    fn alg4_eps_analysis(at_bottom: f64) -> (Study, StudyAnalysis) {
+        let s = study("gonzalez.toml", "ggp_sco_alg4_eps");
+        let points = s.axes[0]
+            .values
+            .iter()
+            .enumerate()
+            .map(|(i, &eps)| {
+                let mean = at_bottom * 0.1 / eps;
+                crate::analyze::PointSummary {
+                    point: i,
+                    swept: vec![("eps".to_string(), eps)],
+                    count: 10,
+                    failed: 0,
+                    mean,
+                    median: mean,
+                    q10: mean,
+                    q90: mean,
+                    se: 0.01 * mean,
+                    ci_low: 0.98 * mean,
+                    ci_high: 1.02 * mean,
+                    theory: f64::NAN,
+                    bound: f64::NAN,
+                    reference: f64::NAN,
+                    worst_case_at: None,
+                }
+            })
+            .collect();
+        let a = crate::analyze::judge_study(&s, points, Vec::new(), 0, 0);
+        (s, a)
+    }
+
+    #[test]
+    fn a_window_whose_edge_in_the_limit_is_at_the_trivial_value_has_nothing_farther() {
+        // 0.46 >= 0.9 x 0.498 at the bottom edge, eps = 0.1.
+        let (s, a) = alg4_eps_analysis(0.46);
+        let fit = &a.slopes[0];
+        assert_eq!(
+            trivial_at_edge(&s, &a, fit, Limit::Small),
+            Some((0.1, 0.46, 0.498))
+        );
+        // The top edge (eps = 0.9) is far below it: a growing limit has
+        // a farther window to price.
+        assert_eq!(trivial_at_edge(&s, &a, fit, Limit::Large), None);
+        // Below the 0.9 fraction (0.44 < 0.448) the bottom is informative.
+        let (s, a) = alg4_eps_analysis(0.44);
+        assert_eq!(trivial_at_edge(&s, &a, &a.slopes[0], Limit::Small), None);
     }
 
     #[test]

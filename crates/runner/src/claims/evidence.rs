@@ -12,7 +12,6 @@ use crate::spec::SlopeSide;
 use crate::validate::{Experiment, Study};
 use crate::verdict::{judge_fit, Judgement, Rule, Verdict, MISFIT_TAIL};
 
-use super::beyond::RERUN_LINE_CORE_HOURS;
 use super::spec::{toml_files, ClaimKind, ClaimSpec, Evidence, TestReading};
 
 /// An experiment with its analyses re-derived from its committed summary.
@@ -268,7 +267,7 @@ pub fn study_parts<'a>(
         let judgement = with_rerun_cost(judgement, study);
         let judgement = with_local_slopes(judgement, a, s, rule.band(slope, s.tolerance));
         let judgement =
-            super::beyond::with_next_decade(judgement, study, s, c.limit, c.beyond.as_deref());
+            super::beyond::with_next_decade(judgement, study, a, s, c.limit, c.beyond.as_deref());
         Part {
             where_: where_(&format!("slope in {}{at}{window}", s.param)),
             judgement,
@@ -533,7 +532,7 @@ pub fn difference_fit(
 /// An inconclusive fit that names the repetitions that would decide it, with
 /// what they cost by `runner plan`'s model (the study's grid at that count,
 /// whatever count its evidence ran at) and on which side of
-/// [`RERUN_LINE_CORE_HOURS`] that falls. Other judgements are returned as
+/// [`RERUN_LINE_CORE_HOURS`](super::beyond::RERUN_LINE_CORE_HOURS) that falls. Other judgements are returned as
 /// they are.
 fn with_rerun_cost(mut j: Judgement, study: &Study) -> Judgement {
     if j.verdict != Verdict::Inconclusive {
@@ -545,15 +544,10 @@ fn with_rerun_cost(mut j: Judgement, study: &Study) -> Judgement {
     let per_repetition =
         crate::cost::estimate_study(study).core_seconds / study.repetitions.max(1) as f64;
     let hours = per_repetition * reps as f64 / 3600.0;
-    let side = if hours <= RERUN_LINE_CORE_HOURS {
-        "within"
-    } else {
-        "above"
-    };
     j.reason.push_str(&format!(
-        "; {reps} repetitions cost about {} core-hours by runner plan's model, {side} the {} core-hour line of a rerun",
+        "; {reps} repetitions cost about {} core-hours by runner plan's model, {} of a rerun",
         sig(hours),
-        sig(RERUN_LINE_CORE_HOURS)
+        super::beyond::against_the_line(hours)
     ));
     j
 }

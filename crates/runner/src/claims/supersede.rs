@@ -35,22 +35,32 @@ fn window_of<'a>(p: &'a Part) -> Option<Window<'a>> {
     })
 }
 
-/// The pairs `(index of a superseded window, the study superseding it)`:
-/// every inconclusive window of study `T` whose file's study `S` extends `T`
-/// (`extends(spec, S) = Some(T)`) and has a decisive window in the same
+/// A nearer inconclusive window and the farther window of a study that
+/// extends its study.
+#[derive(Debug, Clone, PartialEq)]
+struct Extension {
+    /// Index of the nearer (inconclusive) window.
+    near: usize,
+    /// The extending study.
+    by: String,
+    /// The farther window.
+    window: (f64, f64),
+    /// Whether the farther window decides (confirmed or contradicted).
+    decisive: bool,
+}
+
+/// Every inconclusive window of study `T` whose file's study `S` extends
+/// `T` (`extends(spec, S) = Some(T)`) and has a window in the same
 /// parameter, at the same values of the other swept parameters where both
 /// fits hold some, starting where `T`'s ends or beyond on the side of
 /// `limit`.
-fn superseded<'b>(
+fn extensions<'b>(
     windows: &[Option<Window<'_>>],
     extends: impl Fn(&Path, &str) -> Option<&'b str>,
     limit: Limit,
-) -> Vec<(usize, String)> {
-    let mut marks = Vec::new();
+) -> Vec<Extension> {
+    let mut out = Vec::new();
     for far in windows.iter().flatten() {
-        if !matches!(far.verdict, Verdict::Confirmed | Verdict::Contradicted) {
-            continue;
-        }
         let Some(target) = extends(far.spec, far.study) else {
             continue;
         };
@@ -65,15 +75,56 @@ fn superseded<'b>(
                 Limit::Small => far.window.1 <= near.window.0 * (1.0 + 1e-9),
             };
             if near.verdict == Verdict::Inconclusive && same_instance && beyond {
-                marks.push((k, far.study.to_string()));
+                out.push(Extension {
+                    near: k,
+                    by: far.study.to_string(),
+                    window: far.window,
+                    decisive: matches!(far.verdict, Verdict::Confirmed | Verdict::Contradicted),
+                });
             }
         }
     }
-    marks
+    out
+}
+
+/// The pairs `(index of a superseded window, the study superseding it)`:
+/// the [`extensions`] whose farther window decides (the rule
+/// [`supersede_nearer_windows`] applies, as its tests read it).
+#[cfg(test)]
+fn superseded<'b>(
+    windows: &[Option<Window<'_>>],
+    extends: impl Fn(&Path, &str) -> Option<&'b str>,
+    limit: Limit,
+) -> Vec<(usize, String)> {
+    extensions(windows, extends, limit)
+        .into_iter()
+        .filter(|e| e.decisive)
+        .map(|e| (e.near, e.by))
+        .collect()
+}
+
+/// `reason` with its "beyond the window" clause (the next decade priced, or
+/// the claim's written text, added by [`super::beyond::with_next_decade`])
+/// replaced by the farther window that has since measured there: once a
+/// study extends this one, what lies beyond is that study's fit, not a
+/// price.
+fn measured_beyond(reason: &str, by: &str, window: (f64, f64)) -> String {
+    let kept = match reason.rfind(super::beyond::BEYOND_CLAUSE) {
+        Some(at) => &reason[..at],
+        None => reason,
+    };
+    format!(
+        "{kept}{}measured by {by}, which extends this study, on [{}, {}] (its fit is this row's farther evidence)",
+        super::beyond::BEYOND_CLAUSE,
+        crate::format::sig(window.0),
+        crate::format::sig(window.1)
+    )
 }
 
 /// Marks every inconclusive slope part of a claim that a decisive slope
-/// part of a study extending its study supersedes ([`Part::superseded_by`]).
+/// part of a study extending its study supersedes ([`Part::superseded_by`]),
+/// and points every inconclusive part that a study extends, decisive or
+/// not, at that study's farther window in place of the decade it priced.
 pub fn supersede_nearer_windows(parts: &mut [Part], judged: &[Judged], limit: Limit) {
     let extends = |spec: &Path, study: &str| {
         judged
@@ -84,9 +135,13 @@ pub fn supersede_nearer_windows(parts: &mut [Part], judged: &[Judged], limit: Li
             .and_then(|s| s.extends.as_deref())
     };
     let windows: Vec<Option<Window>> = parts.iter().map(window_of).collect();
-    let marks = superseded(&windows, extends, limit);
-    for (k, by) in marks {
-        parts[k].superseded_by.get_or_insert(by);
+    let found = extensions(&windows, extends, limit);
+    for e in found {
+        let part = &mut parts[e.near];
+        part.judgement.reason = measured_beyond(&part.judgement.reason, &e.by, e.window);
+        if e.decisive {
+            part.superseded_by.get_or_insert(e.by);
+        }
     }
 }
 
@@ -167,6 +222,26 @@ mod tests {
         assert!(none(&[Some(n), Some(f)], Limit::Large).is_empty());
         f.at = &at_a;
         assert_eq!(none(&[Some(n), Some(f)], Limit::Large).len(), 1);
+    }
+
+    #[test]
+    fn an_extended_window_names_the_farther_fit_in_place_of_its_price() {
+        let priced = "CI [-1, 0] straddles; beyond the window: the next decade above it, n in [1e8, 1e9], costs about 0.5 core-hours, within the 1 core-hour line";
+        let got = measured_beyond(priced, "far", (1e8, 1e9));
+        assert_eq!(
+            got,
+            "CI [-1, 0] straddles; beyond the window: measured by far, which extends this study, on [1.000e8, 1.000e9] (its fit is this row's farther evidence)"
+        );
+        // A reason without a clause gains one.
+        assert!(measured_beyond("misfit", "far", (1.0, 10.0)).starts_with("misfit; beyond"));
+        // An inconclusive farther window is found, and is not decisive.
+        let ws = [
+            w("near", (1e6, 1e8), Verdict::Inconclusive),
+            w("far", (1e8, 1e11), Verdict::Inconclusive),
+        ];
+        let got = extensions(&ws, far_extends_near, Limit::Large);
+        assert_eq!(got.len(), 1);
+        assert!(!got[0].decisive && got[0].near == 0 && got[0].window == (1e8, 1e11));
     }
 
     #[test]
