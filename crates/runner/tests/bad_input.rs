@@ -209,6 +209,20 @@ fn cases() -> Vec<(&'static str, String, &'static str, usize)> {
             line_of("name = \"n_pure\"") + 1,
         ),
         (
+            "a chain of extends that loops",
+            replace(
+                "name = \"n_pure\"",
+                "name = \"n_pure\"\nextends = \"eps_gauss\"",
+            )
+            .replacen(
+                "name = \"eps_gauss\"",
+                "name = \"eps_gauss\"\nextends = \"n_pure\"",
+                1,
+            ),
+            "study `n_pure` extends a chain that returns to `n_pure` (n_pure -> eps_gauss)",
+            line_of("name = \"n_pure\"") + 1,
+        ),
+        (
             "halfspace algorithm on an objective family",
             replace(
                 "name = \"output_perturbation_conceptual\" }",

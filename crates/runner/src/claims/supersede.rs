@@ -47,10 +47,14 @@ struct Extension {
     window: (f64, f64),
     /// Whether the farther window decides (confirmed or contradicted).
     decisive: bool,
+    /// Whether the extending study names the nearer one itself (not through
+    /// a chain of farther windows).
+    direct: bool,
 }
 
 /// Every inconclusive window of study `T` whose file's study `S` extends
-/// `T` (`extends(spec, S) = Some(T)`) and has a window in the same
+/// `T` (`extends(spec, S) = Some(T)`, or through a chain of such studies:
+/// a window farther than a farther window is farther still) and has a window in the same
 /// parameter, at the same values of the other swept parameters where both
 /// fits hold some, starting where `T`'s ends or beyond on the side of
 /// `limit`.
@@ -61,13 +65,20 @@ fn extensions<'b>(
 ) -> Vec<Extension> {
     let mut out = Vec::new();
     for far in windows.iter().flatten() {
-        let Some(target) = extends(far.spec, far.study) else {
-            continue;
-        };
+        // The studies `far` extends, nearest first (validation rejects a
+        // chain that loops; the bound is a guard).
+        let mut chain: Vec<&str> = Vec::new();
+        let mut next = extends(far.spec, far.study);
+        while let Some(t) = next.filter(|t| chain.len() < 64 && !chain.contains(t)) {
+            chain.push(t);
+            next = extends(far.spec, t);
+        }
         for (k, near) in windows.iter().enumerate() {
             let Some(near) = near else { continue };
+            let Some(depth) = chain.iter().position(|t| *t == near.study) else {
+                continue;
+            };
             let same_instance = near.spec == far.spec
-                && near.study == target
                 && near.param == far.param
                 && (near.at.is_empty() || far.at.is_empty() || near.at == far.at);
             let beyond = match limit {
@@ -80,6 +91,7 @@ fn extensions<'b>(
                     by: far.study.to_string(),
                     window: far.window,
                     decisive: matches!(far.verdict, Verdict::Confirmed | Verdict::Contradicted),
+                    direct: depth == 0,
                 });
             }
         }
@@ -123,8 +135,9 @@ fn measured_beyond(reason: &str, by: &str, window: (f64, f64)) -> String {
 
 /// Marks every inconclusive slope part of a claim that a decisive slope
 /// part of a study extending its study supersedes ([`Part::superseded_by`]),
-/// and points every inconclusive part that a study extends, decisive or
-/// not, at that study's farther window in place of the decade it priced.
+/// and points every inconclusive part that a study extends directly,
+/// decisive or not, at that study's farther window in place of the decade
+/// it priced.
 pub fn supersede_nearer_windows(parts: &mut [Part], judged: &[Judged], limit: Limit) {
     let extends = |spec: &Path, study: &str| {
         judged
@@ -138,7 +151,9 @@ pub fn supersede_nearer_windows(parts: &mut [Part], judged: &[Judged], limit: Li
     let found = extensions(&windows, extends, limit);
     for e in found {
         let part = &mut parts[e.near];
-        part.judgement.reason = measured_beyond(&part.judgement.reason, &e.by, e.window);
+        if e.direct {
+            part.judgement.reason = measured_beyond(&part.judgement.reason, &e.by, e.window);
+        }
         if e.decisive {
             part.superseded_by.get_or_insert(e.by);
         }
@@ -242,6 +257,41 @@ mod tests {
         let got = extensions(&ws, far_extends_near, Limit::Large);
         assert_eq!(got.len(), 1);
         assert!(!got[0].decisive && got[0].near == 0 && got[0].window == (1e8, 1e11));
+    }
+
+    #[test]
+    fn a_chain_of_farther_windows_supersedes_every_nearer_one() {
+        // far2 extends far, which extends near.
+        let chain = |_: &Path, s: &str| match s {
+            "far2" => Some("far"),
+            "far" => Some("near"),
+            _ => None,
+        };
+        let ws = [
+            w("near", (0.3, 10.0), Verdict::Inconclusive),
+            w("far", (10.0, 100.0), Verdict::Inconclusive),
+            w("far2", (100.0, 1000.0), Verdict::Confirmed),
+        ];
+        let got = extensions(&ws, chain, Limit::Large);
+        let marks: Vec<(usize, &str, bool, bool)> = got
+            .iter()
+            .map(|e| (e.near, e.by.as_str(), e.decisive, e.direct))
+            .collect();
+        assert_eq!(
+            marks,
+            vec![
+                (0, "far", false, true),
+                (0, "far2", true, false),
+                (1, "far2", true, true),
+            ]
+        );
+        // A loop (which validation rejects) ends.
+        let looped = |_: &Path, s: &str| match s {
+            "far" => Some("near"),
+            "near" => Some("far"),
+            _ => None,
+        };
+        assert_eq!(extensions(&ws, looped, Limit::Large).len(), 1);
     }
 
     #[test]

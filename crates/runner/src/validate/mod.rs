@@ -202,7 +202,8 @@ impl Experiment {
 /// of the claim files beside the spec ([`crate::claims::study_rule`]).
 /// Each `extends` names another study of the file on the same family and
 /// algorithm (a farther window of the same instance; its other parameters
-/// may differ, e.g. the repetitions or a fixed `d`).
+/// may differ, e.g. the repetitions or a fixed `d`), and following
+/// `extends` from any study ends (no chain returns to a study).
 fn check_extends(
     loc: &crate::diagnostics::SpecLocator<'_>,
     spec: &crate::spec::ExperimentSpec,
@@ -233,6 +234,28 @@ fn check_extends(
                 ),
                 "extend a study of the same family and algorithm",
             ));
+        }
+        // A chain of farther windows (the ledger follows it) must end.
+        let mut seen = vec![s.name.as_str()];
+        let mut next = Some(target.as_str());
+        while let Some(name) = next {
+            if seen.contains(&name) {
+                return Err(loc.error(
+                    &path,
+                    format!(
+                        "study `{}` extends a chain that returns to `{name}` ({})",
+                        s.name,
+                        seen.join(" -> ")
+                    ),
+                    "each farther window extends a nearer one; the nearest extends none",
+                ));
+            }
+            seen.push(name);
+            next = spec
+                .studies
+                .iter()
+                .find(|t| t.name == name)
+                .and_then(|t| t.extends.as_deref());
         }
     }
     Ok(())
