@@ -146,7 +146,7 @@ impl JlMap {
     /// once (`4 d` additions), after which each row of `Phi` costs `d/4`
     /// lookups instead of `d` signed additions (about 4x faster for `k >> 4`).
     ///
-    /// The table is built and read [`WORDS_PER_PASS`] sign words (1 024
+    /// The table is built and read 32 sign words (`WORDS_PER_PASS`, 1 024
     /// coordinates) at a time, every row of `Phi` reading one pass's slice
     /// before the next is built; each output keeps its four lane sums across
     /// passes, so every sum adds the same terms in the same order as one
