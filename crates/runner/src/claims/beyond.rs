@@ -177,6 +177,27 @@ fn bytes_text(bytes: f64) -> String {
     }
 }
 
+/// The points of fit `s` (its group at the fit's other swept values) inside
+/// its window, each with its value of the swept parameter, in grid order.
+pub fn window_points<'a>(
+    a: &'a StudyAnalysis,
+    s: &SlopeResult,
+) -> Vec<(f64, &'a crate::analyze::PointSummary)> {
+    let Some((_, members)) = crate::analyze::fit_groups(&a.points, &s.param)
+        .into_iter()
+        .find(|(at, _)| *at == s.at)
+    else {
+        return Vec::new();
+    };
+    members
+        .into_iter()
+        .filter_map(|p| {
+            let x = p.swept_value(&s.param)?;
+            crate::validate::in_window(x, s.window).then_some((x, p))
+        })
+        .collect()
+}
+
 /// The window's edge on the side of `limit` and the mean there, when that
 /// mean already sits at the study's trivial value (at least
 /// [`TRIVIAL_FRACTION`] of `trivial_max`, the level the fit's own rule
@@ -188,13 +209,7 @@ fn trivial_at_edge(
     limit: Limit,
 ) -> Option<(f64, f64, f64)> {
     let t = study.trivial_max?;
-    let (_, members) = crate::analyze::fit_groups(&a.points, &s.param)
-        .into_iter()
-        .find(|(at, _)| *at == s.at)?;
-    let inside = members.iter().filter_map(|p| {
-        let x = p.swept_value(&s.param)?;
-        crate::validate::in_window(x, s.window).then_some((x, p.mean))
-    });
+    let inside = window_points(a, s).into_iter().map(|(x, p)| (x, p.mean));
     let edge = match limit {
         Limit::Large => inside.max_by(|p, q| p.0.total_cmp(&q.0)),
         Limit::Small => inside.min_by(|p, q| p.0.total_cmp(&q.0)),

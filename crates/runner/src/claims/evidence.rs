@@ -568,20 +568,10 @@ pub fn with_local_slopes(
     let (Some((low, high)), true) = (band, j.reason.contains(MISFIT_TAIL)) else {
         return j;
     };
-    let Some((_, members)) = crate::analyze::fit_groups(&a.points, &s.param)
+    let mut pts: Vec<(f64, f64, f64)> = super::beyond::window_points(a, s)
         .into_iter()
-        .find(|(at, _)| *at == s.at)
-    else {
-        return j;
-    };
-    let mut pts: Vec<(f64, f64, f64)> = members
-        .iter()
-        .filter_map(|p| {
-            let x = p.swept_value(&s.param)?;
-            let usable =
-                crate::validate::in_window(x, s.window) && p.mean > 0.0 && p.mean.is_finite();
-            usable.then_some((x, p.mean, p.theory))
-        })
+        .filter(|(_, p)| p.mean > 0.0 && p.mean.is_finite())
+        .map(|(x, p)| (x, p.mean, p.theory))
         .collect();
     pts.sort_by(|p, q| p.0.total_cmp(&q.0));
     if let Some(text) = local_slope_text(&pts, (low, high), &s.param) {
