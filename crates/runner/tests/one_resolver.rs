@@ -188,6 +188,8 @@ fn cases() -> Vec<(&'static str, &'static str, &'static str, &'static str)> {
         ("zcdp_delta of a row out of range", "claim = { rho = 0.02 }", "claim = { rho = 0.02 }\nzcdp_delta = 2.0", "zcdp_delta = 2.0"),
         ("profile selecting a missing audit", "only = [\"op\"]", "only = [\"op\", \"nope\"]", "\"nope\""),
         ("profile sizing a missing audit", "only = [\"op\"]", "only = [\"op\"]\nruns = { nope = 10 }", "nope ="),
+        ("profile probing a missing audit", "only = [\"op\"]", "only = [\"op\"]\npower_probes = { nope = 0 }", "nope ="),
+        ("profile probing past the grid", "only = [\"op\"]", "only = [\"op\"]\npower_probes = { op = 6 }", "op ="),
         ("profile selecting nothing", "only = [\"op\"]", "only = []", "only"),
     ]
 }

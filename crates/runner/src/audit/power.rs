@@ -341,15 +341,23 @@ pub fn measure(
                     probes: Vec::new(),
                     note: "no reference release is flagged by an audit of this size".into(),
                 }),
+                (Verdict::Consistent, Some(_), _) if o.audit.profile_probes == Some(0) => {
+                    Search::Done(Power {
+                        detectable_eps_95: None,
+                        own_rate: None,
+                        probes: Vec::new(),
+                        note: "not probed: the profile sets power_probes = 0 for this row".into(),
+                    })
+                }
                 (Verdict::Consistent, Some(reference), _) => {
                     // The spec's limit is a cost limit at the row's own runs;
                     // a profile that runs fewer (quick: 20 000 a side) probes
-                    // the whole grid.
-                    let limit = o
+                    // the whole grid unless it sets its own limit.
+                    let limit = o.audit.profile_probes.or(o
                         .audit
                         .row
                         .power_probes
-                        .filter(|_| o.audit.runs == o.audit.row.runs);
+                        .filter(|_| o.audit.runs == o.audit.row.runs));
                     Search::Probing(Ladder::new(reference, limit.unwrap_or(MAX_PROBES) - 1))
                 }
             }
@@ -395,8 +403,13 @@ pub fn measure(
                         top.0, top.1
                     );
                     if ladder.last + 1 < MAX_PROBES {
+                        let by = if a.profile_probes.is_some() {
+                            "the profile"
+                        } else {
+                            "the spec"
+                        };
                         note.push_str(&format!(
-                            "; the spec limits this row to {} probe{} (power_probes; the note says what one costs)",
+                            "; {by} limits this row to {} probe{} (power_probes; the note says what one costs)",
                             ladder.last + 1,
                             if ladder.last == 0 { "" } else { "s" }
                         ));

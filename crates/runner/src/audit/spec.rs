@@ -209,6 +209,13 @@ pub struct AuditProfile {
     /// that needs more runs to be caught than the profile's cap).
     #[serde(default)]
     pub runs: BTreeMap<String, usize>,
+    /// Power probes of named audits in this profile, replacing the row's
+    /// `power_probes` (`0..=`[`MAX_PROBES`]; 0 runs none, and the row's
+    /// power columns say so). For a row whose probes cost minutes even at
+    /// the profile's runs (a step count that grows with `eps'`), where the
+    /// profile checks the row itself and the default profile its power.
+    #[serde(default)]
+    pub power_probes: BTreeMap<String, usize>,
 }
 
 /// A validated audit: its algorithm, options resolved with their defaults and
@@ -229,6 +236,9 @@ pub struct Audit {
     pub run_at: Privacy,
     /// Runs a side after the profile.
     pub runs: usize,
+    /// Power probes the profile allows this row, replacing the row's own
+    /// limit (`None`: the row's, see [`AuditRow::power_probes`]).
+    pub profile_probes: Option<usize>,
     /// The `delta` a zCDP claim is converted at (the row's, else the file's).
     pub zcdp_delta: f64,
 }
@@ -338,7 +348,8 @@ fn validate(
         // Every row is validated, selected or not: a profile runs a part of
         // a spec that is right as a whole (as an experiment's `only` does).
         let cap = prof.and_then(|p| p.runs.get(&row.name).copied().or(p.max_runs));
-        let audit = validate_row(&loc, i, row, cap, file.zcdp_delta)?;
+        let mut audit = validate_row(&loc, i, row, cap, file.zcdp_delta)?;
+        audit.profile_probes = prof.and_then(|p| p.power_probes.get(&row.name).copied());
         if prof
             .and_then(|p| p.only.as_ref())
             .is_none_or(|only| only.contains(&row.name))
@@ -352,6 +363,20 @@ fn validate(
                 &toml_path!["profiles", p, "runs", missing],
                 format!("profile sets the runs of audit `{missing}`, which the spec lacks"),
                 "fix the profile's `runs` table",
+            ));
+        }
+        if let Some(missing) = prof.power_probes.keys().find(|o| !seen.contains(*o)) {
+            return Err(loc.error(
+                &toml_path!["profiles", p, "power_probes", missing],
+                format!("profile sets the power probes of audit `{missing}`, which the spec lacks"),
+                "fix the profile's `power_probes` table",
+            ));
+        }
+        if let Some((name, k)) = prof.power_probes.iter().find(|(_, k)| **k > MAX_PROBES) {
+            return Err(loc.error(
+                &toml_path!["profiles", p, "power_probes", name],
+                format!("power_probes = {k} for audit `{name}` is outside 0..={MAX_PROBES}"),
+                "0 skips the row's power search in this profile, 1 probes the reference only",
             ));
         }
         let only = prof.only.iter().flatten().enumerate();
@@ -517,6 +542,7 @@ fn validate_row(
         claim,
         run_at,
         runs: max_runs.map_or(row.runs, |m| row.runs.min(m)),
+        profile_probes: None,
         zcdp_delta,
     })
 }
