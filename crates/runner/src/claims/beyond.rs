@@ -217,12 +217,29 @@ fn trivial_at_edge(
     (edge.1 >= TRIVIAL_FRACTION * t).then_some((edge.0, edge.1, t))
 }
 
+/// Whether the fit's window holds the theory curve itself: every point
+/// without an error bar and with its mean equal to its stored theory value
+/// (to a relative 1e-12). A metric that reads the count a theorem
+/// prescribes (a schedule) is such a curve; its "CI" is the formula's own
+/// curvature, so a farther window refits the formula and measures nothing.
+fn means_are_the_theory_curve(a: &StudyAnalysis, s: &SlopeResult) -> bool {
+    let points = window_points(a, s);
+    !points.is_empty()
+        && points.iter().all(|(_, p)| {
+            p.se == 0.0
+                && p.theory.is_finite()
+                && (p.mean - p.theory).abs() <= 1e-12 * p.theory.abs()
+        })
+}
+
 /// An inconclusive judgement that no repetition count decides (a misfit,
 /// or a worse exponent on an instance not shown to attain the rate), with
 /// what lies beyond its window on the side of the claim's `limit`: the
 /// claim's own `beyond` text where it has one, else that the mean already
 /// sits at the trivial value at the window's edge there (so no farther
-/// window on this instance decides), else the grid points already
+/// window on this instance decides), else that the means are the theory
+/// curve itself (a prescribed count: no farther window measures more),
+/// else the grid points already
 /// measured there, or what the next decade costs and on which side of the
 /// [`RERUN_LINE_CORE_HOURS`] line that falls. Other judgements (a regime
 /// not reached names its own), and fits whose grid cannot be extended, are
@@ -256,6 +273,12 @@ pub fn with_next_decade(
             s.param,
             sig(edge),
             sig(t)
+        ));
+        return j;
+    }
+    if means_are_the_theory_curve(a, s) {
+        j.reason.push_str(&format!(
+            "{BEYOND_CLAUSE}the means are the stored theory curve itself at every point of the window (no error bars: the metric reads the count the theorem prescribes, a schedule, not work measured to an accuracy), so a farther window would refit the same formula and decides nothing; a count of the work done to reach a certificate would"
         ));
         return j;
     }
@@ -342,6 +365,17 @@ mod tests {
     /// `ggp_sco_alg4_eps` (trivial value 0.498, eps in [0.1, 0.9]) judged on
     /// synthetic means falling as 1/eps from `at_bottom` at eps = 0.1.
     fn alg4_eps_analysis(at_bottom: f64) -> (Study, StudyAnalysis) {
+        alg4_eps_points(at_bottom, 0.01, None)
+    }
+
+    /// Synthetic means `at_bottom * 0.1/eps` on ggp_sco_alg4_eps's grid with
+    /// standard errors `se_fraction` of the mean and, when given, theory
+    /// values `theory_factor` times the mean.
+    fn alg4_eps_points(
+        at_bottom: f64,
+        se_fraction: f64,
+        theory_factor: Option<f64>,
+    ) -> (Study, StudyAnalysis) {
         let s = study("gonzalez.toml", "ggp_sco_alg4_eps");
         let points = s.axes[0]
             .values
@@ -358,10 +392,10 @@ mod tests {
                     median: mean,
                     q10: mean,
                     q90: mean,
-                    se: 0.01 * mean,
-                    ci_low: 0.98 * mean,
-                    ci_high: 1.02 * mean,
-                    theory: f64::NAN,
+                    se: se_fraction * mean,
+                    ci_low: (1.0 - 2.0 * se_fraction) * mean,
+                    ci_high: (1.0 + 2.0 * se_fraction) * mean,
+                    theory: theory_factor.map_or(f64::NAN, |f| f * mean),
                     bound: f64::NAN,
                     reference: f64::NAN,
                     worst_case_at: None,
@@ -387,6 +421,19 @@ mod tests {
         // Below the 0.9 fraction (0.44 < 0.448) the bottom is informative.
         let (s, a) = alg4_eps_analysis(0.44);
         assert_eq!(trivial_at_edge(&s, &a, &a.slopes[0], Limit::Small), None);
+    }
+
+    #[test]
+    fn only_means_equal_to_the_theory_without_error_bars_are_the_curve_itself() {
+        let curve = |se: f64, theory: Option<f64>| {
+            let (_, a) = alg4_eps_points(0.2, se, theory);
+            means_are_the_theory_curve(&a, &a.slopes[0])
+        };
+        assert!(curve(0.0, Some(1.0)));
+        // A mean 1e-9 off its theory, an error bar, or no stored theory: data.
+        assert!(!curve(0.0, Some(1.0 + 1e-9)));
+        assert!(!curve(0.01, Some(1.0)));
+        assert!(!curve(0.0, None));
     }
 
     #[test]
