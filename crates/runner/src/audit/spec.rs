@@ -348,8 +348,8 @@ fn validate(
         // Every row is validated, selected or not: a profile runs a part of
         // a spec that is right as a whole (as an experiment's `only` does).
         let cap = prof.and_then(|p| p.runs.get(&row.name).copied().or(p.max_runs));
-        let mut audit = validate_row(&loc, i, row, cap, file.zcdp_delta)?;
-        audit.profile_probes = prof.and_then(|p| p.power_probes.get(&row.name).copied());
+        let probes = prof.and_then(|p| p.power_probes.get(&row.name).copied());
+        let audit = validate_row(&loc, i, row, cap, probes, file.zcdp_delta)?;
         if prof
             .and_then(|p| p.only.as_ref())
             .is_none_or(|only| only.contains(&row.name))
@@ -358,19 +358,18 @@ fn validate(
         }
     }
     if let (Some(p), Some(prof)) = (profile, prof) {
-        if let Some(missing) = prof.runs.keys().find(|o| !seen.contains(*o)) {
-            return Err(loc.error(
-                &toml_path!["profiles", p, "runs", missing],
-                format!("profile sets the runs of audit `{missing}`, which the spec lacks"),
-                "fix the profile's `runs` table",
-            ));
-        }
-        if let Some(missing) = prof.power_probes.keys().find(|o| !seen.contains(*o)) {
-            return Err(loc.error(
-                &toml_path!["profiles", p, "power_probes", missing],
-                format!("profile sets the power probes of audit `{missing}`, which the spec lacks"),
-                "fix the profile's `power_probes` table",
-            ));
+        // The per-audit tables of a profile name audits of the spec.
+        for (table, what, names) in [
+            ("runs", "the runs", prof.runs.keys()),
+            ("power_probes", "the power probes", prof.power_probes.keys()),
+        ] {
+            if let Some(missing) = names.into_iter().find(|o| !seen.contains(*o)) {
+                return Err(loc.error(
+                    &toml_path!["profiles", p, table, missing],
+                    format!("profile sets {what} of audit `{missing}`, which the spec lacks"),
+                    format!("fix the profile's `{table}` table"),
+                ));
+            }
         }
         if let Some((name, k)) = prof.power_probes.iter().find(|(_, k)| **k > MAX_PROBES) {
             return Err(loc.error(
@@ -420,6 +419,7 @@ fn validate_row(
     index: usize,
     row: &AuditRow,
     max_runs: Option<usize>,
+    profile_probes: Option<usize>,
     file_zcdp_delta: f64,
 ) -> Result<Audit, SpecError> {
     let base = toml_path!["audit", index];
@@ -542,7 +542,7 @@ fn validate_row(
         claim,
         run_at,
         runs: max_runs.map_or(row.runs, |m| row.runs.min(m)),
-        profile_probes: None,
+        profile_probes,
         zcdp_delta,
     })
 }
