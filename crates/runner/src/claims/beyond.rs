@@ -5,15 +5,16 @@
 //! this machine's reach).
 //!
 //! The decade is the model's smallest honest step: a window of the grid's
-//! own density one decade wide, the least the slope rules fit on (their
-//! windows span one to two decades). Whether that window would decide the
+//! own density one decade wide (finer where the grid's density leaves it
+//! fewer values than a decisive fit reads), the least the slope rules fit
+//! on (their windows span one to two decades). Whether that window would decide the
 //! row is not known before it runs; what it costs is, and a cost above the
 //! [`RERUN_LINE_CORE_HOURS`] line says the row waits for a larger machine.
 
 use crate::analyze::{SlopeResult, StudyAnalysis};
 use crate::format::sig;
 use crate::validate::Study;
-use crate::verdict::{Judgement, Outlook, Rule, Verdict, TRIVIAL_FRACTION};
+use crate::verdict::{Judgement, Outlook, Rule, Verdict, MIN_DECISIVE_POINTS, TRIVIAL_FRACTION};
 
 use super::spec::Limit;
 
@@ -47,6 +48,9 @@ pub struct NextDecade {
     pub core_seconds: f64,
     /// Estimated peak bytes of its largest cell.
     pub peak_cell_bytes: f64,
+    /// Whether its step is finer than the grid's (a decade at the grid's
+    /// step would hold fewer than [`MIN_DECISIVE_POINTS`] values).
+    pub refined: bool,
 }
 
 /// The values of the next decade beyond the window's `edge` (its top for an
@@ -54,28 +58,47 @@ pub struct NextDecade {
 /// parameter), at the grid's step there: from `inner`, the grid value next
 /// to `edge` inside the window, to `edge`, a factor (or, for a parameter
 /// named `log2_*`, the base-2 logarithm of the quantity, an increment, and a
-/// decade is `log2(10)` added or taken away). Empty when the step does not
-/// move away from the window.
-fn decade_values(param: &str, edge: f64, inner: f64) -> Vec<f64> {
+/// decade is `log2(10)` added or taken away). Where the grid's step leaves
+/// the decade fewer than [`MIN_DECISIVE_POINTS`] values (the least a
+/// decisive fit reads), the step is refined until it holds them: a factor
+/// `10^(1/4)`, or an increment of 1 for a `log2_*` parameter (its values
+/// are whole), so the decade priced is a window that could decide, not one
+/// or two points that cannot (a factor-10 rho grid priced its decade as the
+/// single point rho = 10). The flag says whether it was refined. Empty
+/// when the step does not move away from the window.
+fn decade_values(param: &str, edge: f64, inner: f64) -> (Vec<f64>, bool) {
     let log = param.starts_with("log2_");
     let usable = edge.is_finite() && inner.is_finite() && edge != inner;
     if !usable || (!log && (edge <= 0.0 || inner <= 0.0)) {
-        return Vec::new();
+        return (Vec::new(), false);
     }
-    let up = edge > inner;
+    let at_grid_step = decade_at_step(log, edge, edge - inner, edge / inner);
+    if at_grid_step.len() >= MIN_DECISIVE_POINTS {
+        return (at_grid_step, false);
+    }
+    // 4 values per decade: a factor 10^(1/4) = 1.78, or log2(10) = 3.32
+    // covered in whole increments (4 of them, the last overshooting).
+    let factor = 10f64.powf(1.0 / MIN_DECISIVE_POINTS as f64);
+    let (increment, factor) = if edge > inner {
+        (1.0, factor)
+    } else {
+        (-1.0, 1.0 / factor)
+    };
+    (decade_at_step(log, edge, increment, factor), true)
+}
+
+/// The values from `edge` one decade away, at a fixed `increment` (a
+/// `log2_*` parameter, `log`) or `factor`, whose sign or size says which
+/// way; the last may overshoot the decade's end by less than one step.
+fn decade_at_step(log: bool, edge: f64, increment: f64, factor: f64) -> Vec<f64> {
+    let up = if log { increment > 0.0 } else { factor > 1.0 };
     let end = match (log, up) {
         (true, true) => edge + std::f64::consts::LOG2_10,
         (true, false) => edge - std::f64::consts::LOG2_10,
         (false, true) => 10.0 * edge,
         (false, false) => edge / 10.0,
     };
-    let next = |x: f64| {
-        if log {
-            x + (edge - inner)
-        } else {
-            x * (edge / inner)
-        }
-    };
+    let next = |x: f64| if log { x + increment } else { x * factor };
     let reached = |x: f64| {
         let slack = if log { 1e-9 } else { 1e-9 * end.abs() };
         if up {
@@ -86,7 +109,6 @@ fn decade_values(param: &str, edge: f64, inner: f64) -> Vec<f64> {
     };
     let mut out = Vec::new();
     let mut x = next(edge);
-    // The last value may overshoot the decade's end by less than one step.
     while out.len() < 64 {
         out.push(x);
         if reached(x) {
@@ -147,7 +169,7 @@ pub fn beyond(
         (Limit::Small, [edge, inner, ..]) => (*edge, *inner),
         _ => return None,
     };
-    let values = decade_values(param, edge, inner);
+    let (values, refined) = decade_values(param, edge, inner);
     if values.is_empty() {
         return None;
     }
@@ -164,6 +186,7 @@ pub fn beyond(
         values,
         core_seconds: estimate.core_seconds,
         peak_cell_bytes: estimate.peak_cell_bytes,
+        refined,
     }))
 }
 
@@ -294,11 +317,16 @@ pub fn with_next_decade(
             let (first, last) = (next.values[0], next.values[next.values.len() - 1]);
             let count = next.values.len();
             format!(
-                "{BEYOND_CLAUSE}the next decade {side} it, {} in [{}, {}] ({count} point{} at the grid's step, {} repetitions, the fit's other values), costs about {} core-hours by runner plan's model (largest cell {}), {}",
+                "{BEYOND_CLAUSE}the next decade {side} it, {} in [{}, {}] ({count} point{} at {}, {} repetitions, the fit's other values), costs about {} core-hours by runner plan's model (largest cell {}), {}",
                 s.param,
                 sig(first.min(last)),
                 sig(first.max(last)),
                 if count == 1 { "" } else { "s" },
+                if next.refined {
+                    "a step finer than the grid's, the fewest a decisive fit reads"
+                } else {
+                    "the grid's step"
+                },
                 study.repetitions,
                 sig(hours),
                 bytes_text(next.peak_cell_bytes),
@@ -317,21 +345,47 @@ mod tests {
     #[test]
     fn a_decade_of_n_at_the_grids_factor_ends_at_ten_times_the_top() {
         let v = decade_values("n", 1000.0, 500.0);
-        assert_eq!(v, vec![2000.0, 4000.0, 8000.0, 16000.0]);
+        assert_eq!(v, (vec![2000.0, 4000.0, 8000.0, 16000.0], false));
     }
 
     #[test]
     fn a_decade_below_a_shrinking_parameter_ends_at_a_tenth_of_the_bottom() {
         let v = decade_values("eps", 0.4, 0.8);
-        assert_eq!(v, vec![0.2, 0.1, 0.05, 0.025]);
+        assert_eq!(v, (vec![0.2, 0.1, 0.05, 0.025], false));
     }
 
     #[test]
     fn a_decade_of_a_log2_parameter_adds_log2_of_ten() {
+        let v = decade_values("log2_d", 16.0, 15.0);
+        assert_eq!(v, (vec![17.0, 18.0, 19.0, 20.0], false));
+        // A step of 2 would price 18 and 20 only: refined to whole steps.
         let v = decade_values("log2_d", 16.0, 14.0);
-        assert_eq!(v, vec![18.0, 20.0]);
+        assert_eq!(v, (vec![17.0, 18.0, 19.0, 20.0], true));
         let v = decade_values("log2_d", 4.0, 6.0);
-        assert_eq!(v, vec![2.0, 0.0]);
+        assert_eq!(v, (vec![3.0, 2.0, 1.0, 0.0], true));
+    }
+
+    #[test]
+    fn a_grid_too_coarse_for_a_decisive_decade_is_refined_to_four_points() {
+        // A factor-10 grid would price the single point 10 (MN-T2-rho's
+        // rho grid), a factor-sqrt(10) one two points: neither could decide.
+        for inner in [0.1, 10f64.powf(-0.5)] {
+            let (v, refined) = decade_values("rho", 1.0, inner);
+            assert!(refined);
+            assert_eq!(v.len(), MIN_DECISIVE_POINTS);
+            let want = [1.778_279_41, 3.162_277_66, 5.623_413_25, 10.0];
+            for (got, want) in v.iter().zip(want) {
+                assert!((got - want).abs() < 1e-6, "{v:?}");
+            }
+        }
+        // The same below a shrinking parameter.
+        let (v, refined) = decade_values("eps", 0.1, 1.0);
+        assert!(refined);
+        assert_eq!(v.len(), MIN_DECISIVE_POINTS);
+        assert!(
+            (v[3] - 0.01).abs() < 1e-12 && v[0] < 0.1 && v[0] > v[1],
+            "{v:?}"
+        );
     }
 
     fn study(file: &str, name: &str) -> Study {
@@ -438,8 +492,8 @@ mod tests {
 
     #[test]
     fn a_grid_that_does_not_grow_has_no_decade() {
-        assert!(decade_values("n", 1000.0, 1000.0).is_empty());
-        assert!(decade_values("eps", 0.0, 1.0).is_empty());
-        assert!(decade_values("n", f64::NAN, 1.0).is_empty());
+        assert!(decade_values("n", 1000.0, 1000.0).0.is_empty());
+        assert!(decade_values("eps", 0.0, 1.0).0.is_empty());
+        assert!(decade_values("n", f64::NAN, 1.0).0.is_empty());
     }
 }
