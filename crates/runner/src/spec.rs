@@ -106,6 +106,44 @@ pub struct StudySpec {
     pub extends: Option<String>,
 }
 
+/// Where a study's `extends` points: a study of the same file (`"name"`),
+/// or of an experiment file beside it (`"file.toml:name"`, e.g. a farther
+/// window kept out of the main job's `table1.toml`, whose default profile
+/// runs every study it holds).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ExtendsTarget<'a> {
+    /// The file beside the extending one, when not that file itself.
+    pub file: Option<&'a str>,
+    /// The extended study's name.
+    pub study: &'a str,
+}
+
+impl<'a> ExtendsTarget<'a> {
+    /// Reads `extends`: `file.toml:name` or `name` (a study name holds no
+    /// `:`, [`crate::validate`] checks names).
+    pub fn parse(extends: &'a str) -> Self {
+        match extends.split_once(':') {
+            Some((file, study)) => ExtendsTarget {
+                file: Some(file),
+                study,
+            },
+            None => ExtendsTarget {
+                file: None,
+                study: extends,
+            },
+        }
+    }
+
+    /// The experiment file holding the extended study, for a study of the
+    /// file at `spec`.
+    pub fn spec_path(&self, spec: &Path) -> PathBuf {
+        match self.file {
+            None => spec.to_path_buf(),
+            Some(file) => spec.parent().unwrap_or(Path::new("")).join(file),
+        }
+    }
+}
+
 /// The table row of a paper a study reproduces.
 #[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields)]

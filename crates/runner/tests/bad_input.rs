@@ -195,6 +195,25 @@ fn cases() -> Vec<(&'static str, String, &'static str, usize)> {
             line_of("name = \"eps_gauss\"") + 1,
         ),
         (
+            // good.toml sits beside bad.toml in the scratch directory.
+            "extends a study a file beside it does not have",
+            replace(
+                "name = \"eps_gauss\"",
+                "name = \"eps_gauss\"\nextends = \"good.toml:n_puer\"",
+            ),
+            "study `eps_gauss` extends `good.toml:n_puer`, which is no study of good.toml",
+            line_of("name = \"eps_gauss\"") + 1,
+        ),
+        (
+            "extends a study of a file that does not exist",
+            replace(
+                "name = \"eps_gauss\"",
+                "name = \"eps_gauss\"\nextends = \"absent.toml:n_pure\"",
+            ),
+            "absent.toml cannot be read: ",
+            line_of("name = \"eps_gauss\"") + 1,
+        ),
+        (
             "extends a study of another algorithm",
             replace(
                 "name = \"n_pure\"",

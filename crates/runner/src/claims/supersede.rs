@@ -6,7 +6,7 @@
 //! rather than keeping the row open. Only an inconclusive part is ever
 //! superseded: a contradiction anywhere still contradicts the claim.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::evidence::{Judged, Part};
 use super::spec::Limit;
@@ -52,34 +52,37 @@ struct Extension {
     direct: bool,
 }
 
-/// Every inconclusive window of study `T` whose file's study `S` extends
-/// `T` (`extends(spec, S) = Some(T)`, or through a chain of such studies:
-/// a window farther than a farther window is farther still) and has a window in the same
+/// Every inconclusive window of study `T` that a study `S` extends
+/// (`extends(file of S, S) = Some((file of T, T))`: `T` in `S`'s file or
+/// in one beside it, or through a chain of such studies: a window farther
+/// than a farther window is farther still) and has a window in the same
 /// parameter, at the same values of the other swept parameters where both
 /// fits hold some, starting where `T`'s ends or beyond on the side of
 /// `limit`.
 fn extensions<'b>(
     windows: &[Option<Window<'_>>],
-    extends: impl Fn(&Path, &str) -> Option<&'b str>,
+    extends: impl Fn(&Path, &str) -> Option<(PathBuf, &'b str)>,
     limit: Limit,
 ) -> Vec<Extension> {
     let mut out = Vec::new();
     for far in windows.iter().flatten() {
         // The studies `far` extends, nearest first (validation rejects a
         // chain that loops; the bound is a guard).
-        let mut chain: Vec<&str> = Vec::new();
+        let mut chain: Vec<(PathBuf, &str)> = Vec::new();
         let mut next = extends(far.spec, far.study);
         while let Some(t) = next.filter(|t| chain.len() < 64 && !chain.contains(t)) {
+            next = extends(&t.0, t.1);
             chain.push(t);
-            next = extends(far.spec, t);
         }
         for (k, near) in windows.iter().enumerate() {
             let Some(near) = near else { continue };
-            let Some(depth) = chain.iter().position(|t| *t == near.study) else {
+            let Some(depth) = chain
+                .iter()
+                .position(|(spec, study)| spec == near.spec && *study == near.study)
+            else {
                 continue;
             };
-            let same_instance = near.spec == far.spec
-                && near.param == far.param
+            let same_instance = near.param == far.param
                 && (near.at.is_empty() || far.at.is_empty() || near.at == far.at);
             let beyond = match limit {
                 Limit::Large => far.window.0 >= near.window.1 * (1.0 - 1e-9),
@@ -105,7 +108,7 @@ fn extensions<'b>(
 #[cfg(test)]
 fn superseded<'b>(
     windows: &[Option<Window<'_>>],
-    extends: impl Fn(&Path, &str) -> Option<&'b str>,
+    extends: impl Fn(&Path, &str) -> Option<(PathBuf, &'b str)>,
     limit: Limit,
 ) -> Vec<(usize, String)> {
     extensions(windows, extends, limit)
@@ -146,6 +149,10 @@ pub fn supersede_nearer_windows(parts: &mut [Part], judged: &[Judged], limit: Li
             .flat_map(|j| j.experiment.studies.iter())
             .find(|s| s.name == study)
             .and_then(|s| s.extends.as_deref())
+            .map(|x| {
+                let t = crate::spec::ExtendsTarget::parse(x);
+                (t.spec_path(spec), t.study)
+            })
     };
     let windows: Vec<Option<Window>> = parts.iter().map(window_of).collect();
     let found = extensions(&windows, extends, limit);
@@ -175,8 +182,8 @@ mod tests {
         })
     }
 
-    fn far_extends_near(_: &Path, s: &str) -> Option<&'static str> {
-        (s == "far").then_some("near")
+    fn far_extends_near(spec: &Path, s: &str) -> Option<(PathBuf, &'static str)> {
+        (s == "far").then(|| (spec.to_path_buf(), "near"))
     }
 
     #[test]
@@ -262,9 +269,9 @@ mod tests {
     #[test]
     fn a_chain_of_farther_windows_supersedes_every_nearer_one() {
         // far2 extends far, which extends near.
-        let chain = |_: &Path, s: &str| match s {
-            "far2" => Some("far"),
-            "far" => Some("near"),
+        let chain = |spec: &Path, s: &str| match s {
+            "far2" => Some((spec.to_path_buf(), "far")),
+            "far" => Some((spec.to_path_buf(), "near")),
             _ => None,
         };
         let ws = [
@@ -286,9 +293,9 @@ mod tests {
             ]
         );
         // A loop (which validation rejects) ends.
-        let looped = |_: &Path, s: &str| match s {
-            "far" => Some("near"),
-            "near" => Some("far"),
+        let looped = |spec: &Path, s: &str| match s {
+            "far" => Some((spec.to_path_buf(), "near")),
+            "near" => Some((spec.to_path_buf(), "far")),
             _ => None,
         };
         assert_eq!(extensions(&ws, looped, Limit::Large).len(), 1);
@@ -302,5 +309,35 @@ mod tests {
         ];
         assert_eq!(superseded(&ws, far_extends_near, Limit::Small).len(), 1);
         assert!(superseded(&ws, far_extends_near, Limit::Large).is_empty());
+    }
+    #[test]
+    fn a_farther_window_in_another_file_extends_the_study_it_names_there() {
+        // gonzalez.toml's far extends table1.toml:near (the main job's file
+        // runs every study it holds, so its farther window lives beside it).
+        let in_file = |file: &'static str, study, window, verdict| {
+            Some(Window {
+                spec: Path::new(file),
+                study,
+                param: "n",
+                at: &[],
+                window,
+                verdict,
+            })
+        };
+        let across = |spec: &Path, s: &str| {
+            (spec == Path::new("x/gonzalez.toml") && s == "far")
+                .then(|| (PathBuf::from("x/table1.toml"), "near"))
+        };
+        let ws = [
+            in_file("x/table1.toml", "near", (1e7, 1e8), Verdict::Inconclusive),
+            in_file("x/gonzalez.toml", "far", (1e8, 1e9), Verdict::Confirmed),
+            // A study of the same name in the far window's own file is not
+            // the one it names.
+            in_file("x/gonzalez.toml", "near", (1e7, 1e8), Verdict::Inconclusive),
+        ];
+        assert_eq!(
+            superseded(&ws, across, Limit::Large),
+            vec![(0, "far".to_string())]
+        );
     }
 }

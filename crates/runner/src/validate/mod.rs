@@ -14,6 +14,7 @@ use crate::spec::LoadedSpec;
 use crate::toml_path;
 
 pub mod budget;
+mod extends;
 mod grid;
 mod params;
 mod slopes;
@@ -200,67 +201,6 @@ impl Experiment {
 
 /// Validates `loaded` under `profile` and resolves it, with the slope rules
 /// of the claim files beside the spec ([`crate::claims::study_rule`]).
-/// Each `extends` names another study of the file on the same family and
-/// algorithm (a farther window of the same instance; its other parameters
-/// may differ, e.g. the repetitions or a fixed `d`), and following
-/// `extends` from any study ends (no chain returns to a study).
-fn check_extends(
-    loc: &crate::diagnostics::SpecLocator<'_>,
-    spec: &crate::spec::ExperimentSpec,
-) -> Result<(), SpecError> {
-    for (i, s) in spec.studies.iter().enumerate() {
-        let Some(target) = &s.extends else { continue };
-        let path = join(&toml_path!["studies", i], &toml_path!["extends"]);
-        let Some(t) = spec
-            .studies
-            .iter()
-            .find(|t| &t.name == target && t.name != s.name)
-        else {
-            return Err(loc.error(
-                &path,
-                format!(
-                    "study `{}` extends `{target}`, which is no other study of this file",
-                    s.name
-                ),
-                "name the study whose windows this one continues",
-            ));
-        };
-        if t.problem.name != s.problem.name || t.algorithm.name != s.algorithm.name {
-            return Err(loc.error(
-                &path,
-                format!(
-                    "study `{}` ({} on {}) extends `{target}` ({} on {}): a farther window must run the same algorithm on the same family",
-                    s.name, s.algorithm.name, s.problem.name, t.algorithm.name, t.problem.name
-                ),
-                "extend a study of the same family and algorithm",
-            ));
-        }
-        // A chain of farther windows (the ledger follows it) must end.
-        let mut seen = vec![s.name.as_str()];
-        let mut next = Some(target.as_str());
-        while let Some(name) = next {
-            if seen.contains(&name) {
-                return Err(loc.error(
-                    &path,
-                    format!(
-                        "study `{}` extends a chain that returns to `{name}` ({})",
-                        s.name,
-                        seen.join(" -> ")
-                    ),
-                    "each farther window extends a nearer one; the nearest extends none",
-                ));
-            }
-            seen.push(name);
-            next = spec
-                .studies
-                .iter()
-                .find(|t| t.name == name)
-                .and_then(|t| t.extends.as_deref());
-        }
-    }
-    Ok(())
-}
-
 pub fn resolve(loaded: &LoadedSpec, profile: Option<&str>) -> Result<Experiment, SpecError> {
     let claims = crate::claims::study_rule::claims_beside(&loaded.path);
     resolve_with_claims(loaded, profile, &claims)
@@ -396,7 +336,7 @@ pub fn resolve_with_claims(
             "shrink the grid (fewer points per axis, fewer axes) or the repetitions; split a very large sweep into several experiment files",
         ));
     }
-    check_extends(&loc, spec)?;
+    extends::check_extends(&loc, &loaded.path, spec)?;
     if let Some(p) = profile_spec {
         for study in p
             .grids
