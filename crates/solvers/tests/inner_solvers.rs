@@ -345,6 +345,65 @@ fn agd_reaches_alpha_and_iterations_grow_like_sqrt_kappa() {
     assert!((9.5..=10.5).contains(&ratio), "ratio {ratio}");
 }
 
+/// The certified AGD stops at an iterate whose gradient norm certifies
+/// alpha, no later than the prescribed count, spending 2 n per step; where
+/// the quadratic converges faster than the worst-case bound (every kappa
+/// here) it stops strictly earlier, so a run that ignored the check, or
+/// checked a wrong norm, fails.
+#[test]
+fn agd_certified_stops_at_its_first_certificate() {
+    let alpha: f64 = 1e-8;
+    for kappa in [1.0, 100.0, 10_000.0] {
+        let q = quadratic(10, 8, kappa, 19);
+        let fixed = run(InnerSolver::Agd, &q, 0.0, alpha, 0).expect("AGD runs");
+        let out = run(InnerSolver::AgdCertified, &q, 0.0, alpha, 0).expect("runs");
+        let m = 1.0 / kappa;
+        let threshold = (2.0 * m * alpha).sqrt();
+        let Certificate::GradientNorm { norm: gnorm, bound } = out.certificate else {
+            panic!("kappa {kappa}: no certificate before T: {out:?}");
+        };
+        let mut g = vec![0.0; 8];
+        q.gradient(&out.w, &mut g);
+        assert!((norm(&g) - gnorm).abs() <= 1e-12 * gnorm.max(1e-300));
+        assert!(gnorm <= threshold && bound <= alpha, "kappa {kappa}");
+        assert!(q.excess_risk(&out.w) <= bound, "kappa {kappa}");
+        assert!(
+            out.iterations < fixed.iterations,
+            "kappa {kappa}: {} of {}",
+            out.iterations,
+            fixed.iterations
+        );
+        assert_eq!(out.gradient_evaluations, 2 * 10 * out.iterations);
+    }
+}
+
+/// With the minimizer outside a ball the problem understates (radius
+/// 1e-3), no iterate's gradient is small: the certified AGD runs AGD's
+/// whole count, returns its iterate with the deterministic certificate, and
+/// counts the T - 1 checks it spent.
+#[test]
+fn agd_certified_without_a_certificate_falls_back_to_the_prescribed_count() {
+    let q = quadratic(10, 4, 10.0, 41);
+    let c = ProblemConstants {
+        radius: 1e-3,
+        ..q.constants()
+    };
+    assert!(norm(q.minimizer()) > 0.1, "test setup: minimizer inside");
+    let small = Wrapped::erm(&q, c);
+    let alpha = 1e-9;
+    let fixed = run(InnerSolver::Agd, &small, 0.0, alpha, 0).expect("AGD runs");
+    let out = run(InnerSolver::AgdCertified, &small, 0.0, alpha, 0).expect("runs");
+    assert_eq!(out.certificate, Certificate::Deterministic(alpha));
+    assert_eq!(out.w, fixed.w);
+    assert_eq!(out.iterations, fixed.iterations);
+    assert_eq!(
+        out.gradient_evaluations,
+        (2 * fixed.iterations - 1) * 10,
+        "T = {}",
+        fixed.iterations
+    );
+}
+
 #[test]
 fn regularized_solves_with_zero_mu() {
     let q = quadratic(30, 4, 4.0, 23);
@@ -403,6 +462,7 @@ fn invalid_parameters_are_rejected() {
         InnerSolver::Subgradient,
         InnerSolver::Katyusha,
         InnerSolver::Agd,
+        InnerSolver::AgdCertified,
     ];
     let c = q.constants();
     let flat = Wrapped::erm(

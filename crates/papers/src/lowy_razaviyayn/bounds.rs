@@ -83,14 +83,19 @@ pub(super) fn black_box_bound(ctx: &RunContext, problem: &dyn Objective) -> (f64
 /// The gradient evaluations each solver's guarantee prescribes (P9): SGD's
 /// `T = ceil(2L^2/(mu alpha))`, Katyusha's `O((n + sqrt(n kappa)) log(LR/alpha))`
 /// with the constant of `bounds::katyusha_gradient_evaluations`, AGD's
-/// iteration count times `n`, the subgradient method's `T n`.
+/// iteration count times `n` (also the certified AGD's curve), the
+/// subgradient method's `T n`.
 pub(super) fn solver_cost(problem: &dyn Objective, solver: InnerSolver, alpha: f64) -> f64 {
     let (c, n, _) = dims(problem);
     match solver {
         InnerSolver::Sgd => bounds::sgd_gradient_evaluations(&c, alpha),
         InnerSolver::Subgradient => bounds::sgd_gradient_evaluations(&c, alpha) * n as f64,
         InnerSolver::Katyusha => bounds::katyusha_gradient_evaluations(&c, n, alpha),
-        InnerSolver::Agd => bounds::agd_iterations(&c, alpha) * n as f64,
+        // The certified form's guarantee is the same count (it stops no
+        // later, checking each step at n evaluations more).
+        InnerSolver::Agd | InnerSolver::AgdCertified => {
+            bounds::agd_iterations(&c, alpha) * n as f64
+        }
     }
 }
 

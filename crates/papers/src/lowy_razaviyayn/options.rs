@@ -20,8 +20,11 @@ contract::choices! {
         Sgd = "sgd",
         /// Full-batch subgradient (deterministic).
         Subgradient = "subgradient",
-        /// Projected AGD (Alg 4).
+        /// Projected AGD (Alg 4), its prescribed count.
         Agd = "agd",
+        /// Projected AGD (Alg 4) stopped at its first gradient-norm
+        /// certificate, checked every step.
+        AgdCertified = "agd_certified",
     }
 }
 
@@ -32,6 +35,7 @@ impl From<Inner> for InnerSolver {
             Inner::Sgd => InnerSolver::Sgd,
             Inner::Subgradient => InnerSolver::Subgradient,
             Inner::Agd => InnerSolver::Agd,
+            Inner::AgdCertified => InnerSolver::AgdCertified,
         }
     }
 }

@@ -81,6 +81,10 @@ pub enum InnerSolver {
     Katyusha,
     /// Algorithm 4: Nesterov's projected accelerated gradient method (full gradients).
     Agd,
+    /// Algorithm 4 stopped at the first iterate whose gradient norm
+    /// certifies the accuracy (P1 (b)), checked after every step: the work
+    /// to reach the accuracy, not the prescribed count.
+    AgdCertified,
 }
 
 /// Minimizes `F_lambda = F + lambda/2 ||.||^2` to accuracy `alpha` with `solver`.
@@ -88,7 +92,7 @@ pub enum InnerSolver {
 /// Errors: `RunFailure::NonConvergence` when a certified solver cannot reach
 /// `alpha` within its iteration cap, `RunFailure::InvalidParameters` when the
 /// problem lacks what the solver needs (e.g. a per-record oracle for SGD or
-/// Katyusha, finite smoothness for Katyusha and AGD, strong convexity
+/// Katyusha, finite smoothness for Katyusha and AGD (either form), strong convexity
 /// `mu + lambda > 0`, finite `alpha > 0` and `lambda >= 0`), `RunFailure::NonFinite`
 /// when an iterate is not finite. Only `Sgd` and `Katyusha` draw from `rng`.
 pub fn solve<R: Rng + ?Sized>(
@@ -105,5 +109,6 @@ pub fn solve<R: Rng + ?Sized>(
         InnerSolver::Subgradient => sgd::subgradient(&reg, alpha),
         InnerSolver::Katyusha => katyusha::katyusha(&reg, alpha, rng),
         InnerSolver::Agd => agd::agd(&reg, alpha),
+        InnerSolver::AgdCertified => agd::agd_certified(&reg, alpha),
     }
 }
