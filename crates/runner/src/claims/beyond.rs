@@ -338,6 +338,62 @@ pub fn with_next_decade(
     j
 }
 
+/// [`with_next_decade`] for a slope difference (the fit of the ratio of two
+/// studies' means on a common window): an open judgement gains the claim's
+/// written text, or the grid point already measured past the window by
+/// either study, or the next decade beyond it priced for both studies (each
+/// at its own repetitions and the window's other values; their costs
+/// added, since the difference needs both).
+pub fn difference_with_next_decade(
+    mut j: Judgement,
+    studies: [&Study; 2],
+    param: &str,
+    window: (f64, f64),
+    limit: Limit,
+    written: Option<&str>,
+) -> Judgement {
+    let misfit = matches!(j.outlook, Some(o) if !matches!(o, Outlook::Count(_)));
+    let open = misfit || j.rules.contains(&Rule::NotAttained);
+    if j.verdict != Verdict::Inconclusive || !open {
+        return j;
+    }
+    if let Some(text) = written {
+        j.reason.push_str(&format!("{BEYOND_CLAUSE}{text}"));
+        return j;
+    }
+    let side = if limit == Limit::Small {
+        "below"
+    } else {
+        "above"
+    };
+    let found = studies.map(|s| beyond(s, param, &[], window, limit));
+    let text = match found {
+        [Some(Beyond::Measured(x)), _] | [_, Some(Beyond::Measured(x))] => format!(
+            "{BEYOND_CLAUSE}a study's grid already runs {side} it to {param} = {}, outside the claim's window (another regime), so a larger grid at these values does not decide it",
+            sig(x)
+        ),
+        [Some(Beyond::Decade(a)), Some(Beyond::Decade(b))] => {
+            let hours = (a.core_seconds + b.core_seconds) / 3600.0;
+            let (first, last) = (a.values[0], a.values[a.values.len() - 1]);
+            format!(
+                "{BEYOND_CLAUSE}the next decade {side} it for both studies, {param} in [{}, {}] ({} and {} points, {} and {} repetitions, the window's other values), costs about {} core-hours by runner plan's model (largest cell {}), {}",
+                sig(first.min(last)),
+                sig(first.max(last)),
+                a.values.len(),
+                b.values.len(),
+                studies[0].repetitions,
+                studies[1].repetitions,
+                sig(hours),
+                bytes_text(a.peak_cell_bytes.max(b.peak_cell_bytes)),
+                against_the_line(hours)
+            )
+        }
+        _ => return j,
+    };
+    j.reason.push_str(&text);
+    j
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -414,6 +470,61 @@ mod tests {
         assert_eq!(got, Some(Beyond::Measured(1000.0)));
         // A parameter the study does not sweep has nothing beyond.
         assert_eq!(beyond(&s, "eps", &[], (0.1, 1.0), Limit::Small), None);
+    }
+
+    #[test]
+    fn a_slope_difference_prices_the_decade_for_both_studies() {
+        let a = study("menart.toml", "mn_t4t1_alg3_n");
+        let b = study("menart.toml", "mn_t4t1_alg1_n");
+        let window = (1e5, 3162278.0);
+        let misfit = || {
+            let mut j = Judgement::new(Verdict::Inconclusive, "CI straddles");
+            j.outlook = Some(Outlook::ScatterFloor(0.4));
+            j
+        };
+        let got = difference_with_next_decade(misfit(), [&a, &b], "n", window, Limit::Large, None);
+        let cost = |s: &Study| match beyond(s, "n", &[], window, Limit::Large) {
+            Some(Beyond::Decade(next)) => next.core_seconds,
+            other => panic!("no decade: {other:?}"),
+        };
+        let hours = (cost(&a) + cost(&b)) / 3600.0;
+        assert!(
+            got.reason.starts_with("CI straddles; beyond the window: the next decade above it for both studies, n in [5.623e6, 3.162e7] (4 and 4 points")
+                && got.reason.contains(&format!("costs about {} core-hours", sig(hours))),
+            "{}",
+            got.reason
+        );
+        // A study measured past the window says so, whichever it is: on
+        // [2.5e5, 1e6] bftt_e1_nsgd_n ends at the window, mn_t4t1_alg3_n
+        // runs on to 3.162e6.
+        let past = study("bassily.toml", "bftt_e1_nsgd_n");
+        for pair in [[&a, &past], [&past, &a]] {
+            let got =
+                difference_with_next_decade(misfit(), pair, "n", (2.5e5, 1e6), Limit::Large, None);
+            assert!(
+                got.reason
+                    .contains("a study's grid already runs above it to n = 3.162e6"),
+                "{}",
+                got.reason
+            );
+        }
+        // Written text replaces the price; a closed judgement is untouched.
+        let got = difference_with_next_decade(
+            misfit(),
+            [&a, &b],
+            "n",
+            window,
+            Limit::Large,
+            Some("needs d = 2^22"),
+        );
+        assert_eq!(
+            got.reason,
+            "CI straddles; beyond the window: needs d = 2^22"
+        );
+        let closed = Judgement::new(Verdict::Confirmed, "inside");
+        let got =
+            difference_with_next_decade(closed.clone(), [&a, &b], "n", window, Limit::Large, None);
+        assert_eq!(got, closed);
     }
 
     /// `ggp_sco_alg4_eps` (trivial value 0.498, eps in [0.1, 0.9]) judged on

@@ -430,14 +430,38 @@ pub fn judge_difference(
 /// where they share data sets the difference's error is smaller, so the CI
 /// is conservative), judged against the claim's `difference`. `Err` says
 /// what is missing.
+/// Each window of a `slope_difference` claim judged by [`difference_fit`]:
+/// the claim's own, then its `farther` ones, in order.
+pub fn difference_fits(
+    c: &ClaimSpec,
+    judged: &[Judged],
+) -> Vec<std::result::Result<(SlopeResult, CheckRef, String), String>> {
+    let Some(d) = &c.difference else {
+        return vec![Err("no `difference`".into())];
+    };
+    std::iter::once((d.minuend.as_str(), d.subtrahend.as_str(), d.fit))
+        .chain(
+            d.farther
+                .iter()
+                .map(|f| (f.minuend.as_str(), f.subtrahend.as_str(), f.fit)),
+        )
+        .map(|(minuend, subtrahend, fit)| difference_fit(c, judged, minuend, subtrahend, fit))
+        .collect()
+}
+
+/// One window of a `slope_difference` claim: `minuend`'s fitted slope
+/// minus `subtrahend`'s on `fit`, judged with the claim's `difference`.
 pub fn difference_fit(
     c: &ClaimSpec,
     judged: &[Judged],
+    minuend: &str,
+    subtrahend: &str,
+    fit: [f64; 2],
 ) -> std::result::Result<(SlopeResult, CheckRef, String), String> {
     let (Some(d), Some(param)) = (&c.difference, c.parameter.as_deref()) else {
         return Err("no `difference`".into());
     };
-    let window = (d.fit[0], d.fit[1]);
+    let window = (fit[0], fit[1]);
     let find = |name: &str| {
         window_fit(judged, name, param, window).ok_or_else(|| {
             format!(
@@ -447,8 +471,8 @@ pub fn difference_fit(
             )
         })
     };
-    let (ja, ia, a) = find(&d.minuend)?;
-    let (jb, ib, b) = find(&d.subtrahend)?;
+    let (ja, ia, a) = find(minuend)?;
+    let (jb, ib, b) = find(subtrahend)?;
     let fit = fit_difference(&a.fit, &b.fit);
     let (rule, mut judgement) = judge_difference(&fit, d);
     if let (Some(band), true) = (
@@ -487,6 +511,14 @@ pub fn difference_fit(
             judgement.reason = judgement.reason.replace(MISFIT_TAIL, &text);
         }
     }
+    let judgement = super::beyond::difference_with_next_decade(
+        judgement,
+        [&ja.experiment.studies[ia], &jb.experiment.studies[ib]],
+        param,
+        window,
+        c.limit,
+        c.beyond.as_deref(),
+    );
     let result = SlopeResult {
         param: param.to_string(),
         at: Vec::new(),
@@ -511,7 +543,7 @@ pub fn difference_fit(
     // the claim's expectation before either study ran).
     let check = CheckRef {
         spec: ja.path.clone(),
-        study: d.minuend.clone(),
+        study: minuend.to_string(),
         check: Check::Slope {
             param: param.to_string(),
             window,
@@ -520,9 +552,9 @@ pub fn difference_fit(
     let where_ = format!(
         "{}:{} - {}:{} (slope in {param} on [{}, {}])",
         ja.sources[ia],
-        d.minuend,
+        minuend,
         jb.sources[ib],
-        d.subtrahend,
+        subtrahend,
         sig(window.0),
         sig(window.1)
     );
@@ -923,6 +955,29 @@ mod tests {
             "minuend = \"a\"\nsubtrahend = \"b\"\nslope = 0.3\ntolerance = 0.15\nside = \"{side}\"\nfit = [1.0, 10.0]\nattained = {attained}\n"
         ))
         .unwrap()
+    }
+
+    #[test]
+    fn a_slope_difference_reads_its_farther_windows_and_refuses_unknown_keys() {
+        assert!(difference("at_most", false).farther.is_empty());
+        let text = "minuend = \"a\"\nsubtrahend = \"b\"\nslope = 0.3\ntolerance = 0.15\nfit = [1.0, 10.0]\nfarther = [{ minuend = \"a_far\", subtrahend = \"b_far\", fit = [10.0, 100.0] }]\n";
+        let d: super::super::spec::SlopeDifference = toml::from_str(text).unwrap();
+        assert_eq!(d.farther.len(), 1);
+        assert_eq!(
+            (
+                d.farther[0].minuend.as_str(),
+                d.farther[0].subtrahend.as_str(),
+                d.farther[0].fit
+            ),
+            ("a_far", "b_far", [10.0, 100.0])
+        );
+        // A farther window takes its expectation from the difference: a
+        // slope of its own is an unknown key.
+        let own = text.replace(
+            "fit = [10.0, 100.0] }",
+            "fit = [10.0, 100.0], slope = 0.5 }",
+        );
+        assert!(toml::from_str::<super::super::spec::SlopeDifference>(&own).is_err());
     }
 
     #[test]

@@ -11,7 +11,7 @@ use crate::format::sig;
 use crate::verdict::{combine, Judgement, Rule, Verdict};
 
 use super::evidence::{
-    audit_parts, difference_fit, errata_parts, study_parts, test_parts, AuditRow, Judged, Part,
+    audit_parts, difference_fits, errata_parts, study_parts, test_parts, AuditRow, Judged, Part,
 };
 use super::prereg::{Prereg, PreregStatus};
 use super::spec::{ClaimFile, ClaimKind, ClaimSpec, Evidence};
@@ -213,22 +213,26 @@ pub fn ledger_with(
             if c.evidence == Evidence::Errata {
                 parts.extend(errata_parts(c, &errata));
             }
-            let difference =
-                (c.evidence == Evidence::SlopeDifference).then(|| difference_fit(c, judged));
-            match &difference {
-                Some(Ok((fit, check, where_))) => parts.push(Part {
-                    where_: where_.clone(),
-                    judgement: fit.judgement.clone(),
-                    slope: Some(fit),
-                    max_bound_ratio: f64::NAN,
-                    check: Some(check.clone()),
-                    superseded_by: None,
-                }),
-                Some(Err(why)) => parts.push(Part::plain(
-                    "slope difference".into(),
-                    Judgement::new(Verdict::NotMeasured, why.clone()),
-                )),
-                None => {}
+            let differences = if c.evidence == Evidence::SlopeDifference {
+                difference_fits(c, judged)
+            } else {
+                Vec::new()
+            };
+            for difference in &differences {
+                match difference {
+                    Ok((fit, check, where_)) => parts.push(Part {
+                        where_: where_.clone(),
+                        judgement: fit.judgement.clone(),
+                        slope: Some(fit),
+                        max_bound_ratio: f64::NAN,
+                        check: Some(check.clone()),
+                        superseded_by: None,
+                    }),
+                    Err(why) => parts.push(Part::plain(
+                        "slope difference".into(),
+                        Judgement::new(Verdict::NotMeasured, why.clone()),
+                    )),
+                }
             }
             parts.extend(audit_parts(c, audits));
             parts.extend(test_parts(c, repo));

@@ -216,6 +216,27 @@ pub struct SlopeDifference {
     /// difference of two upper bounds outside the band is inconclusive.
     #[serde(default)]
     pub attained: bool,
+    /// Farther windows of the same difference, each on a pair of studies
+    /// whose minuend `extends` the nearer minuend (a farther window of the
+    /// same instance, written before its cells ran): judged with this
+    /// difference's expectation, each is a part of its own, and a decisive
+    /// one supersedes an inconclusive nearer one as for a single study's
+    /// windows ([`super::supersede`]).
+    #[serde(default)]
+    pub farther: Vec<FartherDifference>,
+}
+
+/// A farther window of a [`SlopeDifference`]: its two studies and the
+/// window both declare.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct FartherDifference {
+    /// The study whose slope is subtracted from.
+    pub minuend: String,
+    /// The study whose slope is subtracted.
+    pub subtrahend: String,
+    /// The fit window both declare.
+    pub fit: [f64; 2],
 }
 
 /// What a printed statement's unit tests assert.
