@@ -255,6 +255,29 @@ fn means_are_the_theory_curve(a: &StudyAnalysis, s: &SlopeResult) -> bool {
         })
 }
 
+/// What every "beyond the window" clause starts from: `None` when `j` is
+/// no open judgement (inconclusive by a misfit no repetition count removes,
+/// or by a rate not attained), or when the claim's `written` text, added
+/// here, replaces the priced clause; else the side of the window the
+/// clause looks at ("above" for a growing limit, "below" for a shrinking
+/// one).
+fn open_side(j: &mut Judgement, limit: Limit, written: Option<&str>) -> Option<&'static str> {
+    let misfit = matches!(j.outlook, Some(o) if !matches!(o, Outlook::Count(_)));
+    let open = misfit || j.rules.contains(&Rule::NotAttained);
+    if j.verdict != Verdict::Inconclusive || !open {
+        return None;
+    }
+    if let Some(text) = written {
+        j.reason.push_str(&format!("{BEYOND_CLAUSE}{text}"));
+        return None;
+    }
+    Some(if limit == Limit::Small {
+        "below"
+    } else {
+        "above"
+    })
+}
+
 /// An inconclusive judgement that no repetition count decides (a misfit,
 /// or a worse exponent on an instance not shown to attain the rate), with
 /// what lies beyond its window on the side of the claim's `limit`: the
@@ -275,19 +298,8 @@ pub fn with_next_decade(
     limit: Limit,
     written: Option<&str>,
 ) -> Judgement {
-    let misfit = matches!(j.outlook, Some(o) if !matches!(o, Outlook::Count(_)));
-    let open = misfit || j.rules.contains(&Rule::NotAttained);
-    if j.verdict != Verdict::Inconclusive || !open {
+    let Some(side) = open_side(&mut j, limit, written) else {
         return j;
-    }
-    if let Some(text) = written {
-        j.reason.push_str(&format!("{BEYOND_CLAUSE}{text}"));
-        return j;
-    }
-    let side = if limit == Limit::Small {
-        "below"
-    } else {
-        "above"
     };
     if let Some((edge, mean, t)) = trivial_at_edge(study, a, s, limit) {
         j.reason.push_str(&format!(
@@ -352,19 +364,8 @@ pub fn difference_with_next_decade(
     limit: Limit,
     written: Option<&str>,
 ) -> Judgement {
-    let misfit = matches!(j.outlook, Some(o) if !matches!(o, Outlook::Count(_)));
-    let open = misfit || j.rules.contains(&Rule::NotAttained);
-    if j.verdict != Verdict::Inconclusive || !open {
+    let Some(side) = open_side(&mut j, limit, written) else {
         return j;
-    }
-    if let Some(text) = written {
-        j.reason.push_str(&format!("{BEYOND_CLAUSE}{text}"));
-        return j;
-    }
-    let side = if limit == Limit::Small {
-        "below"
-    } else {
-        "above"
     };
     let found = studies.map(|s| beyond(s, param, &[], window, limit));
     let text = match found {
