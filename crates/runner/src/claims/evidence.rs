@@ -163,6 +163,11 @@ pub struct Part<'a> {
     /// supersedes this inconclusive one (`extends`): reported in the reason,
     /// left out of the row's verdict.
     pub superseded_by: Option<String>,
+    /// The study whose decisive window measures the claim's regime (same
+    /// parameter and expected exponent) where this inconclusive window
+    /// declares that regime not reached: reported in the reason, left out
+    /// of the row's verdict ([`super::supersede::set_aside_unreached`]).
+    pub regime_measured_by: Option<String>,
 }
 
 impl Part<'_> {
@@ -174,6 +179,7 @@ impl Part<'_> {
             max_bound_ratio: f64::NAN,
             check: None,
             superseded_by: None,
+            regime_measured_by: None,
         }
     }
 }
@@ -229,6 +235,7 @@ pub fn study_parts<'a>(
         max_bound_ratio: a.max_bound_ratio,
         check: located(check),
         superseded_by: None,
+        regime_measured_by: None,
     };
     let missing = |what: &str| {
         Part::plain(
@@ -278,6 +285,7 @@ pub fn study_parts<'a>(
                 window: s.window,
             }),
             superseded_by: None,
+            regime_measured_by: None,
         }
     };
     let param = c.parameter.as_deref().unwrap_or_default();

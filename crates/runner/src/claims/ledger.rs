@@ -206,6 +206,7 @@ pub fn ledger_with(
                             max_bound_ratio: f64::NAN,
                             check: None,
                             superseded_by: None,
+                            regime_measured_by: None,
                         }),
                     }
                 }
@@ -227,6 +228,7 @@ pub fn ledger_with(
                         max_bound_ratio: f64::NAN,
                         check: Some(check.clone()),
                         superseded_by: None,
+                        regime_measured_by: None,
                     }),
                     Err(why) => parts.push(Part::plain(
                         "slope difference".into(),
@@ -237,6 +239,7 @@ pub fn ledger_with(
             parts.extend(audit_parts(c, audits));
             parts.extend(test_parts(c, repo));
             super::supersede::supersede_nearer_windows(&mut parts, judged, c.limit);
+            super::supersede::set_aside_unreached(&mut parts);
             rows.push(row(file, c, &parts, studies, specs, revised, prereg));
         }
     }
@@ -286,8 +289,12 @@ fn row(
     revised: Vec<String>,
     prereg: &Prereg,
 ) -> LedgerRow {
-    // A superseded part is reported in the reason, not combined.
-    let live = || parts.iter().filter(|p| p.superseded_by.is_none());
+    // A superseded or set-aside part is reported in the reason, not combined.
+    let live = || {
+        parts
+            .iter()
+            .filter(|p| p.superseded_by.is_none() && p.regime_measured_by.is_none())
+    };
     let verdict = match &c.undecidable {
         Some(_) => Verdict::Undecidable,
         None => combine(live().map(|p| &p.judgement)),
@@ -303,19 +310,30 @@ fn row(
                 .filter(|v| count(*v) > 0)
                 .map(|v| format!("{} {v}", count(v)))
                 .collect();
-            let superseded = parts.len() - live().count();
+            let superseded = parts.iter().filter(|p| p.superseded_by.is_some()).count();
             if superseded > 0 {
                 tally.push(format!("{superseded} superseded"));
             }
+            let set_aside = parts
+                .iter()
+                .filter(|p| p.superseded_by.is_none() && p.regime_measured_by.is_some())
+                .count();
+            if set_aside > 0 {
+                tally.push(format!("{set_aside} set aside (regime not reached there)"));
+            }
             let details: Vec<String> = parts
                 .iter()
-                .map(|p| match &p.superseded_by {
-                    None => format!(
+                .map(|p| match (&p.superseded_by, &p.regime_measured_by) {
+                    (None, None) => format!(
                         "{}: {}, {}",
                         p.where_, p.judgement.verdict, p.judgement.reason
                     ),
-                    Some(by) => format!(
+                    (Some(by), _) => format!(
                         "{}: {}, superseded by {by}'s decisive window farther in the claim's limit (it extends this study), so left out of the verdict: {}",
+                        p.where_, p.judgement.verdict, p.judgement.reason
+                    ),
+                    (None, Some(by)) => format!(
+                        "{}: {}, set aside: its window declares the claim's regime not reached, and {by} measures that regime (same parameter and expectation) decisively, so it is left out of the verdict: {}",
                         p.where_, p.judgement.verdict, p.judgement.reason
                     ),
                 })

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use super::evidence::{Judged, Part};
 use super::spec::Limit;
-use crate::verdict::Verdict;
+use crate::verdict::{Rule, Verdict};
 
 /// What the rule reads of one slope part.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -167,9 +167,58 @@ pub fn supersede_nearer_windows(parts: &mut [Part], judged: &[Judged], limit: Li
     }
 }
 
+/// Sets aside every inconclusive slope part whose window declares the
+/// claim's regime not reached ([`Rule::RegimeNotReached`]) when a decisive
+/// part of the same claim, from another study, fits the same parameter with
+/// the same expectation (exponent, side and tolerance) and reaches its
+/// regime: the claim is measured there, and a window that never enters the
+/// regime says nothing for or against it. Reported, not combined
+/// ([`Part::regime_measured_by`]). Parts of different expected exponents
+/// (two regimes of one claim) are left alone, so a regime measured in one
+/// window never stands in for another regime that was not reached.
+pub fn set_aside_unreached(parts: &mut [Part]) {
+    let key = |p: &Part| {
+        let (s, c) = (p.slope?, p.check.as_ref()?);
+        Some((
+            s.param.clone(),
+            s.theory_slope,
+            s.side,
+            s.tolerance,
+            c.study.clone(),
+        ))
+    };
+    let live = |p: &Part| p.superseded_by.is_none() && p.regime_measured_by.is_none();
+    let decisive: Vec<_> = parts
+        .iter()
+        .filter(|p| {
+            live(p)
+                && matches!(
+                    p.judgement.verdict,
+                    Verdict::Confirmed | Verdict::Contradicted
+                )
+                && !p.judgement.rules.contains(&Rule::RegimeNotReached)
+        })
+        .filter_map(key)
+        .collect();
+    for p in parts.iter_mut() {
+        let unreached = p.judgement.verdict == Verdict::Inconclusive
+            && p.judgement.rules.contains(&Rule::RegimeNotReached)
+            && live(p);
+        let Some((param, slope, side, tolerance, study)) = key(p).filter(|_| unreached) else {
+            continue;
+        };
+        if let Some(by) = decisive.iter().find(|d| {
+            d.0 == param && d.1 == slope && d.2 == side && d.3 == tolerance && d.4 != study
+        }) {
+            p.regime_measured_by = Some(by.4.clone());
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::verdict::Judgement;
 
     fn w<'a>(study: &'a str, window: (f64, f64), verdict: Verdict) -> Option<Window<'a>> {
         Some(Window {
@@ -339,5 +388,110 @@ mod tests {
             superseded(&ws, across, Limit::Large),
             vec![(0, "far".to_string())]
         );
+    }
+
+    fn eps_slope(theory_slope: f64) -> crate::analyze::SlopeResult {
+        let evidence = crate::verdict::SlopeEvidence {
+            fitted: theory_slope,
+            ci_half_width: 0.05,
+            points: 5,
+            repetitions: 20,
+            chi2_df: 1.0,
+        };
+        let side = crate::spec::SlopeSide::AtLeast;
+        crate::analyze::SlopeResult {
+            param: "eps".into(),
+            at: Vec::new(),
+            theory_slope,
+            tolerance: 0.15,
+            side,
+            rule: crate::verdict::SlopeRule::Declared(side),
+            window: (0.1, 1.0),
+            theory_curve_slope: f64::NAN,
+            fitted: theory_slope,
+            intercept: 0.0,
+            ci_half_width: 0.05,
+            points: 5,
+            pass: true,
+            judgement: Judgement::new(Verdict::Confirmed, ""),
+            revised: None,
+            fit: crate::verdict::SlopeFit {
+                weighted: evidence,
+                ols: evidence,
+                theory_curve_slope: f64::NAN,
+                trivial: None,
+                regime_note: String::new(),
+                regime_not_reached: Vec::new(),
+                revised: None,
+            },
+            chi2_df: 1.0,
+            curvature_p: f64::NAN,
+        }
+    }
+
+    fn part<'a>(study: &str, s: &'a crate::analyze::SlopeResult, judgement: Judgement) -> Part<'a> {
+        Part {
+            where_: study.into(),
+            judgement,
+            slope: Some(s),
+            max_bound_ratio: f64::NAN,
+            check: Some(super::super::evidence::CheckRef {
+                spec: "e.toml".into(),
+                study: study.into(),
+                check: super::super::evidence::Check::Slope {
+                    param: "eps".into(),
+                    window: (0.1, 1.0),
+                },
+            }),
+            superseded_by: None,
+            regime_measured_by: None,
+        }
+    }
+
+    #[test]
+    fn a_window_that_never_reaches_the_regime_is_set_aside_where_another_measures_it() {
+        let unreached = || {
+            Judgement::new(Verdict::Inconclusive, "regime not reached").by(Rule::RegimeNotReached)
+        };
+        let (minus_one, half) = (eps_slope(-1.0), eps_slope(0.5));
+        let confirmed = || Judgement::new(Verdict::Confirmed, "inside");
+        // Same expectation, another study, decisive: set aside.
+        let mut parts = [
+            part("floor", &minus_one, unreached()),
+            part("reached", &minus_one, confirmed()),
+        ];
+        set_aside_unreached(&mut parts);
+        assert_eq!(parts[0].regime_measured_by.as_deref(), Some("reached"));
+        assert_eq!(parts[1].regime_measured_by, None);
+        // Another regime of the claim (another exponent) measured: kept.
+        let mut parts = [
+            part("floor", &minus_one, unreached()),
+            part("other_regime", &half, confirmed()),
+        ];
+        set_aside_unreached(&mut parts);
+        assert_eq!(parts[0].regime_measured_by, None);
+        // The other window inconclusive too, or from the same study: kept.
+        let mut parts = [
+            part("floor", &minus_one, unreached()),
+            part(
+                "open",
+                &minus_one,
+                Judgement::new(Verdict::Inconclusive, "straddles"),
+            ),
+            part("floor", &minus_one, confirmed()),
+        ];
+        set_aside_unreached(&mut parts);
+        assert_eq!(parts[0].regime_measured_by, None);
+        // An inconclusive window without the declared rule is never set aside.
+        let mut parts = [
+            part(
+                "misfit",
+                &minus_one,
+                Judgement::new(Verdict::Inconclusive, "misfit"),
+            ),
+            part("reached", &minus_one, confirmed()),
+        ];
+        set_aside_unreached(&mut parts);
+        assert_eq!(parts[0].regime_measured_by, None);
     }
 }
