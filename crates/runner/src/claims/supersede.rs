@@ -170,8 +170,9 @@ pub fn supersede_nearer_windows(parts: &mut [Part], judged: &[Judged], limit: Li
 /// Sets aside every inconclusive slope part whose window declares the
 /// claim's regime not reached ([`Rule::RegimeNotReached`]) when a decisive
 /// part of the same claim, from another study, fits the same parameter with
-/// the same expectation (exponent, side and tolerance) and reaches its
-/// regime: the claim is measured there, and a window that never enters the
+/// the same expectation (exponent and tolerance; both are judged by the
+/// claim's rule, so the study's declared side does not matter) and reaches
+/// its regime: the claim is measured there, and a window that never enters the
 /// regime says nothing for or against it. Reported, not combined
 /// ([`Part::regime_measured_by`]). Parts of different expected exponents
 /// (two regimes of one claim) are left alone, so a regime measured in one
@@ -179,10 +180,13 @@ pub fn supersede_nearer_windows(parts: &mut [Part], judged: &[Judged], limit: Li
 pub fn set_aside_unreached(parts: &mut [Part]) {
     let key = |p: &Part| {
         let (s, c) = (p.slope?, p.check.as_ref()?);
+        // The side is left out: every slope part of a claim is judged by
+        // the claim's own rule (an upper bound reads a two-sided study
+        // window one-sided), so a window declared without `side` and one
+        // declaring the claim's side carry the same expectation.
         Some((
             s.param.clone(),
             s.theory_slope,
-            s.side,
             s.tolerance,
             c.study.clone(),
         ))
@@ -204,13 +208,14 @@ pub fn set_aside_unreached(parts: &mut [Part]) {
         let unreached = p.judgement.verdict == Verdict::Inconclusive
             && p.judgement.rules.contains(&Rule::RegimeNotReached)
             && live(p);
-        let Some((param, slope, side, tolerance, study)) = key(p).filter(|_| unreached) else {
+        let Some((param, slope, tolerance, study)) = key(p).filter(|_| unreached) else {
             continue;
         };
-        if let Some(by) = decisive.iter().find(|d| {
-            d.0 == param && d.1 == slope && d.2 == side && d.3 == tolerance && d.4 != study
-        }) {
-            p.regime_measured_by = Some(by.4.clone());
+        if let Some(by) = decisive
+            .iter()
+            .find(|d| d.0 == param && d.1 == slope && d.2 == tolerance && d.3 != study)
+        {
+            p.regime_measured_by = Some(by.3.clone());
         }
     }
 }
