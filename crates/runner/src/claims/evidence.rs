@@ -159,15 +159,22 @@ pub struct Part<'a> {
     pub max_bound_ratio: f64,
     /// The study expectation it judges (for pre-registration).
     pub check: Option<CheckRef>,
-    /// The study whose decisive window farther in the claim's limit
-    /// supersedes this inconclusive one (`extends`): reported in the reason,
-    /// left out of the row's verdict.
-    pub superseded_by: Option<String>,
-    /// The study whose decisive window measures the claim's regime (same
-    /// parameter and expected exponent) where this inconclusive window
-    /// declares that regime not reached: reported in the reason, left out
-    /// of the row's verdict ([`super::supersede::set_aside_unreached`]).
-    pub regime_measured_by: Option<String>,
+    /// Why this inconclusive part is reported in the reason but left out of
+    /// the row's verdict, if it is.
+    pub set_aside: Option<SetAside>,
+}
+
+/// Why a part is set aside: another study's decisive window answers the
+/// claim where this one cannot.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SetAside {
+    /// This study's decisive window farther in the claim's limit
+    /// supersedes it (`extends`, [`super::supersede::supersede_nearer_windows`]).
+    Farther(String),
+    /// This study's decisive window measures the claim's regime (same
+    /// parameter and expected exponent) where this window declares it not
+    /// reached ([`super::supersede::set_aside_unreached`]).
+    RegimeElsewhere(String),
 }
 
 impl Part<'_> {
@@ -178,8 +185,7 @@ impl Part<'_> {
             slope: None,
             max_bound_ratio: f64::NAN,
             check: None,
-            superseded_by: None,
-            regime_measured_by: None,
+            set_aside: None,
         }
     }
 }
@@ -234,8 +240,7 @@ pub fn study_parts<'a>(
         slope: None,
         max_bound_ratio: a.max_bound_ratio,
         check: located(check),
-        superseded_by: None,
-        regime_measured_by: None,
+        set_aside: None,
     };
     let missing = |what: &str| {
         Part::plain(
@@ -284,8 +289,7 @@ pub fn study_parts<'a>(
                 param: s.param.clone(),
                 window: s.window,
             }),
-            superseded_by: None,
-            regime_measured_by: None,
+            set_aside: None,
         }
     };
     let param = c.parameter.as_deref().unwrap_or_default();
@@ -432,19 +436,14 @@ pub fn judge_difference(
     (rule, judgement)
 }
 
-/// A `slope_difference` claim's fit: the minuend's fitted slope minus the
-/// subtrahend's on their common window, both estimators, with CI
-/// half-widths added in quadrature (the studies run on their own seeds;
-/// where they share data sets the difference's error is smaller, so the CI
-/// is conservative), judged against the claim's `difference`. `Err` says
-/// what is missing.
 /// Each window of a `slope_difference` claim judged by [`difference_fit`]:
-/// the claim's own, then its `farther` ones, in order.
+/// the claim's own, then its `farther` ones, in order. `Err` says what is
+/// missing.
 pub fn difference_fits(
     c: &ClaimSpec,
     judged: &[Judged],
 ) -> Vec<std::result::Result<(SlopeResult, CheckRef, String), String>> {
-    let Some(d) = &c.difference else {
+    let (Some(d), Some(param)) = (&c.difference, c.parameter.as_deref()) else {
         return vec![Err("no `difference`".into())];
     };
     std::iter::once((d.minuend.as_str(), d.subtrahend.as_str(), d.fit))
@@ -453,22 +452,26 @@ pub fn difference_fits(
                 .iter()
                 .map(|f| (f.minuend.as_str(), f.subtrahend.as_str(), f.fit)),
         )
-        .map(|(minuend, subtrahend, fit)| difference_fit(c, judged, minuend, subtrahend, fit))
+        .map(|(minuend, subtrahend, fit)| {
+            difference_fit(c, d, param, judged, [minuend, subtrahend], fit)
+        })
         .collect()
 }
 
-/// One window of a `slope_difference` claim: `minuend`'s fitted slope
-/// minus `subtrahend`'s on `fit`, judged with the claim's `difference`.
-pub fn difference_fit(
+/// One window of a `slope_difference` claim: the minuend's fitted slope
+/// minus the subtrahend's (`pair`) on `fit`, both estimators, with CI
+/// half-widths added in quadrature (the studies run on their own seeds;
+/// where they share data sets the difference's error is smaller, so the CI
+/// is conservative), judged against the claim's difference `d`. `Err` says
+/// what is missing.
+fn difference_fit(
     c: &ClaimSpec,
+    d: &super::spec::SlopeDifference,
+    param: &str,
     judged: &[Judged],
-    minuend: &str,
-    subtrahend: &str,
+    [minuend, subtrahend]: [&str; 2],
     fit: [f64; 2],
 ) -> std::result::Result<(SlopeResult, CheckRef, String), String> {
-    let (Some(d), Some(param)) = (&c.difference, c.parameter.as_deref()) else {
-        return Err("no `difference`".into());
-    };
     let window = (fit[0], fit[1]);
     let find = |name: &str| {
         window_fit(judged, name, param, window).ok_or_else(|| {

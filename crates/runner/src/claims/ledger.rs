@@ -12,6 +12,7 @@ use crate::verdict::{combine, Judgement, Rule, Verdict};
 
 use super::evidence::{
     audit_parts, difference_fits, errata_parts, study_parts, test_parts, AuditRow, Judged, Part,
+    SetAside,
 };
 use super::prereg::{Prereg, PreregStatus};
 use super::spec::{ClaimFile, ClaimKind, ClaimSpec, Evidence};
@@ -205,8 +206,7 @@ pub fn ledger_with(
                             slope: None,
                             max_bound_ratio: f64::NAN,
                             check: None,
-                            superseded_by: None,
-                            regime_measured_by: None,
+                            set_aside: None,
                         }),
                     }
                 }
@@ -227,8 +227,7 @@ pub fn ledger_with(
                         slope: Some(fit),
                         max_bound_ratio: f64::NAN,
                         check: Some(check.clone()),
-                        superseded_by: None,
-                        regime_measured_by: None,
+                        set_aside: None,
                     }),
                     Err(why) => parts.push(Part::plain(
                         "slope difference".into(),
@@ -290,11 +289,7 @@ fn row(
     prereg: &Prereg,
 ) -> LedgerRow {
     // A superseded or set-aside part is reported in the reason, not combined.
-    let live = || {
-        parts
-            .iter()
-            .filter(|p| p.superseded_by.is_none() && p.regime_measured_by.is_none())
-    };
+    let live = || parts.iter().filter(|p| p.set_aside.is_none());
     let verdict = match &c.undecidable {
         Some(_) => Verdict::Undecidable,
         None => combine(live().map(|p| &p.judgement)),
@@ -310,29 +305,38 @@ fn row(
                 .filter(|v| count(*v) > 0)
                 .map(|v| format!("{} {v}", count(v)))
                 .collect();
-            let superseded = parts.iter().filter(|p| p.superseded_by.is_some()).count();
+            let count_aside = |farther: bool| {
+                parts
+                    .iter()
+                    .filter(|p| {
+                        matches!(
+                            (&p.set_aside, farther),
+                            (Some(SetAside::Farther(_)), true)
+                                | (Some(SetAside::RegimeElsewhere(_)), false)
+                        )
+                    })
+                    .count()
+            };
+            let superseded = count_aside(true);
             if superseded > 0 {
                 tally.push(format!("{superseded} superseded"));
             }
-            let set_aside = parts
-                .iter()
-                .filter(|p| p.superseded_by.is_none() && p.regime_measured_by.is_some())
-                .count();
+            let set_aside = count_aside(false);
             if set_aside > 0 {
                 tally.push(format!("{set_aside} set aside (regime not reached there)"));
             }
             let details: Vec<String> = parts
                 .iter()
-                .map(|p| match (&p.superseded_by, &p.regime_measured_by) {
-                    (None, None) => format!(
+                .map(|p| match &p.set_aside {
+                    None => format!(
                         "{}: {}, {}",
                         p.where_, p.judgement.verdict, p.judgement.reason
                     ),
-                    (Some(by), _) => format!(
+                    Some(SetAside::Farther(by)) => format!(
                         "{}: {}, superseded by {by}'s decisive window farther in the claim's limit (it extends this study), so left out of the verdict: {}",
                         p.where_, p.judgement.verdict, p.judgement.reason
                     ),
-                    (None, Some(by)) => format!(
+                    Some(SetAside::RegimeElsewhere(by)) => format!(
                         "{}: {}, set aside: its window declares the claim's regime not reached, and {by} measures that regime (same parameter and expectation) decisively, so it is left out of the verdict: {}",
                         p.where_, p.judgement.verdict, p.judgement.reason
                     ),

@@ -8,7 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::evidence::{Judged, Part};
+use super::evidence::{Judged, Part, SetAside};
 use super::spec::Limit;
 use crate::verdict::{Rule, Verdict};
 
@@ -137,7 +137,7 @@ fn measured_beyond(reason: &str, by: &str, window: (f64, f64)) -> String {
 }
 
 /// Marks every inconclusive slope part of a claim that a decisive slope
-/// part of a study extending its study supersedes ([`Part::superseded_by`]),
+/// part of a study extending its study supersedes ([`SetAside::Farther`]),
 /// and points every inconclusive part that a study extends directly,
 /// decisive or not, at that study's farther window in place of the decade
 /// it priced.
@@ -162,7 +162,7 @@ pub fn supersede_nearer_windows(parts: &mut [Part], judged: &[Judged], limit: Li
             part.judgement.reason = measured_beyond(&part.judgement.reason, &e.by, e.window);
         }
         if e.decisive {
-            part.superseded_by.get_or_insert(e.by);
+            part.set_aside.get_or_insert(SetAside::Farther(e.by));
         }
     }
 }
@@ -174,7 +174,7 @@ pub fn supersede_nearer_windows(parts: &mut [Part], judged: &[Judged], limit: Li
 /// claim's rule, so the study's declared side does not matter) and reaches
 /// its regime: the claim is measured there, and a window that never enters the
 /// regime says nothing for or against it. Reported, not combined
-/// ([`Part::regime_measured_by`]). Parts of different expected exponents
+/// ([`SetAside::RegimeElsewhere`]). Parts of different expected exponents
 /// (two regimes of one claim) are left alone, so a regime measured in one
 /// window never stands in for another regime that was not reached.
 pub fn set_aside_unreached(parts: &mut [Part]) {
@@ -191,7 +191,7 @@ pub fn set_aside_unreached(parts: &mut [Part]) {
             c.study.clone(),
         ))
     };
-    let live = |p: &Part| p.superseded_by.is_none() && p.regime_measured_by.is_none();
+    let live = |p: &Part| p.set_aside.is_none();
     let decisive: Vec<_> = parts
         .iter()
         .filter(|p| {
@@ -215,7 +215,7 @@ pub fn set_aside_unreached(parts: &mut [Part]) {
             .iter()
             .find(|d| d.0 == param && d.1 == slope && d.2 == tolerance && d.3 != study)
         {
-            p.regime_measured_by = Some(by.3.clone());
+            p.set_aside = Some(SetAside::RegimeElsewhere(by.3.clone()));
         }
     }
 }
@@ -364,6 +364,7 @@ mod tests {
         assert_eq!(superseded(&ws, far_extends_near, Limit::Small).len(), 1);
         assert!(superseded(&ws, far_extends_near, Limit::Large).is_empty());
     }
+
     #[test]
     fn a_farther_window_in_another_file_extends_the_study_it_names_there() {
         // gonzalez.toml's far extends table1.toml:near (the main job's file
@@ -448,8 +449,7 @@ mod tests {
                     window: (0.1, 1.0),
                 },
             }),
-            superseded_by: None,
-            regime_measured_by: None,
+            set_aside: None,
         }
     }
 
@@ -466,15 +466,18 @@ mod tests {
             part("reached", &minus_one, confirmed()),
         ];
         set_aside_unreached(&mut parts);
-        assert_eq!(parts[0].regime_measured_by.as_deref(), Some("reached"));
-        assert_eq!(parts[1].regime_measured_by, None);
+        assert_eq!(
+            parts[0].set_aside,
+            Some(SetAside::RegimeElsewhere("reached".into()))
+        );
+        assert_eq!(parts[1].set_aside, None);
         // Another regime of the claim (another exponent) measured: kept.
         let mut parts = [
             part("floor", &minus_one, unreached()),
             part("other_regime", &half, confirmed()),
         ];
         set_aside_unreached(&mut parts);
-        assert_eq!(parts[0].regime_measured_by, None);
+        assert_eq!(parts[0].set_aside, None);
         // The other window inconclusive too, or from the same study: kept.
         let mut parts = [
             part("floor", &minus_one, unreached()),
@@ -486,7 +489,7 @@ mod tests {
             part("floor", &minus_one, confirmed()),
         ];
         set_aside_unreached(&mut parts);
-        assert_eq!(parts[0].regime_measured_by, None);
+        assert_eq!(parts[0].set_aside, None);
         // An inconclusive window without the declared rule is never set aside.
         let mut parts = [
             part(
@@ -497,6 +500,6 @@ mod tests {
             part("reached", &minus_one, confirmed()),
         ];
         set_aside_unreached(&mut parts);
-        assert_eq!(parts[0].regime_measured_by, None);
+        assert_eq!(parts[0].set_aside, None);
     }
 }
