@@ -436,7 +436,7 @@ pub fn judge_difference(
     (rule, judgement)
 }
 
-/// Each window of a `slope_difference` claim judged by [`difference_fit`]:
+/// Each window of a `slope_difference` claim judged by `difference_fit`:
 /// the claim's own, then its `farther` ones, in order. `Err` says what is
 /// missing.
 pub fn difference_fits(
