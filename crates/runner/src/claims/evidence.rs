@@ -754,7 +754,8 @@ fn find_test(repo: &Path, spec: &str) -> std::result::Result<(), String> {
 
 /// The `runner errata` rows of a claim, judged: the printed calibration is
 /// the statement; exactly not private contradicts it, not certifiable by the
-/// best bound leaves it inconclusive, certified private confirms it.
+/// best bound leaves it inconclusive (with the claim's written `beyond`, what
+/// would decide it, where it has one), certified private confirms it.
 pub fn errata_parts(c: &ClaimSpec, rows: &[crate::errata::Erratum]) -> Vec<Part<'static>> {
     use crate::errata::Verdict as E;
     let id = c.errata_id.as_deref().unwrap_or(&c.id);
@@ -766,18 +767,21 @@ pub fn errata_parts(c: &ClaimSpec, rows: &[crate::errata::Erratum]) -> Vec<Part<
                 E::NotCertified => Verdict::Inconclusive,
                 E::PrivateBySlack | E::PrivateButLoose => Verdict::Confirmed,
             };
+            let mut reason = format!(
+                "printed calibration realises {} against the claimed {} ({}): {}",
+                r.realised,
+                r.target,
+                r.accounting.label(),
+                r.verdict.label()
+            );
+            // An uncertified calibration is open until a proof or a
+            // counterexample: the claim says which, and what it needs.
+            if let (Verdict::Inconclusive, Some(text)) = (verdict, c.beyond.as_deref()) {
+                reason.push_str(&format!("; what would decide it: {text}"));
+            }
             Part::plain(
                 format!("runner errata {} ({})", r.id, r.setting),
-                Judgement::new(
-                    verdict,
-                    format!(
-                        "printed calibration realises {} against the claimed {} ({}): {}",
-                        r.realised,
-                        r.target,
-                        r.accounting.label(),
-                        r.verdict.label()
-                    ),
-                ),
+                Judgement::new(verdict, reason),
             )
         })
         .collect()
@@ -1058,5 +1062,46 @@ mod tests {
         assert_eq!(j.verdict, Verdict::NotRefuted);
         assert!(j.reason.starts_with("no counterexample"), "{}", j.reason);
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn an_uncertified_calibration_says_what_would_decide_it_where_the_claim_writes_it() {
+        let rows = crate::errata::errata();
+        use crate::errata::Verdict as E;
+        let open = rows
+            .iter()
+            .find(|r| r.verdict == E::NotCertified)
+            .expect("an uncertified erratum");
+        let closed = rows
+            .iter()
+            .find(|r| matches!(r.verdict, E::PrivateBySlack | E::PrivateButLoose))
+            .expect("a certified erratum");
+        let claim = |id: &str, beyond: Option<&str>| -> ClaimSpec {
+            let mut c: ClaimSpec = toml::from_str(&format!(
+                "id = \"{id}\"\ntheorem = \"T\"\nstatement = \"s\"\nkind = \"printed\"\nevidence = \"errata\"\nexpected = \"e\"\n"
+            ))
+            .unwrap();
+            c.beyond = beyond.map(str::to_string);
+            c
+        };
+        let written = "a proof, or a loss that attains the bound";
+        let j = &errata_parts(&claim(open.id, Some(written)), &rows)[0].judgement;
+        assert_eq!(j.verdict, Verdict::Inconclusive);
+        assert!(
+            j.reason
+                .ends_with(&format!("; what would decide it: {written}")),
+            "{}",
+            j.reason
+        );
+        let bare = &errata_parts(&claim(open.id, None), &rows)[0].judgement;
+        assert!(
+            !bare.reason.contains("what would decide"),
+            "{}",
+            bare.reason
+        );
+        // A decided calibration keeps its reason as it is.
+        let j = &errata_parts(&claim(closed.id, Some(written)), &rows)[0].judgement;
+        assert_eq!(j.verdict, Verdict::Confirmed);
+        assert!(!j.reason.contains("what would decide"), "{}", j.reason);
     }
 }

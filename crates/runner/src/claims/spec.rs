@@ -186,7 +186,8 @@ pub struct ClaimSpec {
     /// ledger's priced next decade would mislead (a decade the algorithm
     /// cannot run at the study's other values, or one whose cost the plan
     /// is known to miss): it replaces that clause in every misfit or
-    /// not-attained part's reason ([`super::beyond`]).
+    /// not-attained part's reason ([`super::beyond`]). On an errata claim it
+    /// follows an uncertified calibration's reason: what would decide it.
     #[serde(default)]
     pub beyond: Option<String>,
 }
