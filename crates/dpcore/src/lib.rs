@@ -7,6 +7,7 @@
 
 use std::fmt;
 
+pub mod exp;
 pub mod halfspace;
 pub mod menart;
 pub mod numerics;

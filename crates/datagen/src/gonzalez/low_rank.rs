@@ -55,8 +55,32 @@ fn mass_without(p: SimplexPoint<'_>, skip: usize) -> f64 {
     rest
 }
 
-/// `out += weight * A_bar y`.
+/// `out += weight * A_bar y`, at the run's [`dpcore::simd::level`].
 pub(super) fn add_mul(
+    terms: &[RankOneTerm],
+    cross: Option<PlantedCross>,
+    weight: f64,
+    y: SimplexPoint<'_>,
+    out: &mut [f64],
+) {
+    add_mul_at(dpcore::simd::level(), terms, cross, weight, y, out)
+}
+
+dpcore::dispatch_by_level! {
+    /// [`add_mul`] at a given level (the same bits at every level).
+    fn add_mul_at<'a>(
+        terms: &'a [RankOneTerm],
+        cross: Option<PlantedCross>,
+        weight: f64,
+        y: SimplexPoint<'a>,
+        out: &'a mut [f64],
+    ) -> () => add_mul_body
+}
+
+/// `out += weight * A_bar y` (the body every level of [`add_mul_at`]
+/// compiles).
+#[inline(always)]
+fn add_mul_body(
     terms: &[RankOneTerm],
     cross: Option<PlantedCross>,
     weight: f64,
@@ -122,8 +146,32 @@ pub(super) fn add_mul(
     }
 }
 
-/// `out += weight * A_bar^T x`.
+/// `out += weight * A_bar^T x`, at the run's [`dpcore::simd::level`].
 pub(super) fn add_tmul(
+    terms: &[RankOneTerm],
+    cross: Option<PlantedCross>,
+    weight: f64,
+    x: SimplexPoint<'_>,
+    out: &mut [f64],
+) {
+    add_tmul_at(dpcore::simd::level(), terms, cross, weight, x, out)
+}
+
+dpcore::dispatch_by_level! {
+    /// [`add_tmul`] at a given level (the same bits at every level).
+    fn add_tmul_at<'a>(
+        terms: &'a [RankOneTerm],
+        cross: Option<PlantedCross>,
+        weight: f64,
+        x: SimplexPoint<'a>,
+        out: &'a mut [f64],
+    ) -> () => add_tmul_body
+}
+
+/// `out += weight * A_bar^T x` (the body every level of [`add_tmul_at`]
+/// compiles).
+#[inline(always)]
+fn add_tmul_body(
     terms: &[RankOneTerm],
     cross: Option<PlantedCross>,
     weight: f64,
@@ -350,15 +398,25 @@ mod tests {
                 let xs = xs.into_iter().chain(extra_x);
                 let ys = ys.into_iter().chain(extra_y);
                 for (x, y) in xs.zip(ys) {
-                    let start: Vec<f64> = (0..rows).map(|i| i as f64 * 0.01).collect();
-                    let (mut a, mut b) = (start.clone(), start);
-                    add_mul(&terms, cross, -0.7, y, &mut a);
-                    add_mul_reference(&terms, cross, -0.7, y, &mut b);
-                    assert!(a.iter().zip(&b).all(|(p, q)| p.to_bits() == q.to_bits()));
-                    let (mut a, mut b) = (vec![0.0; cols], vec![0.0; cols]);
-                    add_tmul(&terms, cross, 1.3, x, &mut a);
-                    add_tmul_reference(&terms, cross, 1.3, x, &mut b);
-                    assert!(a.iter().zip(&b).all(|(p, q)| p.to_bits() == q.to_bits()));
+                    // Every instruction level this machine has (the scalar
+                    // path always), each against the reference.
+                    for level in dpcore::simd::supported_levels() {
+                        let start: Vec<f64> = (0..rows).map(|i| i as f64 * 0.01).collect();
+                        let (mut a, mut b) = (start.clone(), start);
+                        add_mul_at(level, &terms, cross, -0.7, y, &mut a);
+                        add_mul_reference(&terms, cross, -0.7, y, &mut b);
+                        assert!(
+                            a.iter().zip(&b).all(|(p, q)| p.to_bits() == q.to_bits()),
+                            "{level:?}"
+                        );
+                        let (mut a, mut b) = (vec![0.0; cols], vec![0.0; cols]);
+                        add_tmul_at(level, &terms, cross, 1.3, x, &mut a);
+                        add_tmul_reference(&terms, cross, 1.3, x, &mut b);
+                        assert!(
+                            a.iter().zip(&b).all(|(p, q)| p.to_bits() == q.to_bits()),
+                            "{level:?}"
+                        );
+                    }
                 }
             }
         }

@@ -67,9 +67,11 @@ impl LogWeights {
     /// the division pass.
     pub fn probabilities_into(&self, out: &mut [f64]) -> f64 {
         let m = self.max_shift();
+        // `f64::exp`'s bits without glibc's errno wrapper (dpcore::exp).
+        let exp = dpcore::exp::exp();
         let mut total = 0.0;
         for (o, t) in out.iter_mut().zip(&self.theta) {
-            *o = (t - m).exp();
+            *o = exp.of(t - m);
             total += *o;
         }
         let mut sum = -0.0;
@@ -114,9 +116,10 @@ impl LogWeights {
             return (a.probabilities_into(pa), b.probabilities_into(pb));
         }
         let (ma, mb) = (a.max_shift(), b.max_shift());
+        let exp = dpcore::exp::exp();
         let (mut ta, mut tb) = (0.0, 0.0);
         for j in 0..n {
-            let (ea, eb) = ((a.theta[j] - ma).exp(), (b.theta[j] - mb).exp());
+            let (ea, eb) = (exp.of(a.theta[j] - ma), exp.of(b.theta[j] - mb));
             pa[j] = ea;
             pb[j] = eb;
             ta += ea;
