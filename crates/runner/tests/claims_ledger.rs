@@ -217,3 +217,25 @@ fn a_slope_difference_needs_its_difference() {
     std::fs::write(&spec, text).unwrap();
     assert_eq!(claims_check(&s), 0, "the committed claim must pass");
 }
+
+/// A farther window of a slope difference whose minuend does not extend the
+/// nearer minuend is bad input, exit 2 (it would be judged but supersede
+/// nothing); the committed claim passes.
+#[test]
+fn a_farther_difference_must_extend_the_nearer_minuend() {
+    let s = scratch_repo();
+    let spec = s.path("experiments/menart.toml");
+    let text = std::fs::read_to_string(&spec).unwrap();
+    let start = text.find("name = \"mn_t4t1_alg3_n_far\"").unwrap();
+    let line_at = start + text[start..].find("extends = \"mn_t4t1_alg3_n\"").unwrap();
+    let line_end = line_at + text[line_at..].find('\n').unwrap() + 1;
+    let wrong = format!("{}{}", &text[..line_at], &text[line_end..]);
+    std::fs::write(&spec, wrong).unwrap();
+    assert_eq!(
+        claims_check(&s),
+        2,
+        "a farther minuend that extends nothing"
+    );
+    std::fs::write(&spec, text).unwrap();
+    assert_eq!(claims_check(&s), 0, "the committed claim must pass");
+}

@@ -193,6 +193,7 @@ pub fn validate(claims: &[(PathBuf, ClaimFile)], judged: &[Judged]) -> Result<()
             }
         }
     }
+    check_farther_differences(claims, judged)?;
     for (path, file) in claims {
         for c in &file.claims {
             let needs_study = c.not_measured.is_none()
@@ -210,4 +211,56 @@ pub fn validate(claims: &[(PathBuf, ClaimFile)], judged: &[Judged]) -> Result<()
         }
     }
     Ok(())
+}
+
+/// Every farther window of a slope difference must be a farther window of
+/// the same instance: its minuend `extends` the nearer minuend (directly or
+/// through a chain of farther studies). Without it the farther part is
+/// judged but supersedes nothing ([`super::supersede`]), so the nearer
+/// window's open reason would stand beside a decisive farther one.
+fn check_farther_differences(claims: &[(PathBuf, ClaimFile)], judged: &[Judged]) -> Result<()> {
+    for (path, file) in claims {
+        for c in &file.claims {
+            let Some(d) = &c.difference else { continue };
+            for f in &d.farther {
+                if !extends_chain_reaches(judged, &f.minuend, &d.minuend) {
+                    return Err(bad(
+                        path.display().to_string(),
+                        format!(
+                            "claim `{}`: the farther minuend `{}` does not extend the nearer minuend `{}`",
+                            c.id, f.minuend, d.minuend
+                        ),
+                        "add `extends = \"<nearer minuend>\"` to the farther study (a farther window of the same instance, written before its cells ran), or make it a claim of its own",
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Whether the study `from` (looked up by name in the judged files) extends
+/// the study named `target`, directly or through a chain (at most 64 links;
+/// validation of the experiment files rejects loops).
+fn extends_chain_reaches(judged: &[Judged], from: &str, target: &str) -> bool {
+    let find = |spec: Option<&Path>, name: &str| {
+        judged
+            .iter()
+            .filter(|j| spec.is_none_or(|p| j.path == p))
+            .flat_map(|j| j.experiment.studies.iter().map(move |s| (j, s)))
+            .find(|(_, s)| s.name == name)
+    };
+    let mut current = find(None, from);
+    for _ in 0..64 {
+        let Some((j, s)) = current else { return false };
+        let Some(x) = s.extends.as_deref() else {
+            return false;
+        };
+        let t = crate::spec::ExtendsTarget::parse(x);
+        if t.study == target {
+            return true;
+        }
+        current = find(Some(&t.spec_path(&j.path)), t.study);
+    }
+    false
 }
