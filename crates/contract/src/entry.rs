@@ -4,7 +4,8 @@
 
 use crate::audit::AuditDef;
 use crate::cost::{
-    default_algorithm_work, default_family_work, AlgorithmWorkFn, FamilyWorkFn, SetupWorkFn,
+    default_algorithm_work, default_family_work, AlgorithmWorkFn, CostPoint, FamilyWorkFn,
+    SetupWorkFn,
 };
 use crate::{Build, Diagnostics, Metric, ParamDef, Privacy, PrivacyUnit, Run, Values};
 
@@ -114,7 +115,17 @@ pub struct AlgorithmDef {
     /// `experiments/audit.toml`; a non-private one may appear there only as
     /// a control (the noiseless `one_pass_sgd`).
     pub private: bool,
+    /// A precondition on one grid point that the entry's guarantee needs and
+    /// that depends on several values at once (objective perturbation's
+    /// `delta <= 1/n^2`): `runner plan` and `runner run` refuse a grid with
+    /// such a point (exit 2, nothing run) instead of failing its cells.
+    /// `None` for most entries.
+    pub point_check: Option<PointCheckFn>,
 }
+
+/// A grid point's precondition ([`AlgorithmDef::point_check`]): `Err((the
+/// parameter the message names, why))`.
+pub type PointCheckFn = fn(&CostPoint) -> Result<(), (&'static str, String)>;
 
 impl FamilyDef {
     /// A family entry whose data do not depend on the privacy parameters and
@@ -192,6 +203,7 @@ impl AlgorithmDef {
             setup_work: None,
             audit: None,
             private: true,
+            point_check: None,
         }
     }
 
@@ -306,6 +318,15 @@ impl AlgorithmDef {
             bound_name,
             theory_name,
             reference_name,
+            ..self
+        }
+    }
+
+    /// The same entry refusing, before any cell runs, a grid point that
+    /// `check` rejects ([`AlgorithmDef::point_check`]).
+    pub const fn checking_points(self, check: PointCheckFn) -> Self {
+        Self {
+            point_check: Some(check),
             ..self
         }
     }

@@ -24,7 +24,7 @@ mod typed;
 pub use audit::{AuditDef, AuditPair, AuditSetting, Estimator, Relation};
 pub use cost::{CostPoint, FamilyWork, SetupWork};
 pub use dpcore::RunFailure;
-pub use entry::{AlgorithmDef, FamilyDef, RunContext};
+pub use entry::{AlgorithmDef, FamilyDef, PointCheckFn, RunContext};
 pub use kind::{
     Build, BuildFn, Instance, ObjectiveBuildFn, ObjectiveRunFn, ProblemKind, Run, RunFn,
 };

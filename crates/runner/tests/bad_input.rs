@@ -242,6 +242,15 @@ fn cases() -> Vec<(&'static str, String, &'static str, usize)> {
             line_of("name = \"n_pure\"") + 1,
         ),
         (
+            "a grid point outside the algorithm's proven range (objective perturbation's delta <= 1/n^2)",
+            replace(
+                "problem = { family = \"diagonal_quadratic\", d = 10 }\nalgorithm = { name = \"output_perturbation_conceptual\" }\nprivacy = { eps = 1.0 }",
+                "problem = { family = \"lin_ball\", d = 4 }\nalgorithm = { name = \"objp\" }\nprivacy = { eps = 1.0, delta = 1e-7 }",
+            ),
+            "study `n_pure`: objective perturbation takes delta <= 1/n^2 (Algorithms 2-3 input): delta = 1e-7 is above 1/n^2",
+            line_of("log_range = [1e3"),
+        ),
+        (
             "halfspace algorithm on an objective family",
             replace(
                 "name = \"output_perturbation_conceptual\" }",

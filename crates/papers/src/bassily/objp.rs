@@ -139,6 +139,26 @@ const RISKS: &[Metric] = &[
     Metric::GeneralizationGap,
 ];
 
+/// Algorithms 2-3 take `delta <= 1/n^2` as input: a grid point above it is
+/// refused before any cell runs (every cell there would fail).
+fn delta_at_most_inverse_n_squared(v: &contract::CostPoint) -> Result<(), (&'static str, String)> {
+    let n = v.num("n", f64::NAN);
+    let contract::Privacy::Approx(p) = v.privacy else {
+        return Ok(());
+    };
+    if n.is_finite() && n >= 1.0 && p.delta > 1.0 / (n * n) {
+        return Err((
+            "n",
+            format!(
+                "objective perturbation takes delta <= 1/n^2 (Algorithms 2-3 input): delta = {:e} is above 1/n^2 = {:e} at n = {n}",
+                p.delta,
+                1.0 / (n * n)
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// Algorithms of this module.
 pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
     AlgorithmDef::new(
@@ -157,6 +177,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
 .with_work(super::cost::objp)
     .audited(&super::audit::OBJP)
     .requiring_delta()
+    .checking_points(delta_at_most_inverse_n_squared)
     .with_diagnostics(OBJP_DIAGNOSTICS)
     .with_curves("Thm 5.3 bound, corrected constant 4 (P13)", "", "Thm 5.3 as printed (constant 2)"),
     AlgorithmDef::new(
@@ -180,6 +201,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
     .audited(&super::audit::OBJP_APP)
     .with_options(ObjPAppOptions::PARAMS)
     .requiring_delta()
+    .checking_points(delta_at_most_inverse_n_squared)
     .with_diagnostics(OBJP_DIAGNOSTICS)
     .with_curves("B_ObjP-App (derived from Thm 5.7's proof)", "tau (n + 2k) gradient evaluations (Thm 5.8)", ""),
     AlgorithmDef::new(

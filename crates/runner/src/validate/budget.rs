@@ -1,6 +1,7 @@
-//! Refusal before running: a cell whose estimated memory exceeds what the
-//! machine has, or a plan above the cell-count or core-hour ceiling, is a
-//! located [`SpecError`] (exit 2, nothing touched), with the estimate and a hint.
+//! Refusal before running: a grid point its algorithm's guarantee does not
+//! cover (the entry's `point_check`), a cell whose estimated memory exceeds
+//! what the machine has, or a plan above the cell-count or core-hour ceiling,
+//! is a located [`SpecError`] (exit 2, nothing touched), with a hint.
 //!
 //! The estimates come from [`crate::cost`]; the hard limits on grid sizes
 //! that keep the estimate itself fast are the `MAX_*` constants of [`super`].
@@ -138,6 +139,29 @@ pub fn check(
     share: f64,
 ) -> Result<(), SpecError> {
     let loc = loaded.locator();
+    // A grid point the algorithm's guarantee does not cover, refused before
+    // anything runs rather than as failed cells.
+    for (i, study) in experiment.studies.iter().enumerate() {
+        let Some(point_check) = study.algorithm.point_check else {
+            continue;
+        };
+        let mut refused = None;
+        cost::for_each_point(study, |_, v| {
+            if refused.is_none() {
+                refused = point_check(v).err();
+            }
+        });
+        if let Some((param, why)) = refused {
+            return Err(loc.error(
+                &param_path(loaded, experiment, i, param),
+                format!("study `{}`: {why}", study.name),
+                format!(
+                    "change `{param}` or the other values so that every grid point meets it: algorithm `{}` is proven only there",
+                    study.algorithm.name
+                ),
+            ));
+        }
+    }
     let (limit, source) = match &budget.memory {
         Some((bytes, source)) => (bytes.min(ADDRESS_SPACE_BYTES), source.as_str()),
         None => (ADDRESS_SPACE_BYTES, "the address space"),
