@@ -305,23 +305,12 @@ fn row(
                 .filter(|v| count(*v) > 0)
                 .map(|v| format!("{} {v}", count(v)))
                 .collect();
-            let count_aside = |farther: bool| {
-                parts
-                    .iter()
-                    .filter(|p| {
-                        matches!(
-                            (&p.set_aside, farther),
-                            (Some(SetAside::Farther(_)), true)
-                                | (Some(SetAside::RegimeElsewhere(_)), false)
-                        )
-                    })
-                    .count()
-            };
-            let superseded = count_aside(true);
+            let farther = |p: &&Part| matches!(p.set_aside, Some(SetAside::Farther(_)));
+            let superseded = parts.iter().filter(farther).count();
             if superseded > 0 {
                 tally.push(format!("{superseded} superseded"));
             }
-            let set_aside = count_aside(false);
+            let set_aside = parts.len() - live().count() - superseded;
             if set_aside > 0 {
                 tally.push(format!("{set_aside} set aside (regime not reached there)"));
             }

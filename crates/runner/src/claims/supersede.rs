@@ -66,14 +66,7 @@ fn extensions<'b>(
 ) -> Vec<Extension> {
     let mut out = Vec::new();
     for far in windows.iter().flatten() {
-        // The studies `far` extends, nearest first (validation rejects a
-        // chain that loops; the bound is a guard).
-        let mut chain: Vec<(PathBuf, &str)> = Vec::new();
-        let mut next = extends(far.spec, far.study);
-        while let Some(t) = next.filter(|t| chain.len() < 64 && !chain.contains(t)) {
-            next = extends(&t.0, t.1);
-            chain.push(t);
-        }
+        let chain = extends_chain(&extends, far.spec, far.study);
         for (k, near) in windows.iter().enumerate() {
             let Some(near) = near else { continue };
             let Some(depth) = chain
@@ -100,6 +93,42 @@ fn extensions<'b>(
         }
     }
     out
+}
+
+/// The studies that `study` of file `spec` extends, nearest first:
+/// `extends` followed link by link (validation rejects a chain that loops;
+/// the bound of 64 links and the repeat check are guards).
+pub(super) fn extends_chain<'b>(
+    extends: &impl Fn(&Path, &str) -> Option<(PathBuf, &'b str)>,
+    spec: &Path,
+    study: &str,
+) -> Vec<(PathBuf, &'b str)> {
+    let mut chain: Vec<(PathBuf, &str)> = Vec::new();
+    let mut next = extends(spec, study);
+    while let Some(t) = next.filter(|t| chain.len() < 64 && !chain.contains(t)) {
+        next = extends(&t.0, t.1);
+        chain.push(t);
+    }
+    chain
+}
+
+/// What a study extends, read from the judged experiment files: for `study`
+/// of file `spec`, the file and name its `extends` names.
+pub(super) fn extends_in<'a>(
+    judged: &'a [Judged],
+) -> impl Fn(&Path, &str) -> Option<(PathBuf, &'a str)> + 'a {
+    move |spec: &Path, study: &str| {
+        judged
+            .iter()
+            .filter(|j| j.path == spec)
+            .flat_map(|j| j.experiment.studies.iter())
+            .find(|s| s.name == study)
+            .and_then(|s| s.extends.as_deref())
+            .map(|x| {
+                let t = crate::spec::ExtendsTarget::parse(x);
+                (t.spec_path(spec), t.study)
+            })
+    }
 }
 
 /// The pairs `(index of a superseded window, the study superseding it)`:
@@ -142,20 +171,8 @@ fn measured_beyond(reason: &str, by: &str, window: (f64, f64)) -> String {
 /// decisive or not, at that study's farther window in place of the decade
 /// it priced.
 pub fn supersede_nearer_windows(parts: &mut [Part], judged: &[Judged], limit: Limit) {
-    let extends = |spec: &Path, study: &str| {
-        judged
-            .iter()
-            .filter(|j| j.path == spec)
-            .flat_map(|j| j.experiment.studies.iter())
-            .find(|s| s.name == study)
-            .and_then(|s| s.extends.as_deref())
-            .map(|x| {
-                let t = crate::spec::ExtendsTarget::parse(x);
-                (t.spec_path(spec), t.study)
-            })
-    };
     let windows: Vec<Option<Window>> = parts.iter().map(window_of).collect();
-    let found = extensions(&windows, extends, limit);
+    let found = extensions(&windows, extends_in(judged), limit);
     for e in found {
         let part = &mut parts[e.near];
         if e.direct {

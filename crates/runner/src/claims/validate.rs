@@ -240,27 +240,18 @@ fn check_farther_differences(claims: &[(PathBuf, ClaimFile)], judged: &[Judged])
 }
 
 /// Whether the study `from` (looked up by name in the judged files) extends
-/// the study named `target`, directly or through a chain (at most 64 links;
-/// validation of the experiment files rejects loops).
+/// the study named `target`, directly or through a chain
+/// ([`super::supersede::extends_chain`], the walk the ledger supersedes by).
 fn extends_chain_reaches(judged: &[Judged], from: &str, target: &str) -> bool {
-    let find = |spec: Option<&Path>, name: &str| {
-        judged
-            .iter()
-            .filter(|j| spec.is_none_or(|p| j.path == p))
-            .flat_map(|j| j.experiment.studies.iter().map(move |s| (j, s)))
-            .find(|(_, s)| s.name == name)
+    let Some(spec) = judged
+        .iter()
+        .find(|j| j.experiment.studies.iter().any(|s| s.name == from))
+        .map(|j| j.path.as_path())
+    else {
+        return false;
     };
-    let mut current = find(None, from);
-    for _ in 0..64 {
-        let Some((j, s)) = current else { return false };
-        let Some(x) = s.extends.as_deref() else {
-            return false;
-        };
-        let t = crate::spec::ExtendsTarget::parse(x);
-        if t.study == target {
-            return true;
-        }
-        current = find(Some(&t.spec_path(&j.path)), t.study);
-    }
-    false
+    let extends = super::supersede::extends_in(judged);
+    super::supersede::extends_chain(&extends, spec, from)
+        .iter()
+        .any(|(_, study)| *study == target)
 }
