@@ -208,3 +208,58 @@ fn large_instance_fits_in_memory() {
     let tol = 6.0 * 0.95 / (500_000.0_f64 * 64.0).sqrt();
     assert!((f.mean()[0] - 0.05).abs() < tol, "{}", f.mean()[0]);
 }
+
+/// The envelope oracle against its definition `min_v f(v; z_i) + beta/2
+/// ||w - v||^2`: the record envelope gradient is `beta (w - v*)` for the
+/// minimizer `v* = w + L z_i/beta` (the objective is `beta`-strongly convex,
+/// so 200 random `v` within 0.5 of `v*` must all score higher), the average
+/// of the record gradients matches central differences of the value (the
+/// envelope is affine here, so the difference is exact to rounding, 1e-9),
+/// and the value lies in Lemma 4.3.2's sandwich `F - L^2/(2 beta) <=
+/// F_beta <= F`. A wrong sign or a missing `1/beta` fails each of these.
+#[test]
+fn envelope_matches_its_definition() {
+    let p = LinBallParams { n: 40, ..params() };
+    let f = LinBall::generate(p, &mut rng(31)).unwrap();
+    let env = f.envelope().expect("LinBall has an envelope");
+    let l = p.lipschitz;
+    for (k, beta) in [0.3, 2.0, 50.0].into_iter().enumerate() {
+        let w = random_in_ball(p.d, 2.0, 900 + k as u64);
+        let mut mean = vec![0.0; p.d];
+        let mut g = vec![0.0; p.d];
+        for i in 0..p.n {
+            env.record_envelope_gradient(i, beta, &w, &mut g);
+            assert!(norm(&g) <= l * (1.0 + 1e-12));
+            let z = f.record(i);
+            let v_star: Vec<f64> = w.iter().zip(z).map(|(wj, zj)| wj + l * zj / beta).collect();
+            // beta (w - v*) is the returned gradient.
+            for j in 0..p.d {
+                assert!((beta * (w[j] - v_star[j]) - g[j]).abs() < 1e-12);
+            }
+            let objective = |v: &[f64]| {
+                let fv = -l * v.iter().zip(z).map(|(a, b)| a * b).sum::<f64>();
+                let gap: f64 = w.iter().zip(v).map(|(a, b)| (a - b) * (a - b)).sum();
+                fv + beta / 2.0 * gap
+            };
+            let best = objective(&v_star);
+            for s in 0..5 {
+                let u = random_in_ball(p.d, 0.5, 10_000 * (k as u64 + 1) + 97 * i as u64 + s);
+                let v: Vec<f64> = v_star.iter().zip(&u).map(|(a, b)| a + b).collect();
+                assert!(objective(&v) >= best - 1e-12);
+            }
+            mean.iter_mut()
+                .zip(&g)
+                .for_each(|(m, gi)| *m += gi / p.n as f64);
+        }
+        let h = 1e-5;
+        for j in 0..p.d {
+            let (mut wp, mut wm) = (w.clone(), w.clone());
+            wp[j] += h;
+            wm[j] -= h;
+            let fd = (env.envelope_value(beta, &wp) - env.envelope_value(beta, &wm)) / (2.0 * h);
+            assert!((fd - mean[j]).abs() < 1e-9, "beta {beta} coord {j}");
+        }
+        let (fv, ev) = (f.value(&w), env.envelope_value(beta, &w));
+        assert!(ev <= fv + 1e-12 && ev >= fv - l * l / (2.0 * beta) - 1e-12);
+    }
+}

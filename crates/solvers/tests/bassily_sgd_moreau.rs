@@ -248,3 +248,37 @@ fn proxgd_refuses_outside_fact_4_6_and_above_the_cost_cap_and_plans_must_match()
     assert!(moreau.run_planned(&big, &smooth_plan, &mut rng).is_err());
     assert!(!smooth_plan.smoothness_condition_holds);
 }
+
+/// On a linear loss (datagen's LinBall) the envelope gradient is the loss's
+/// gradient, so NSGD on the envelope must release A_NSGD's point bit for
+/// bit from the same seed: the same schedule (Theorem 3.2's `T, m, eta`),
+/// the same noise and the same steps. This is what lets `bftt_e1_moreau_d`
+/// measure Theorem 4.4's d-rate on the instance that attains it; an
+/// envelope oracle with a wrong sign or scale would break the equality.
+#[test]
+fn moreau_on_a_linear_loss_takes_nsgd_steps() {
+    use datagen::bassily::{LinBall as DataLinBall, LinBallParams};
+    let params = LinBallParams::new(3_000, 24, 0.2);
+    let problem = DataLinBall::generate(params, &mut Pcg64::seed_from_u64(4)).unwrap();
+    let p = PrivacyParams::approx(0.5, 1e-9);
+    let release = |variant: NsgdVariant| {
+        let algorithm = Nsgd {
+            variant,
+            ..Nsgd::default()
+        };
+        let plan = algorithm.plan(&problem, p).unwrap();
+        let r = algorithm
+            .run_planned(&problem, &plan, &mut Pcg64::seed_from_u64(77))
+            .unwrap();
+        (plan.schedule.steps, r.w)
+    };
+    let (smooth, moreau) = (
+        release(NsgdVariant::Smooth),
+        release(NsgdVariant::MoreauEnvelope),
+    );
+    assert!(smooth.0 > 1);
+    assert_eq!(smooth.0, moreau.0);
+    let bits = |w: &[f64]| w.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+    assert_eq!(bits(&smooth.1), bits(&moreau.1));
+    assert!(smooth.1.iter().any(|v| *v != 0.0));
+}

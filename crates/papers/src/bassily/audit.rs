@@ -11,8 +11,10 @@
 //!   sensitivity the noise is calibrated for) or removed (add/remove); the
 //!   other `n - 1` records are `0`, with gradient `0`, so nothing else moves
 //!   the iterate or adds sampling variance.
-//! - `nsgd_moreau` needs a closed-form Moreau envelope, which only
-//!   AbsDeviation has (`L |<w, z> - tau|`, records `+-e_j`): the canary
+//! - `nsgd_moreau` is audited on AbsDeviation (`L |<w, z> - tau|`, records
+//!   `+-e_j`), whose envelope is not the loss itself (on LinBall, the other
+//!   family with an envelope, the envelope gradient is the loss gradient and
+//!   the run is `nsgd`'s, audited above): the canary
 //!   `+e1` in `D`, `-e1` in `D'`; the shared records alternate `+-e2`
 //!   (`+-e1` when `d = 1`), so their envelope gradients cancel at `w_0 = 0`.
 //!   At `w_0 = 0` the canary's envelope gradient is `-clip(beta_env tau, L)

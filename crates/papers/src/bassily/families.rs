@@ -92,8 +92,8 @@ pub(crate) const FAMILIES: &[FamilyDef] = &[
     FamilyDef::new(
         "lin_ball",
         "Bassily et al. digest E1 (LinBall): z = r e_1 + (1-r) u, u uniform on S^(d-1), loss -L<w,z> on \
-              W = B(0, M); population excess L r (M - w_1) exactly; beta = 0, rank-0 Hessians. \
-              The hard instance of the private-SCO rate: take the worst case over r_factor",
+              W = B(0, M); population excess L r (M - w_1) exactly; beta = 0, rank-0 Hessians; Moreau \
+              envelope in closed form (the loss shifted by a constant). The hard instance of the private-SCO rate: take the worst case over r_factor",
         &[N, D, R_FACTOR, LIPSCHITZ, RADIUS_1],
         RISKS,
         Build::Objective(build_lin_ball),

@@ -430,11 +430,13 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         NSGD_METRICS,
         Run::Objective(run_nsgd_moreau),
     )
+    // LinBall's envelope is its linear loss shifted by a constant (the
+    // family's docs), the instance that attains the rate in d.
     .only_on(
-        &["abs_deviation"],
+        &["abs_deviation", "lin_ball"],
         "it needs the family's closed-form Moreau envelope",
     )
-.with_work(super::cost::nsgd_moreau)
+    .with_work(super::cost::nsgd_moreau)
     .with_setup_work(super::cost::nsgd_moreau_accountant)
     .audited(&super::audit::NSGD_MOREAU)
     .with_options(NsgdOptions::PARAMS)
