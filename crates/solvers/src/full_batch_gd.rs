@@ -33,9 +33,9 @@
 //! valid `sigma`.
 //!
 //! # Computation
-//! One pass over the rows per step: each row is read once for its margin
-//! `<w, x_i>` and, while still in cache, accumulated into the gradient (the
-//! fused kernel). Rows are split into fixed blocks of [`BLOCK_ROWS`]; rayon
+//! One pass over the rows per step: each row is read once from memory for
+//! its margin `<w, x_i>` and, while its sub-block of rows is still in cache,
+//! accumulated into the gradient. Rows are split into fixed blocks of [`BLOCK_ROWS`]; rayon
 //! computes the blocks' partial sums in parallel on the current thread pool
 //! and they are added in block order, so the result does not depend on the
 //! number of threads.
@@ -166,13 +166,17 @@ impl<'a> LogisticRows<'a> {
 /// instead of 12.9-13.6 on one thread and 3.9-4.0 instead of 4.4-5.0 on two
 /// (`solvers.full_batch_gd`, n = 1e5, d = 100; PERFORMANCE.md).
 ///
-/// With the memory stall gone the pass is compute-bound, and its AVX2 copy
-/// runs it in four-double registers: 6.7-8.0 ms against 8.4-9.4 for the
+/// With the memory stall gone the pass was compute-bound, and its AVX2 copy
+/// ran it in four-double registers: 6.7-8.0 ms against 8.4-9.4 for the
 /// baseline build on one thread, 3.5-3.9 against 4.3-4.6 on two (three runs
 /// each). An AVX-512F copy was slower than AVX2 there (8.5 against 7.0 ms
 /// in one paired run: the row's four accumulators fill a 256-bit register),
-/// so the pass stops at AVX2. Every level gives the same bits
-/// ([`dpcore::simd`]).
+/// so the pass stops at AVX2. Since 2026-12-01 the AVX2 copy computes its
+/// dot products with explicit AVX2 adds ([`dot_avx2`]) and each sub-block
+/// in two phases ([`block_gradient_portable`]): 6.1 against 8.4 ms on one
+/// thread, 3.0 against 4.7 on two (criterion, Intel Xeon VM). Every level
+/// gives the same bits ([`dpcore::simd`]), and the bits of the fused pass
+/// before it (test `the_tiled_pass_gives_the_fused_bits`).
 fn block_gradient(
     x: &[f64],
     y: &[f64],
@@ -184,22 +188,91 @@ fn block_gradient(
     block_gradient_at(dpcore::simd::level(), x, y, norms, w, clip, acc)
 }
 
-dpcore::dispatch_by_level! {
-    /// [`block_gradient`] at `level`: [`block_gradient_portable`] compiled
-    /// for AVX2 when the level and the CPU allow it, the baseline build
-    /// otherwise.
-    fn block_gradient_at(
-        x: &[f64],
-        y: &[f64],
-        norms: &[f64],
-        w: &[f64],
-        clip: f64,
-        acc: &mut [f64],
-    ) -> usize => block_gradient_portable
+/// [`block_gradient`] at `level`: [`block_gradient_portable`] compiled for
+/// AVX2, with [`dot_avx2`] for its dot products, when the level and the CPU
+/// allow it; the baseline build with [`dot`] otherwise.
+fn block_gradient_at(
+    level: dpcore::simd::SimdLevel,
+    x: &[f64],
+    y: &[f64],
+    norms: &[f64],
+    w: &[f64],
+    clip: f64,
+    acc: &mut [f64],
+) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if level.runs(dpcore::simd::SimdLevel::Avx2) {
+        // SAFETY: `runs` checked that the CPU supports AVX2.
+        return unsafe { block_gradient_avx2(x, y, norms, w, clip, acc) };
+    }
+    let _ = level;
+    block_gradient_portable(x, y, norms, w, clip, acc, margins_portable)
+}
+
+/// The AVX2 copy of the pass.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn block_gradient_avx2(
+    x: &[f64],
+    y: &[f64],
+    norms: &[f64],
+    w: &[f64],
+    clip: f64,
+    acc: &mut [f64],
+) -> usize {
+    // SAFETY: this copy runs only where AVX2 is supported.
+    block_gradient_portable(x, y, norms, w, clip, acc, |r, a, w, o| unsafe {
+        margins_avx2(r, a, w, o)
+    })
+}
+
+/// [`dot`] in one AVX2 register: lane `k` sums `a[4m + k] b[4m + k]` over
+/// `m` in order, as [`dot`]'s accumulator `s[k]` does (a multiply, then an
+/// add, no FMA), so the bits are [`dot`]'s. LLVM compiled [`dot`] itself
+/// into two-lane multiplies with a shuffle per pair of loads.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn dot_avx2(a: &[f64], b: &[f64]) -> f64 {
+    use std::arch::x86_64::{
+        _mm256_add_pd, _mm256_loadu_pd, _mm256_mul_pd, _mm256_setzero_pd, _mm256_storeu_pd,
+    };
+    assert!(b.len() >= a.len(), "dot_avx2: shape");
+    let n4 = a.len() / 4 * 4;
+    let mut s = _mm256_setzero_pd();
+    let mut k = 0;
+    while k < n4 {
+        // SAFETY: k + 4 <= n4 <= a.len() <= b.len().
+        let (u, v) = unsafe {
+            (
+                _mm256_loadu_pd(a.as_ptr().add(k)),
+                _mm256_loadu_pd(b.as_ptr().add(k)),
+            )
+        };
+        s = _mm256_add_pd(s, _mm256_mul_pd(u, v));
+        k += 4;
+    }
+    let mut lanes = [0.0f64; 4];
+    // SAFETY: `lanes` holds four doubles.
+    unsafe { _mm256_storeu_pd(lanes.as_mut_ptr(), s) };
+    let tail: f64 = a[n4..].iter().zip(&b[n4..]).map(|(u, v)| u * v).sum();
+    (lanes[0] + lanes[1]) + (lanes[2] + lanes[3]) + tail
 }
 
 /// The pass itself, inlined into each level's copy so that each is compiled
 /// for that level's registers.
+///
+/// Two phases per sub-block of rows, in the fused pass's arithmetic and
+/// order: first every row's coefficient (its dot product, sigmoid and clip,
+/// streaming the rows from memory), then the coefficient-weighted rows added
+/// into `acc` coordinate tile by tile, re-reading the sub-block from the
+/// cache. Each coordinate still sums its rows in row order from 0, so the
+/// bits are the fused pass's (test `the_tiled_pass_gives_the_fused_bits`).
+/// Why: in the fused pass each row's update waits for its own dot product
+/// and `exp` (about 100 cycles of dependent adds), which kept one thread at
+/// 6.2 ms a step on the race's 80 MB, 13 GB/s against the 27 GB/s numpy's
+/// `X @ w` reads on the same machine; split, the dot products of successive
+/// rows overlap, and a tile of `acc` stays in registers across the rows.
 #[inline(always)]
 fn block_gradient_portable(
     x: &[f64],
@@ -208,43 +281,158 @@ fn block_gradient_portable(
     w: &[f64],
     clip: f64,
     acc: &mut [f64],
+    margins: impl Fn(&[f64], &[f64], &[f64], &mut [f64]),
 ) -> usize {
     acc.fill(0.0);
     let mut clipped = 0;
     let d = w.len();
-    let hint = d >= PREFETCH_MIN_LEN;
-    for (i, ((row, &yi), &norm)) in x.chunks_exact(d).zip(y).zip(norms).enumerate() {
-        if hint {
-            if let Some(ahead) = x.get((i + PREFETCH_ROWS) * d..(i + PREFETCH_ROWS + 1) * d) {
-                dpcore::prefetch::prefetch_slice(ahead);
+    let sub_rows = (SUB_BLOCK_BYTES / (8 * d)).clamp(1, BLOCK_ROWS);
+    let mut coefs = [0.0f64; BLOCK_ROWS];
+    for (s, ((xs, ys), ns)) in x
+        .chunks(sub_rows * d)
+        .zip(y.chunks(sub_rows))
+        .zip(norms.chunks(sub_rows))
+        .enumerate()
+    {
+        // The rows PREFETCH_ROWS ahead of this sub-block's, to hint (none
+        // for short rows, where the hardware prefetcher keeps up).
+        let ahead = if d >= PREFETCH_MIN_LEN {
+            x.get((s * sub_rows + PREFETCH_ROWS) * d..).unwrap_or(&[])
+        } else {
+            &[]
+        };
+        let coefs = &mut coefs[..ys.len()];
+        margins(xs, ahead, w, coefs);
+        for ((coef, &yi), &norm) in coefs.iter_mut().zip(ys).zip(ns) {
+            *coef = -yi * sigmoid(-yi * *coef);
+            let length = coef.abs() * norm;
+            if length > clip {
+                *coef *= clip / length;
+                clipped += 1;
             }
         }
-        let mut coef = -yi * sigmoid(-yi * dot(row, w));
-        let length = coef.abs() * norm;
-        if length > clip {
-            coef *= clip / length;
-            clipped += 1;
-        }
-        acc.iter_mut().zip(row).for_each(|(a, xj)| *a += coef * xj);
+        add_weighted_rows(xs, coefs, acc);
     }
     clipped
+}
+
+/// `out[i] = dot(row i, w)` for the rows of `rows`, hinting row `i` of
+/// `ahead` (where there is one) to the cache first.
+#[inline(always)]
+fn margins_portable(rows: &[f64], ahead: &[f64], w: &[f64], out: &mut [f64]) {
+    let d = w.len();
+    for (i, (row, m)) in rows.chunks_exact(d).zip(out).enumerate() {
+        if let Some(next) = ahead.get(i * d..(i + 1) * d) {
+            dpcore::prefetch::prefetch_slice(next);
+        }
+        *m = dot(row, w);
+    }
+}
+
+/// [`margins_portable`] four rows at a time, each row's dot product in its
+/// own AVX2 register in [`dot`]'s lane order, so the bits are [`dot`]'s: the
+/// four chains of dependent adds overlap instead of waiting on each other.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn margins_avx2(rows: &[f64], ahead: &[f64], w: &[f64], out: &mut [f64]) {
+    use std::arch::x86_64::{
+        _mm256_add_pd, _mm256_loadu_pd, _mm256_mul_pd, _mm256_setzero_pd, _mm256_storeu_pd,
+    };
+    let d = w.len();
+    let n4 = d / 4 * 4;
+    let (groups, rest) = out.as_chunks_mut::<4>();
+    for (g, m) in groups.iter_mut().enumerate() {
+        let base = 4 * g * d;
+        if let Some(next) = ahead.get(base..base + 4 * d) {
+            dpcore::prefetch::prefetch_slice(next);
+        }
+        let r = &rows[base..base + 4 * d];
+        let mut s = [_mm256_setzero_pd(); 4];
+        let mut k = 0;
+        while k < n4 {
+            // SAFETY: k + 4 <= n4 <= d, and row q of r has d values.
+            unsafe {
+                let wv = _mm256_loadu_pd(w.as_ptr().add(k));
+                for (q, sq) in s.iter_mut().enumerate() {
+                    let u = _mm256_loadu_pd(r.as_ptr().add(q * d + k));
+                    *sq = _mm256_add_pd(*sq, _mm256_mul_pd(u, wv));
+                }
+            }
+            k += 4;
+        }
+        for (q, sq) in s.iter().enumerate() {
+            let mut lanes = [0.0f64; 4];
+            // SAFETY: `lanes` holds four doubles.
+            unsafe { _mm256_storeu_pd(lanes.as_mut_ptr(), *sq) };
+            let row = &r[q * d..(q + 1) * d];
+            let tail: f64 = row[n4..].iter().zip(&w[n4..]).map(|(u, v)| u * v).sum();
+            m[q] = (lanes[0] + lanes[1]) + (lanes[2] + lanes[3]) + tail;
+        }
+    }
+    let done = groups.len() * 4;
+    for (i, m) in rest.iter_mut().enumerate() {
+        let at = (done + i) * d;
+        if let Some(next) = ahead.get(at..at + d) {
+            dpcore::prefetch::prefetch_slice(next);
+        }
+        // SAFETY: this copy runs only where AVX2 is supported.
+        *m = unsafe { dot_avx2(&rows[at..at + d], w) };
+    }
+}
+
+/// Coordinates of `acc` one tile keeps in registers: 32 doubles are eight
+/// AVX2 or four AVX-512 registers.
+const TILE: usize = 32;
+
+/// Rows of one sub-block: 16 KiB of them (20 rows at d = 100), so that the
+/// second phase re-reads them from L1. On the race's pass (n = 1e5, d =
+/// 100, one thread) 8, 16, 32, 64 and 160 KiB took 5.4-6.8, 5.2-5.6,
+/// 5.8-6.3, 7.0 and 6.6 ms (criterion medians, a noisy VM).
+const SUB_BLOCK_BYTES: usize = 16 * 1024;
+
+/// `acc[j] += coefs[i] * rows[i][j]` for every row `i` in order, tile by
+/// tile of coordinates `j`.
+#[inline(always)]
+fn add_weighted_rows(rows: &[f64], coefs: &[f64], acc: &mut [f64]) {
+    let d = acc.len();
+    let mut j0 = 0;
+    while j0 + TILE <= d {
+        let mut a = [0.0f64; TILE];
+        a.copy_from_slice(&acc[j0..j0 + TILE]);
+        for (row, &c) in rows.chunks_exact(d).zip(coefs) {
+            let xr = &row[j0..j0 + TILE];
+            for k in 0..TILE {
+                a[k] += c * xr[k];
+            }
+        }
+        acc[j0..j0 + TILE].copy_from_slice(&a);
+        j0 += TILE;
+    }
+    if j0 < d {
+        let tail = &mut acc[j0..];
+        for (row, &c) in rows.chunks_exact(d).zip(coefs) {
+            tail.iter_mut()
+                .zip(&row[j0..])
+                .for_each(|(a, xj)| *a += c * xj);
+        }
+    }
 }
 
 /// `<a, b>` with four independent accumulators (vectorizable; a fixed order).
 #[inline(always)]
 fn dot(a: &[f64], b: &[f64]) -> f64 {
+    let (ca, ra) = a.as_chunks::<4>();
+    let (cb, rb) = b[..a.len()].as_chunks::<4>();
+    let tail: f64 = ra.iter().zip(rb).map(|(u, v)| u * v).sum();
     let mut s = [0.0f64; 4];
-    let (ca, cb) = (a.chunks_exact(4), b.chunks_exact(4));
-    let tail: f64 = ca
-        .remainder()
-        .iter()
-        .zip(cb.remainder())
-        .map(|(u, v)| u * v)
-        .sum();
-    for (u, v) in ca.zip(cb) {
-        for k in 0..4 {
-            s[k] += u[k] * v[k];
-        }
+    for (u, v) in ca.iter().zip(cb) {
+        s = [
+            s[0] + u[0] * v[0],
+            s[1] + u[1] * v[1],
+            s[2] + u[2] * v[2],
+            s[3] + u[3] * v[3],
+        ];
     }
     (s[0] + s[1]) + (s[2] + s[3]) + tail
 }
@@ -412,7 +600,7 @@ impl FullBatchNoisyGd {
 
 #[cfg(test)]
 mod tests {
-    use super::{block_gradient_at, dot};
+    use super::{block_gradient_at, dot, sigmoid};
     use dpcore::simd::{supported_levels, SimdLevel};
     use rand::{RngExt, SeedableRng};
     use rand_pcg::Pcg64;
@@ -452,6 +640,72 @@ mod tests {
                         run(level),
                         scalar,
                         "{level:?}, n = {n}, d = {d}, clip = {clip}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// The pass as it was fused until 2026-12-01 (each row's coefficient,
+    /// then its update, row by row): the two-phase tiled pass and its AVX2
+    /// copy must give its bits, for row counts below, at and above a
+    /// sub-block (20 rows at d = 100) and a block, and dimensions below,
+    /// at and between tiles of 32.
+    fn fused_reference(
+        x: &[f64],
+        y: &[f64],
+        norms: &[f64],
+        w: &[f64],
+        clip: f64,
+        acc: &mut [f64],
+    ) -> usize {
+        acc.fill(0.0);
+        let mut clipped = 0;
+        for ((row, &yi), &norm) in x.chunks_exact(w.len()).zip(y).zip(norms) {
+            let mut coef = -yi * sigmoid(-yi * dot(row, w));
+            let length = coef.abs() * norm;
+            if length > clip {
+                coef *= clip / length;
+                clipped += 1;
+            }
+            acc.iter_mut().zip(row).for_each(|(a, xj)| *a += coef * xj);
+        }
+        clipped
+    }
+
+    #[test]
+    fn the_tiled_pass_gives_the_fused_bits() {
+        let mut rng = Pcg64::seed_from_u64(12);
+        for (n, d) in [
+            (3, 5),
+            (19, 100),
+            (20, 100),
+            (21, 100),
+            (300, 100),
+            (256, 32),
+            (70, 64),
+            (41, 65),
+            (50, 37),
+            (12, 1000),
+        ] {
+            let x: Vec<f64> = (0..n * d).map(|_| rng.random_range(-1.0..1.0)).collect();
+            let y: Vec<f64> = (0..n)
+                .map(|_| if rng.random_bool(0.5) { 1.0 } else { -1.0 })
+                .collect();
+            let norms: Vec<f64> = x.chunks_exact(d).map(|r| dot(r, r).sqrt()).collect();
+            let w: Vec<f64> = (0..d).map(|_| rng.random_range(-0.2..0.2)).collect();
+            for clip in [0.05, 1e9] {
+                let mut expect = vec![f64::NAN; d];
+                let clipped = fused_reference(&x, &y, &norms, &w, clip, &mut expect);
+                let expect: Vec<u64> = expect.iter().map(|a| a.to_bits()).collect();
+                for level in supported_levels() {
+                    let mut acc = vec![f64::NAN; d];
+                    let got = block_gradient_at(level, &x, &y, &norms, &w, clip, &mut acc);
+                    let bits: Vec<u64> = acc.iter().map(|a| a.to_bits()).collect();
+                    assert_eq!(
+                        (got, &bits),
+                        (clipped, &expect),
+                        "{level:?}, n = {n}, d = {d}"
                     );
                 }
             }
