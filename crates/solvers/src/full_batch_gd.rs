@@ -171,10 +171,11 @@ impl<'a> LogisticRows<'a> {
 /// baseline build on one thread, 3.5-3.9 against 4.3-4.6 on two (three runs
 /// each). An AVX-512F copy was slower than AVX2 there (8.5 against 7.0 ms
 /// in one paired run: the row's four accumulators fill a 256-bit register),
-/// so the pass stops at AVX2. Since 2026-12-01 the AVX2 copy computes its
-/// dot products with explicit AVX2 adds ([`dot_avx2`]) and each sub-block
-/// in two phases ([`block_gradient_portable`]): 6.1 against 8.4 ms on one
-/// thread, 3.0 against 4.7 on two (criterion, Intel Xeon VM). Every level
+/// so the pass stops at AVX2. Since 2026-12-01 each sub-block runs in two
+/// phases ([`block_gradient_portable`]) and the AVX2 copy computes the
+/// margins four rows at a time with explicit AVX2 adds ([`margins_avx2`]):
+/// 5.6 against 8.4 ms on one thread, 2.7 against 4.7 on two (criterion,
+/// Intel Xeon VM). Every level
 /// gives the same bits ([`dpcore::simd`]), and the bits of the fused pass
 /// before it (test `the_tiled_pass_gives_the_fused_bits`).
 fn block_gradient(
@@ -189,8 +190,8 @@ fn block_gradient(
 }
 
 /// [`block_gradient`] at `level`: [`block_gradient_portable`] compiled for
-/// AVX2, with [`dot_avx2`] for its dot products, when the level and the CPU
-/// allow it; the baseline build with [`dot`] otherwise.
+/// AVX2, with [`margins_avx2`] for its margins, when the level and the CPU
+/// allow it; the baseline build with [`margins_portable`] otherwise.
 fn block_gradient_at(
     level: dpcore::simd::SimdLevel,
     x: &[f64],
