@@ -175,9 +175,9 @@ impl<'a> LogisticRows<'a> {
 /// phases ([`block_gradient_portable`]) and the AVX2 copy computes the
 /// margins four rows at a time with explicit AVX2 adds ([`margins_avx2`]):
 /// 5.6 against 8.4 ms on one thread, 2.7 against 4.7 on two (criterion,
-/// Intel Xeon VM). Every level
-/// gives the same bits ([`dpcore::simd`]), and the bits of the fused pass
-/// before it (test `the_tiled_pass_gives_the_fused_bits`).
+/// Intel Xeon VM). Every level gives the same bits ([`dpcore::simd`]), and
+/// the bits of the fused pass before it (test
+/// `the_tiled_pass_gives_the_fused_bits`).
 fn block_gradient(
     x: &[f64],
     y: &[f64],
@@ -227,39 +227,6 @@ unsafe fn block_gradient_avx2(
     })
 }
 
-/// [`dot`] in one AVX2 register: lane `k` sums `a[4m + k] b[4m + k]` over
-/// `m` in order, as [`dot`]'s accumulator `s[k]` does (a multiply, then an
-/// add, no FMA), so the bits are [`dot`]'s. LLVM compiled [`dot`] itself
-/// into two-lane multiplies with a shuffle per pair of loads.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-#[inline]
-unsafe fn dot_avx2(a: &[f64], b: &[f64]) -> f64 {
-    use std::arch::x86_64::{
-        _mm256_add_pd, _mm256_loadu_pd, _mm256_mul_pd, _mm256_setzero_pd, _mm256_storeu_pd,
-    };
-    assert!(b.len() >= a.len(), "dot_avx2: shape");
-    let n4 = a.len() / 4 * 4;
-    let mut s = _mm256_setzero_pd();
-    let mut k = 0;
-    while k < n4 {
-        // SAFETY: k + 4 <= n4 <= a.len() <= b.len().
-        let (u, v) = unsafe {
-            (
-                _mm256_loadu_pd(a.as_ptr().add(k)),
-                _mm256_loadu_pd(b.as_ptr().add(k)),
-            )
-        };
-        s = _mm256_add_pd(s, _mm256_mul_pd(u, v));
-        k += 4;
-    }
-    let mut lanes = [0.0f64; 4];
-    // SAFETY: `lanes` holds four doubles.
-    unsafe { _mm256_storeu_pd(lanes.as_mut_ptr(), s) };
-    let tail: f64 = a[n4..].iter().zip(&b[n4..]).map(|(u, v)| u * v).sum();
-    (lanes[0] + lanes[1]) + (lanes[2] + lanes[3]) + tail
-}
-
 /// The pass itself, inlined into each level's copy so that each is compiled
 /// for that level's registers.
 ///
@@ -269,10 +236,10 @@ unsafe fn dot_avx2(a: &[f64], b: &[f64]) -> f64 {
 /// into `acc` coordinate tile by tile, re-reading the sub-block from the
 /// cache. Each coordinate still sums its rows in row order from 0, so the
 /// bits are the fused pass's (test `the_tiled_pass_gives_the_fused_bits`).
-/// Why: in the fused pass each row's update waits for its own dot product
+/// Why: in the fused pass each row's update waited for its own dot product
 /// and `exp` (about 100 cycles of dependent adds), which kept one thread at
-/// 6.2 ms a step on the race's 80 MB, 13 GB/s against the 27 GB/s numpy's
-/// `X @ w` reads on the same machine; split, the dot products of successive
+/// 8.4 ms a step on the race's 80 MB (9.5 GB/s) where numpy's `X @ w` reads
+/// it at 27 GB/s on the same machine; split, the dot products of successive
 /// rows overlap, and a tile of `acc` stays in registers across the rows.
 #[inline(always)]
 fn block_gradient_portable(
@@ -331,8 +298,10 @@ fn margins_portable(rows: &[f64], ahead: &[f64], w: &[f64], out: &mut [f64]) {
 }
 
 /// [`margins_portable`] four rows at a time, each row's dot product in its
-/// own AVX2 register in [`dot`]'s lane order, so the bits are [`dot`]'s: the
-/// four chains of dependent adds overlap instead of waiting on each other.
+/// own AVX2 register in [`dot`]'s lane order (a multiply, then an add, no
+/// FMA), so the bits are [`dot`]'s: the four chains of dependent adds overlap
+/// instead of waiting on each other, and LLVM's own code for [`dot`] (two-lane
+/// multiplies with a shuffle per pair of loads) is avoided.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 #[inline]
@@ -377,8 +346,8 @@ unsafe fn margins_avx2(rows: &[f64], ahead: &[f64], w: &[f64], out: &mut [f64]) 
         if let Some(next) = ahead.get(at..at + d) {
             dpcore::prefetch::prefetch_slice(next);
         }
-        // SAFETY: this copy runs only where AVX2 is supported.
-        *m = unsafe { dot_avx2(&rows[at..at + d], w) };
+        // At most three rows a sub-block: `dot` itself.
+        *m = dot(&rows[at..at + d], w);
     }
 }
 
