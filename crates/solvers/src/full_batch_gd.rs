@@ -134,6 +134,7 @@ impl<'a> LogisticRows<'a> {
         );
         let blocks = self.y.len().div_ceil(BLOCK_ROWS);
         partials.resize(blocks * (d + 1), 0.0);
+        let level = dpcore::simd::level();
         self.x
             .par_chunks(BLOCK_ROWS * d)
             .zip(self.y.par_chunks(BLOCK_ROWS))
@@ -141,7 +142,7 @@ impl<'a> LogisticRows<'a> {
             .zip(partials.par_chunks_mut(d + 1))
             .for_each(|(((x, y), norms), acc)| {
                 let (grad, count) = acc.split_at_mut(d);
-                count[0] = block_gradient(x, y, norms, w, clip, grad) as f64;
+                count[0] = block_gradient_at(level, x, y, norms, w, clip, grad) as f64;
             });
         out.fill(0.0);
         let mut clipped = 0.0;
@@ -178,20 +179,10 @@ impl<'a> LogisticRows<'a> {
 /// Intel Xeon VM). Every level gives the same bits ([`dpcore::simd`]), and
 /// the bits of the fused pass before it (test
 /// `the_tiled_pass_gives_the_fused_bits`).
-fn block_gradient(
-    x: &[f64],
-    y: &[f64],
-    norms: &[f64],
-    w: &[f64],
-    clip: f64,
-    acc: &mut [f64],
-) -> usize {
-    block_gradient_at(dpcore::simd::level(), x, y, norms, w, clip, acc)
-}
-
-/// [`block_gradient`] at `level`: [`block_gradient_portable`] compiled for
-/// AVX2, with [`margins_avx2`] for its margins, when the level and the CPU
-/// allow it; the baseline build with [`margins_portable`] otherwise.
+///
+/// At `level`: [`block_gradient_portable`] compiled for AVX2, with
+/// [`margins_avx2`] for its margins, when the level and the CPU allow it;
+/// the baseline build with [`margins_portable`] otherwise.
 fn block_gradient_at(
     level: dpcore::simd::SimdLevel,
     x: &[f64],
