@@ -12,6 +12,7 @@ pub mod halfspace;
 pub mod menart;
 pub mod numerics;
 pub mod prefetch;
+pub mod rows;
 pub mod saddle;
 pub mod simd;
 

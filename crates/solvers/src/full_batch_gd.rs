@@ -41,7 +41,7 @@
 //! number of threads.
 
 use dpcore::numerics::sigmoid;
-use dpcore::prefetch::{PREFETCH_MIN_LEN, PREFETCH_ROWS};
+use dpcore::rows::lane_dot;
 use dpcore::{PrivacyParams, RunFailure};
 use mechanisms::gdp::{gdp_epsilon, gdp_mu, Gdp};
 use mechanisms::noise::gaussian;
@@ -89,7 +89,7 @@ impl<'a> LogisticRows<'a> {
         }
         let mut row_norms = Vec::with_capacity(y.len());
         x.par_chunks_exact(d)
-            .map(|row| dot(row, row).sqrt())
+            .map(|row| lane_dot(row, row).sqrt())
             .collect_into_vec(&mut row_norms);
         if let Some(i) = row_norms.iter().position(|v| !v.is_finite()) {
             return Err(invalid(format!(
@@ -159,8 +159,8 @@ impl<'a> LogisticRows<'a> {
 /// The clipped gradient sum of one block of rows into `acc`; returns the
 /// number of clipped rows.
 ///
-/// Rows of at least [`PREFETCH_MIN_LEN`] coordinates hint the row
-/// [`PREFETCH_ROWS`] ahead to the cache, as `datagen`'s GLM passes do (a hint
+/// Rows of at least [`dpcore::prefetch::PREFETCH_MIN_LEN`] coordinates hint the row
+/// [`dpcore::prefetch::PREFETCH_ROWS`] ahead to the cache, as `datagen`'s GLM passes do (a hint
 /// never changes a result). Without it one thread read the race's 80 MB at
 /// 6 GiB/s, half the one-thread triad: `perf` put 52% of the pass's samples
 /// on the row load of the dot product. With it the pass took 8.9-9.4 ms
@@ -174,15 +174,15 @@ impl<'a> LogisticRows<'a> {
 /// in one paired run: the row's four accumulators fill a 256-bit register),
 /// so the pass stops at AVX2. Since 2026-12-01 each sub-block runs in two
 /// phases ([`block_gradient_portable`]) and the AVX2 copy computes the
-/// margins four rows at a time with explicit AVX2 adds ([`margins_avx2`]):
+/// margins four rows at a time with explicit AVX2 adds ([`dpcore::rows::margins_avx2`]):
 /// 5.6 against 8.4 ms on one thread, 2.7 against 4.7 on two (criterion,
 /// Intel Xeon VM). Every level gives the same bits ([`dpcore::simd`]), and
 /// the bits of the fused pass before it (test
 /// `the_tiled_pass_gives_the_fused_bits`).
 ///
 /// At `level`: [`block_gradient_portable`] compiled for AVX2, with
-/// [`margins_avx2`] for its margins, when the level and the CPU allow it;
-/// the baseline build with [`margins_portable`] otherwise.
+/// [`dpcore::rows::margins_avx2`] for its margins, when the level and the CPU allow it;
+/// the baseline build with [`dpcore::rows::margins_portable`] otherwise.
 fn block_gradient_at(
     level: dpcore::simd::SimdLevel,
     x: &[f64],
@@ -198,7 +198,7 @@ fn block_gradient_at(
         return unsafe { block_gradient_avx2(x, y, norms, w, clip, acc) };
     }
     let _ = level;
-    block_gradient_portable(x, y, norms, w, clip, acc, margins_portable)
+    block_gradient_portable(x, y, norms, w, clip, acc, dpcore::rows::margins_portable)
 }
 
 /// The AVX2 copy of the pass.
@@ -214,24 +214,20 @@ unsafe fn block_gradient_avx2(
 ) -> usize {
     // SAFETY: this copy runs only where AVX2 is supported.
     block_gradient_portable(x, y, norms, w, clip, acc, |r, a, w, o| unsafe {
-        margins_avx2(r, a, w, o)
+        dpcore::rows::margins_avx2(r, a, w, o)
     })
 }
 
-/// The pass itself, inlined into each level's copy so that each is compiled
-/// for that level's registers.
-///
-/// Two phases per sub-block of rows, in the fused pass's arithmetic and
-/// order: first every row's coefficient (its dot product, sigmoid and clip,
-/// streaming the rows from memory), then the coefficient-weighted rows added
-/// into `acc` coordinate tile by tile, re-reading the sub-block from the
-/// cache. Each coordinate still sums its rows in row order from 0, so the
-/// bits are the fused pass's (test `the_tiled_pass_gives_the_fused_bits`).
-/// Why: in the fused pass each row's update waited for its own dot product
-/// and `exp` (about 100 cycles of dependent adds), which kept one thread at
-/// 8.4 ms a step on the race's 80 MB (9.5 GB/s) where numpy's `X @ w` reads
-/// it at 27 GB/s on the same machine; split, the dot products of successive
-/// rows overlap, and a tile of `acc` stays in registers across the rows.
+/// The pass itself ([`dpcore::rows::weighted_row_pass`]: per sub-block the
+/// rows' margins, then their coefficients here (sigmoid and clip), then the
+/// coefficient-weighted rows tile by tile), inlined into each level's copy
+/// so that each is compiled for that level's registers. Each coordinate
+/// sums its rows in row order from 0, so the bits are the fused pass's
+/// (test `the_tiled_pass_gives_the_fused_bits`). Why two phases: in the
+/// fused pass each row's update waited for its own dot product and `exp`
+/// (about 100 cycles of dependent adds), which kept one thread at 8.4 ms a
+/// step on the race's 80 MB (9.5 GB/s) where numpy's `X @ w` reads it at
+/// 27 GB/s on the same machine.
 #[inline(always)]
 fn block_gradient_portable(
     x: &[f64],
@@ -244,25 +240,8 @@ fn block_gradient_portable(
 ) -> usize {
     acc.fill(0.0);
     let mut clipped = 0;
-    let d = w.len();
-    let sub_rows = (SUB_BLOCK_BYTES / (8 * d)).clamp(1, BLOCK_ROWS);
-    let mut coefs = [0.0f64; BLOCK_ROWS];
-    for (s, ((xs, ys), ns)) in x
-        .chunks(sub_rows * d)
-        .zip(y.chunks(sub_rows))
-        .zip(norms.chunks(sub_rows))
-        .enumerate()
-    {
-        // The rows PREFETCH_ROWS ahead of this sub-block's, to hint (none
-        // for short rows, where the hardware prefetcher keeps up).
-        let ahead = if d >= PREFETCH_MIN_LEN {
-            x.get((s * sub_rows + PREFETCH_ROWS) * d..).unwrap_or(&[])
-        } else {
-            &[]
-        };
-        let coefs = &mut coefs[..ys.len()];
-        margins(xs, ahead, w, coefs);
-        for ((coef, &yi), &norm) in coefs.iter_mut().zip(ys).zip(ns) {
+    dpcore::rows::weighted_row_pass(x, w, acc, margins, |first, coefs| {
+        for ((coef, &yi), &norm) in coefs.iter_mut().zip(&y[first..]).zip(&norms[first..]) {
             *coef = -yi * sigmoid(-yi * *coef);
             let length = coef.abs() * norm;
             if length > clip {
@@ -270,132 +249,8 @@ fn block_gradient_portable(
                 clipped += 1;
             }
         }
-        add_weighted_rows(xs, coefs, acc);
-    }
+    });
     clipped
-}
-
-/// `out[i] = dot(row i, w)` for the rows of `rows`, hinting row `i` of
-/// `ahead` (where there is one) to the cache first.
-#[inline(always)]
-fn margins_portable(rows: &[f64], ahead: &[f64], w: &[f64], out: &mut [f64]) {
-    let d = w.len();
-    for (i, (row, m)) in rows.chunks_exact(d).zip(out).enumerate() {
-        if let Some(next) = ahead.get(i * d..(i + 1) * d) {
-            dpcore::prefetch::prefetch_slice(next);
-        }
-        *m = dot(row, w);
-    }
-}
-
-/// [`margins_portable`] four rows at a time, each row's dot product in its
-/// own AVX2 register in [`dot`]'s lane order (a multiply, then an add, no
-/// FMA), so the bits are [`dot`]'s: the four chains of dependent adds overlap
-/// instead of waiting on each other, and LLVM's own code for [`dot`] (two-lane
-/// multiplies with a shuffle per pair of loads) is avoided.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-#[inline]
-unsafe fn margins_avx2(rows: &[f64], ahead: &[f64], w: &[f64], out: &mut [f64]) {
-    use std::arch::x86_64::{
-        _mm256_add_pd, _mm256_loadu_pd, _mm256_mul_pd, _mm256_setzero_pd, _mm256_storeu_pd,
-    };
-    let d = w.len();
-    let n4 = d / 4 * 4;
-    let (groups, rest) = out.as_chunks_mut::<4>();
-    for (g, m) in groups.iter_mut().enumerate() {
-        let base = 4 * g * d;
-        if let Some(next) = ahead.get(base..base + 4 * d) {
-            dpcore::prefetch::prefetch_slice(next);
-        }
-        let r = &rows[base..base + 4 * d];
-        let mut s = [_mm256_setzero_pd(); 4];
-        let mut k = 0;
-        while k < n4 {
-            // SAFETY: k + 4 <= n4 <= d, and row q of r has d values.
-            unsafe {
-                let wv = _mm256_loadu_pd(w.as_ptr().add(k));
-                for (q, sq) in s.iter_mut().enumerate() {
-                    let u = _mm256_loadu_pd(r.as_ptr().add(q * d + k));
-                    *sq = _mm256_add_pd(*sq, _mm256_mul_pd(u, wv));
-                }
-            }
-            k += 4;
-        }
-        for (q, sq) in s.iter().enumerate() {
-            let mut lanes = [0.0f64; 4];
-            // SAFETY: `lanes` holds four doubles.
-            unsafe { _mm256_storeu_pd(lanes.as_mut_ptr(), *sq) };
-            let row = &r[q * d..(q + 1) * d];
-            let tail: f64 = row[n4..].iter().zip(&w[n4..]).map(|(u, v)| u * v).sum();
-            m[q] = (lanes[0] + lanes[1]) + (lanes[2] + lanes[3]) + tail;
-        }
-    }
-    let done = groups.len() * 4;
-    for (i, m) in rest.iter_mut().enumerate() {
-        let at = (done + i) * d;
-        if let Some(next) = ahead.get(at..at + d) {
-            dpcore::prefetch::prefetch_slice(next);
-        }
-        // At most three rows a sub-block: `dot` itself.
-        *m = dot(&rows[at..at + d], w);
-    }
-}
-
-/// Coordinates of `acc` one tile keeps in registers: 32 doubles are eight
-/// AVX2 or four AVX-512 registers.
-const TILE: usize = 32;
-
-/// Rows of one sub-block: 16 KiB of them (20 rows at d = 100), so that the
-/// second phase re-reads them from L1. On the race's pass (n = 1e5, d =
-/// 100, one thread) 8, 16, 32, 64 and 160 KiB took 5.4-6.8, 5.2-5.6,
-/// 5.8-6.3, 7.0 and 6.6 ms (criterion medians, a noisy VM).
-const SUB_BLOCK_BYTES: usize = 16 * 1024;
-
-/// `acc[j] += coefs[i] * rows[i][j]` for every row `i` in order, tile by
-/// tile of coordinates `j`.
-#[inline(always)]
-fn add_weighted_rows(rows: &[f64], coefs: &[f64], acc: &mut [f64]) {
-    let d = acc.len();
-    let mut j0 = 0;
-    while j0 + TILE <= d {
-        let mut a = [0.0f64; TILE];
-        a.copy_from_slice(&acc[j0..j0 + TILE]);
-        for (row, &c) in rows.chunks_exact(d).zip(coefs) {
-            let xr = &row[j0..j0 + TILE];
-            for k in 0..TILE {
-                a[k] += c * xr[k];
-            }
-        }
-        acc[j0..j0 + TILE].copy_from_slice(&a);
-        j0 += TILE;
-    }
-    if j0 < d {
-        let tail = &mut acc[j0..];
-        for (row, &c) in rows.chunks_exact(d).zip(coefs) {
-            tail.iter_mut()
-                .zip(&row[j0..])
-                .for_each(|(a, xj)| *a += c * xj);
-        }
-    }
-}
-
-/// `<a, b>` with four independent accumulators (vectorizable; a fixed order).
-#[inline(always)]
-fn dot(a: &[f64], b: &[f64]) -> f64 {
-    let (ca, ra) = a.as_chunks::<4>();
-    let (cb, rb) = b[..a.len()].as_chunks::<4>();
-    let tail: f64 = ra.iter().zip(rb).map(|(u, v)| u * v).sum();
-    let mut s = [0.0f64; 4];
-    for (u, v) in ca.iter().zip(cb) {
-        s = [
-            s[0] + u[0] * v[0],
-            s[1] + u[1] * v[1],
-            s[2] + u[2] * v[2],
-            s[3] + u[3] * v[3],
-        ];
-    }
-    (s[0] + s[1]) + (s[2] + s[3]) + tail
 }
 
 /// Configuration of full-batch noisy GD (module doc).
@@ -561,7 +416,8 @@ impl FullBatchNoisyGd {
 
 #[cfg(test)]
 mod tests {
-    use super::{block_gradient_at, dot, sigmoid};
+    use super::{block_gradient_at, sigmoid};
+    use dpcore::rows::lane_dot as dot;
     use dpcore::simd::supported_levels;
     use rand::{RngExt, SeedableRng};
     use rand_pcg::Pcg64;
