@@ -9,6 +9,10 @@
 //!   `w*`, the outlier mask and the twin map.
 //! - [`ScaledHalfspace`]: the same instance with every row multiplied by a
 //!   public bound `b` (rows of norm `<= b`, margin `b gamma*`; Appendix L).
+//! - [`DyadicBasisHalfspace`]: `2^(i-1)` copies of each of `k` orthonormal
+//!   labelled directions, margin exactly `1/sqrt(k)`: the instance on which
+//!   every DP learner's error is of order `1/(n eps)` (Theorem 4.1's eps-rate
+//!   attained), with exact errors.
 //! - [`population`]: the population sampler for `R_D(w)` (digest §6.1 item 6),
 //!   `O(d + N)` per call by reducing every draw to two or three scalars.
 //!
@@ -26,11 +30,13 @@
 //! with the opposite label, so exactly `m` removals are needed to restore
 //! any positive margin.
 
+pub mod dyadic;
 pub mod generator;
 pub mod params;
 pub mod population;
 pub mod scaled;
 
+pub use dyadic::DyadicBasisHalfspace;
 pub use generator::PlantedHalfspace;
 pub use params::{
     Family, HalfspaceParams, MarginProfile, OutlierType, G2_CLUSTER_OFFSET, G2_MINORITY_FRACTION,

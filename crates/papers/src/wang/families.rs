@@ -9,13 +9,16 @@
 //! solver is needed.
 
 use datagen::wang::{
-    Family, HalfspaceParams, MarginProfile, OutlierType, PlantedHalfspace, ScaledHalfspace,
+    DyadicBasisHalfspace, Family, HalfspaceParams, MarginProfile, OutlierType, PlantedHalfspace,
+    ScaledHalfspace,
 };
 use dpcore::halfspace::HalfspaceProblem;
 use dpcore::RunFailure;
 use rand_pcg::Pcg64;
 
-use contract::{num, read, Build, FamilyDef, Metric, ParamDef, ParamKind, Values};
+use contract::{
+    num, read, Build, CostPoint, FamilyDef, FamilyWork, Metric, ParamDef, ParamKind, Values,
+};
 
 contract::choices! {
     /// `outlier_type`'s values.
@@ -172,6 +175,42 @@ fn build_two_cluster(v: &Values, rng: &mut Pcg64) -> Result<Box<dyn HalfspacePro
     generate(v, Family::TwoCluster, rng)
 }
 
+const DIRECTIONS: ParamDef = ParamDef::int(
+    "k",
+    2,
+    "number k of labelled directions (at most 24): direction i holds 2^(i-1) records, so n = 2^k - 1 and the margin is exactly 1/sqrt(k)",
+)
+.log2_size();
+const D_DYADIC: ParamDef = ParamDef::int(
+    "d",
+    2,
+    "dimension (at least k): the k directions are a uniformly random orthonormal frame of R^d",
+)
+.size();
+
+fn build_dyadic_basis(
+    v: &Values,
+    rng: &mut Pcg64,
+) -> Result<Box<dyn HalfspaceProblem>, RunFailure> {
+    let problem = DyadicBasisHalfspace::generate(num(v, "k") as usize, num(v, "d") as usize, rng)
+        .map_err(RunFailure::InvalidParameters)?;
+    Ok(Box::new(problem))
+}
+
+/// `n = 2^k - 1` records of dimension `d` (the frame: `k^2 d` to draw).
+fn dyadic_basis_work(v: &CostPoint) -> FamilyWork {
+    let k = v.num("k", 2.0).clamp(1.0, 60.0);
+    let (n, d) = (k.exp2() - 1.0, v.num("d", 2.0).max(1.0));
+    FamilyWork {
+        n,
+        d,
+        generate_ops: n * d + k * k * d,
+        data_numbers: n * (d + 1.0),
+        oracle_ops: n * d,
+        exact_minimizer_ops: d,
+    }
+}
+
 const METRICS: &[Metric] = &[
     Metric::ZeroOneError,
     Metric::ExcessZeroOneError,
@@ -209,6 +248,19 @@ pub(crate) const FAMILIES: &[FamilyDef] = &[
         METRICS,
         Build::Halfspace(build_two_cluster),
     ),
+    FamilyDef::new(
+        "wang_dyadic_basis",
+        "The dyadic-basis instance (datagen::wang::dyadic): 2^(i-1) copies of the record (q_i, s_i) \
+              for k orthonormal directions q_i (a random frame of R^d) and random signs s_i, n = 2^k - 1, \
+              margin exactly 1/sqrt(k), no outliers. Flipping s_i moves c_i = 2^(i-1) records, so by group \
+              privacy every (eps, delta)-DP learner errs on the directions with c_i eps <~ 1: 0-1 error of \
+              order 1/(n eps), the eps-rate of Theorem 4.1 attained. Empirical and population (the same \
+              dyadic law) errors are exact",
+        &[DIRECTIONS, D_DYADIC],
+        METRICS,
+        Build::Halfspace(build_dyadic_basis),
+    )
+    .with_work(dyadic_basis_work),
 ];
 
 #[cfg(test)]
@@ -260,5 +312,29 @@ mod tests {
             &mut Pcg64::seed_from_u64(5),
         );
         assert!(bad.is_err(), "gamma = b must be refused");
+    }
+
+    /// The registry entry builds the dyadic-basis instance from `k` and `d`
+    /// (n = 2^k - 1, margin 1/sqrt(k), no outliers), refuses `d < k`, and
+    /// the plan's work counts its records.
+    #[test]
+    fn the_dyadic_basis_entry_builds_the_instance() {
+        let v = |k: f64, d: f64| -> Values {
+            [("k", k), ("d", d)]
+                .iter()
+                .map(|(name, x)| (name.to_string(), Value::Num(*x)))
+                .collect()
+        };
+        let p = build_dyadic_basis(&v(5.0, 7.0), &mut Pcg64::seed_from_u64(9)).unwrap();
+        assert_eq!((p.num_records(), p.dim(), p.outlier_count()), (31, 7, 0));
+        assert_eq!(p.true_margin(), Some(1.0 / 5f64.sqrt()));
+        assert!(build_dyadic_basis(&v(8.0, 7.0), &mut Pcg64::seed_from_u64(9)).is_err());
+        let problem = v(12.0, 12.0);
+        let w = dyadic_basis_work(&CostPoint {
+            problem: &problem,
+            options: &Values::new(),
+            privacy: contract::Privacy::Approx(dpcore::PrivacyParams::approx(1.0, 1e-5)),
+        });
+        assert_eq!((w.n, w.d), (4095.0, 12.0));
     }
 }
