@@ -160,7 +160,7 @@ pub fn calibrate(
                         .iter()
                         .filter(|s| Some(&s.param) == c.parameter.as_ref())
                     {
-                        let (mut rule, slope) = c.slope_rule(s.side, s.theory_slope);
+                        let (mut rule, slope) = c.slope_rule(&study.name, s.side, s.theory_slope);
                         if let SlopeRule::UpperBound {
                             worse_is_larger, ..
                         } = rule

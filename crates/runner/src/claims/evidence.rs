@@ -175,6 +175,11 @@ pub enum SetAside {
     /// parameter and expected exponent) where this window declares it not
     /// reached ([`super::supersede::set_aside_unreached`]).
     RegimeElsewhere(String),
+    /// This inconclusive window is on an instance that does not attain the
+    /// upper bound's rate (so it can never contradict it), and this study's
+    /// window, on an instance that does ([`super::spec::ClaimSpec::attained_on`]),
+    /// decides the same expectation ([`super::supersede::set_aside_unreached`]).
+    AttainedElsewhere(String),
 }
 
 impl Part<'_> {
@@ -258,7 +263,7 @@ pub fn study_parts<'a>(
             format!(" at {}", crate::format::describe_values(&s.at))
         };
         let window = format!(" on [{}, {}]", sig(s.window.0), sig(s.window.1));
-        let (rule, slope) = c.slope_rule(s.side, s.theory_slope);
+        let (rule, slope) = c.slope_rule(&study.name, s.side, s.theory_slope);
         let mut judgement = if slope == s.theory_slope {
             judge_fit(&s.fit, rule, slope, s.tolerance)
         } else {

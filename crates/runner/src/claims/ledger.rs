@@ -239,6 +239,7 @@ pub fn ledger_with(
             parts.extend(test_parts(c, repo));
             super::supersede::supersede_nearer_windows(&mut parts, judged, c.limit);
             super::supersede::set_aside_unreached(&mut parts);
+            super::supersede::set_aside_not_attained(&mut parts, c);
             rows.push(row(file, c, &parts, studies, specs, revised, prereg));
         }
     }
@@ -310,9 +311,16 @@ fn row(
             if superseded > 0 {
                 tally.push(format!("{superseded} superseded"));
             }
-            let set_aside = parts.len() - live().count() - superseded;
+            let elsewhere = |p: &&Part| matches!(p.set_aside, Some(SetAside::AttainedElsewhere(_)));
+            let not_attained = parts.iter().filter(elsewhere).count();
+            let set_aside = parts.len() - live().count() - superseded - not_attained;
             if set_aside > 0 {
                 tally.push(format!("{set_aside} set aside (regime not reached there)"));
+            }
+            if not_attained > 0 {
+                tally.push(format!(
+                    "{not_attained} set aside (an instance that does not attain the rate)"
+                ));
             }
             let details: Vec<String> = parts
                 .iter()
@@ -327,6 +335,10 @@ fn row(
                     ),
                     Some(SetAside::RegimeElsewhere(by)) => format!(
                         "{}: {}, set aside: its window declares the claim's regime not reached, and {by} measures that regime (same parameter and expectation) decisively, so it is left out of the verdict: {}",
+                        p.where_, p.judgement.verdict, p.judgement.reason
+                    ),
+                    Some(SetAside::AttainedElsewhere(by)) => format!(
+                        "{}: {}, set aside: its instance does not attain the bound's rate, so no window of it can contradict the bound, and {by}, on an instance that attains it, decides the same expectation, so it is left out of the verdict: {}",
                         p.where_, p.judgement.verdict, p.judgement.reason
                     ),
                 })

@@ -153,6 +153,14 @@ pub struct ClaimSpec {
     /// why: a significantly worse exponent then contradicts it.
     #[serde(default)]
     pub attained: Option<String>,
+    /// The naming studies whose instance attains the rate, when not all do
+    /// (default: every naming study, if `attained` is set). Only these
+    /// studies' windows contradict on a significantly worse exponent; an
+    /// inconclusive window of another study gives way to a decisive window
+    /// of one of these with the same expectation
+    /// ([`super::supersede::set_aside_unreached`]).
+    #[serde(default)]
+    pub attained_on: Option<Vec<String>>,
     /// A printed statement with slope evidence: the exponent it predicts
     /// (the naming study's expectation is the corrected one).
     #[serde(default)]
@@ -252,9 +260,20 @@ pub enum TestReading {
 }
 
 impl ClaimSpec {
+    /// Whether `study`'s instance attains this upper bound's rate
+    /// ([`ClaimSpec::attained`], [`ClaimSpec::attained_on`]).
+    pub fn attains(&self, study: &str) -> bool {
+        self.attained.is_some()
+            && self
+                .attained_on
+                .as_ref()
+                .is_none_or(|on| on.iter().any(|s| s == study))
+    }
+
     /// The rule a slope of this claim is judged by, and the exponent it is
-    /// judged against, given the naming study's declared `side` and `slope`.
-    pub fn slope_rule(&self, side: SlopeSide, slope: f64) -> (SlopeRule, f64) {
+    /// judged against, given the naming study `study`'s declared `side` and
+    /// `slope`.
+    pub fn slope_rule(&self, study: &str, side: SlopeSide, slope: f64) -> (SlopeRule, f64) {
         if side == SlopeSide::Reported {
             return (SlopeRule::Declared(side), slope);
         }
@@ -262,7 +281,7 @@ impl ClaimSpec {
             ClaimKind::UpperBound => (
                 SlopeRule::UpperBound {
                     worse_is_larger: self.limit == Limit::Large,
-                    attained: self.attained.is_some(),
+                    attained: self.attains(study),
                 },
                 slope,
             ),

@@ -49,12 +49,18 @@ fn measures(c: &ClaimSpec, w: Window) -> bool {
         && c.selects_window(w.param, w.slope)
 }
 
-/// The rule window `w` of a study naming `study_claims` is judged by: the
-/// upper-bound rule when every claim it measures is an upper bound with one
-/// `limit` (attained only if every one is), `None` otherwise (no claim, a
+/// The rule window `w` of study `study` naming `study_claims` is judged by:
+/// the upper-bound rule when every claim it measures is an upper bound with
+/// one `limit` (attained only if every one is attained on `study`), `None`
+/// otherwise (no claim, a
 /// sharp rate or hypothesis among them, mixed limits, or a reported slope),
 /// where the window's declared band stands.
-pub fn rule_for(w: Window, study_claims: &[String], claims: &[ClaimSpec]) -> Option<ClaimRule> {
+pub fn rule_for(
+    w: Window,
+    study: &str,
+    study_claims: &[String],
+    claims: &[ClaimSpec],
+) -> Option<ClaimRule> {
     if w.side == SlopeSide::Reported {
         return None;
     }
@@ -70,7 +76,7 @@ pub fn rule_for(w: Window, study_claims: &[String], claims: &[ClaimSpec]) -> Opt
     Some(ClaimRule {
         rule: SlopeRule::UpperBound {
             worse_is_larger: first.limit == Limit::Large,
-            attained: measured.iter().all(|c| c.attained.is_some()),
+            attained: measured.iter().all(|c| c.attains(study)),
         },
         claims: measured.iter().map(|c| c.id.clone()).collect(),
     })
@@ -109,7 +115,13 @@ mod tests {
     #[test]
     fn an_upper_bound_window_takes_the_upper_bound_rule() {
         let ub = [claim("UB", "upper_bound", "")];
-        let r = rule_for(window("d", 1.333, SlopeSide::Both), &["UB".into()], &ub).unwrap();
+        let r = rule_for(
+            window("d", 1.333, SlopeSide::Both),
+            "s",
+            &["UB".into()],
+            &ub,
+        )
+        .unwrap();
         assert_eq!(
             r.rule,
             SlopeRule::UpperBound {
@@ -123,7 +135,13 @@ mod tests {
             "upper_bound",
             "limit = \"small\"\nattained = \"worst case\"",
         )];
-        let r = rule_for(window("d", 1.0, SlopeSide::Both), &["UBs".into()], &small).unwrap();
+        let r = rule_for(
+            window("d", 1.0, SlopeSide::Both),
+            "s",
+            &["UBs".into()],
+            &small,
+        )
+        .unwrap();
         assert_eq!(
             r.rule,
             SlopeRule::UpperBound {
@@ -139,16 +157,28 @@ mod tests {
         let both = window("d", 1.0, SlopeSide::Both);
         let names = ["UB".to_string(), "SR".to_string()];
         let with_sharp = [ub.clone(), claim("SR", "sharp_rate", "")];
-        assert!(rule_for(both, &names, &with_sharp).is_none());
+        assert!(rule_for(both, "s", &names, &with_sharp).is_none());
         let only_ub = [ub.clone()];
         let reported = window("d", 1.0, SlopeSide::Reported);
-        assert!(rule_for(reported, &names[..1], &only_ub).is_none());
-        assert!(rule_for(both, &[], &only_ub).is_none(), "no claim named");
-        assert!(rule_for(window("n", 1.0, SlopeSide::Both), &names[..1], &only_ub).is_none());
+        assert!(rule_for(reported, "s", &names[..1], &only_ub).is_none());
+        assert!(
+            rule_for(both, "s", &[], &only_ub).is_none(),
+            "no claim named"
+        );
+        assert!(rule_for(
+            window("n", 1.0, SlopeSide::Both),
+            "s",
+            &names[..1],
+            &only_ub
+        )
+        .is_none());
         let other_window = [claim("UBw", "upper_bound", "slope = 0.5")];
-        assert!(rule_for(both, &["UBw".into()], &other_window).is_none());
+        assert!(rule_for(both, "s", &["UBw".into()], &other_window).is_none());
         let mixed = [ub, claim("UBm", "upper_bound", "limit = \"small\"")];
         let names = ["UB".to_string(), "UBm".to_string()];
-        assert!(rule_for(both, &names, &mixed).is_none(), "mixed limits");
+        assert!(
+            rule_for(both, "s", &names, &mixed).is_none(),
+            "mixed limits"
+        );
     }
 }

@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 
 use super::evidence::{Judged, Part, SetAside};
-use super::spec::Limit;
+use super::spec::{ClaimSpec, Limit};
 use crate::verdict::{Rule, Verdict};
 
 /// What the rule reads of one slope part.
@@ -233,6 +233,60 @@ pub fn set_aside_unreached(parts: &mut [Part]) {
             .find(|d| d.0 == param && d.1 == slope && d.2 == tolerance && d.3 != study)
         {
             p.set_aside = Some(SetAside::RegimeElsewhere(by.3.clone()));
+        }
+    }
+}
+
+/// Sets aside every live inconclusive slope part of a study whose instance
+/// does not attain claim `c`'s upper-bound rate
+/// ([`super::spec::ClaimSpec::attained_on`]) when a live decisive part of an
+/// attaining study measures the same expectation (parameter, exponent and
+/// tolerance): on a non-attaining instance an upper bound's exponent is
+/// contradicted by no window, so such a window can only confirm or stay
+/// open, and once an attaining instance decides the exponent it adds nothing
+/// but its instance's pre-asymptotic shape. Reported beside the verdict
+/// ([`SetAside::AttainedElsewhere`]). Claims whose every naming study attains
+/// (or none does) are left alone.
+pub fn set_aside_not_attained(parts: &mut [Part], c: &ClaimSpec) {
+    if c.attained_on.is_none() || c.attained.is_none() {
+        return;
+    }
+    let key = |p: &Part| {
+        let (s, check) = (p.slope?, p.check.as_ref()?);
+        Some((
+            s.param.clone(),
+            s.theory_slope,
+            s.tolerance,
+            check.study.clone(),
+        ))
+    };
+    let decisive: Vec<_> = parts
+        .iter()
+        .filter(|p| {
+            p.set_aside.is_none()
+                && matches!(
+                    p.judgement.verdict,
+                    Verdict::Confirmed | Verdict::Contradicted
+                )
+        })
+        .filter_map(key)
+        .filter(|k| c.attains(&k.3))
+        .collect();
+    for p in parts.iter_mut() {
+        if p.set_aside.is_some() || p.judgement.verdict != Verdict::Inconclusive {
+            continue;
+        }
+        let Some((param, slope, tolerance, study)) = key(p) else {
+            continue;
+        };
+        if c.attains(&study) {
+            continue;
+        }
+        if let Some(by) = decisive
+            .iter()
+            .find(|d| d.0 == param && d.1 == slope && d.2 == tolerance)
+        {
+            p.set_aside = Some(SetAside::AttainedElsewhere(by.3.clone()));
         }
     }
 }
@@ -518,5 +572,67 @@ mod tests {
         ];
         set_aside_unreached(&mut parts);
         assert_eq!(parts[0].set_aside, None);
+    }
+
+    fn claim(extra: &str) -> ClaimSpec {
+        let text = format!(
+            "id = \"UB\"\ntheorem = \"T\"\nstatement = \"s\"\nkind = \"upper_bound\"\nparameter = \"eps\"\nlimit = \"small\"\nevidence = \"slope\"\nexpected = \"e\"\n{extra}"
+        );
+        toml::from_str(&text).unwrap()
+    }
+
+    /// An inconclusive window on a non-attaining instance gives way to a
+    /// decisive window with the same expectation on an attaining one, and
+    /// to nothing else.
+    #[test]
+    fn a_non_attaining_window_is_set_aside_where_an_attaining_one_decides() {
+        let minus_one = eps_slope(-1.0);
+        let half = eps_slope(0.5);
+        let open = || Judgement::new(Verdict::Inconclusive, "misfit");
+        let confirmed = || Judgement::new(Verdict::Confirmed, "inside");
+        let c = claim("attained = \"why\"\nattained_on = [\"hard\"]");
+        assert!(c.attains("hard") && !c.attains("easy"));
+        let mut parts = [
+            part("easy", &minus_one, open()),
+            part("hard", &minus_one, confirmed()),
+        ];
+        set_aside_not_attained(&mut parts, &c);
+        assert_eq!(
+            parts[0].set_aside,
+            Some(SetAside::AttainedElsewhere("hard".into()))
+        );
+        assert_eq!(parts[1].set_aside, None);
+        // The attaining window open too, or another expectation decided: kept.
+        for other in [
+            part("hard", &minus_one, open()),
+            part("hard", &half, confirmed()),
+        ] {
+            let mut parts = [part("easy", &minus_one, open()), other];
+            set_aside_not_attained(&mut parts, &c);
+            assert_eq!(parts[0].set_aside, None);
+        }
+        // A decisive non-attaining window decides nothing for another.
+        let mut parts = [
+            part("easy", &minus_one, open()),
+            part("easy2", &minus_one, confirmed()),
+        ];
+        set_aside_not_attained(&mut parts, &c);
+        assert_eq!(parts[0].set_aside, None);
+        // An attaining window is never set aside, and without attained_on
+        // (every study attains, or none does) nothing is.
+        let mut parts = [
+            part("hard", &minus_one, open()),
+            part("hard", &minus_one, confirmed()),
+        ];
+        set_aside_not_attained(&mut parts, &c);
+        assert_eq!(parts[0].set_aside, None);
+        for c in [claim("attained = \"why\""), claim("")] {
+            let mut parts = [
+                part("easy", &minus_one, open()),
+                part("hard", &minus_one, confirmed()),
+            ];
+            set_aside_not_attained(&mut parts, &c);
+            assert_eq!(parts[0].set_aside, None);
+        }
     }
 }

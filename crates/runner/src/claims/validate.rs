@@ -34,6 +34,13 @@ fn check_kind_fields(path: &Path, c: &ClaimSpec) -> Result<()> {
             "`limit` and `attained` qualify an upper bound's slope only",
         ));
     }
+    if c.attained_on.is_some() && c.attained.is_none() {
+        return Err(bad(
+            at(),
+            format!("claim `{}` sets `attained_on` without `attained`", c.id),
+            "`attained` says why the listed studies' instances attain the rate",
+        ));
+    }
     let printed_slope_evidence = c.kind == ClaimKind::Printed && c.evidence == Evidence::Slope;
     let measured = c.not_measured.is_none() && c.undecidable.is_none();
     if c.printed_slope.is_some() != (printed_slope_evidence && measured) {

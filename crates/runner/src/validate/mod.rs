@@ -372,7 +372,8 @@ pub fn resolve_with_claims(
                 slope: check.slope,
                 side: check.side,
             };
-            check.claim_rule = crate::claims::study_rule::rule_for(window, &study.claims, claims);
+            check.claim_rule =
+                crate::claims::study_rule::rule_for(window, &study.name, &study.claims, claims);
         }
     }
     Ok(Experiment {
