@@ -302,3 +302,71 @@ fn markdown_has_one_line_per_row_and_consistent_columns() {
         assert!(md.contains(&format!("**{}**", e.id)), "note of {}", e.id);
     }
 }
+
+/// BFTT-P12a's counterexample runs on the harness's own implementation: on
+/// LinBall in d = 1 with the pair S = (0, ..., 0, 1), S' = (0, ..., 0, -1),
+/// Algorithm 3 as printed (`ObjPAppVariant::Paper`) draws G with the row's
+/// printed sigma_G, and the exact stage-1 minimizer of J (Algorithm 2's closed
+/// form at the same lambda) is `(L sum z - G)/(2 n lambda)` inside W: the
+/// output on S at G equals the output on S' at G + 2L, a Gaussian release of
+/// sensitivity 2L in G, as the row's exact profile assumes. The projection
+/// binds only past the margin the row's note bounds.
+#[test]
+fn bassily_objp_first_stage_is_the_gaussian_release_the_row_judges() {
+    use datagen::bassily::lin_ball::{LinBall, LinBallParams};
+    use dpcore::PrivacyParams;
+    use solvers::bassily::objp::{HessianRank, ObjPApp, ObjPAppVariant, ObjPPlan};
+
+    let e = row("BFTT-P12a");
+    assert_eq!(e.verdict, Verdict::NotPrivate);
+    assert_eq!(e.accounting, Accounting::ExactGaussian);
+    let n = 10_000;
+    let instance = |last: f64| {
+        let mut data = vec![0.0; n];
+        data[n - 1] = last;
+        LinBall::from_records(LinBallParams::new(n, 1, 0.5), data).expect("records in the ball")
+    };
+    let (s, s_prime) = (instance(1.0), instance(-1.0));
+    let privacy = PrivacyParams {
+        eps: 1.0,
+        delta: 1e-8,
+    };
+    let paper = ObjPApp {
+        variant: ObjPAppVariant::Paper,
+        ..Default::default()
+    }
+    .plan(&s, privacy, HessianRank::AtMostOne)
+    .expect("the linear loss meets every hypothesis of Thm 5.6");
+    assert!(rel_err(paper.sigma_g, e.printed.value) < 1e-12);
+    let gaussian = e.gaussian.expect("judged by the exact profile");
+    assert_eq!(gaussian.printed, (e.printed.value, 2.0));
+    assert_eq!((gaussian.eps, gaussian.target_delta), (0.5, 0.5e-8));
+
+    let stage_1 = ObjPPlan::new(&s, privacy, HessianRank::AtMostOne).expect("closed form");
+    assert_eq!(stage_1.lambda, paper.lambda);
+    let two_n_lambda = 2.0 * n as f64 * paper.lambda;
+    let margin = two_n_lambda - 1.0;
+    // 29.5 standard deviations at n = 1e4: the tail the note quotes.
+    assert!(margin / paper.sigma_g > 25.0, "{}", margin / paper.sigma_g);
+    let argmin = |p: &LinBall, g: f64| stage_1.minimize_perturbed(p, &[g]).expect("argmin")[0];
+    for g in [-0.9 * margin, -40.0, -2.0, 0.0, 1.5, 60.0, 0.9 * margin] {
+        let (w, w_prime) = (argmin(&s, g), argmin(&s_prime, g));
+        assert!(
+            (w - (1.0 - g) / two_n_lambda).abs() < 1e-12,
+            "S at {g}: {w}"
+        );
+        assert!(
+            (w_prime - (-1.0 - g) / two_n_lambda).abs() < 1e-12,
+            "S' at {g}"
+        );
+        assert!(
+            (argmin(&s_prime, g - 2.0) - w).abs() < 1e-12,
+            "shift by 2L at {g}"
+        );
+    }
+    assert_eq!(
+        argmin(&s, margin + 10.0),
+        -1.0,
+        "projected beyond the margin"
+    );
+}

@@ -40,6 +40,10 @@ pub enum ObjPAppVariant {
     Safe,
     /// The printed constants: `sigma_G^2 = 20 L^2 Lambda/eps^2`,
     /// `beta <= eps n lambda`, `sigma_H^2 = 40 alpha Lambda/(lambda eps^2)`.
+    /// Not private as the paper states it: on the linear loss in `d = 1`
+    /// stage 1 is an exact Gaussian release that realises `delta = 2.06e-8`
+    /// at `eps/2 = 0.5` against the claimed `delta/2 = 5e-9` (`eps = 1`,
+    /// `delta = 1e-8`; errata row BFTT-P12a). Kept to audit the printed text.
     Paper,
 }
 
