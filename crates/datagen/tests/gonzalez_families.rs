@@ -6,7 +6,7 @@
 
 use datagen::gonzalez::game::{GameNoise, SimplexGame};
 use datagen::gonzalez::matrix::MeanMatrix;
-use datagen::gonzalez::sco::{LeastSquaresSimplex, SeparableSco};
+use datagen::gonzalez::sco::{LeastSquaresSimplex, SeparableSco, VertexLinearSco};
 use datagen::gonzalez::separable::{Potential, SeparablePenalty};
 use dpcore::saddle::{SaddleProblem, SimplexPoint, SimplexSco};
 use rand::{Rng, RngExt, SeedableRng};
@@ -322,4 +322,47 @@ fn fused_batch_gradients_equal_the_per_point_batches_bit_for_bit() {
             }
         }
     }
+}
+
+/// The planted-vertex linear instance: its excess is `gap (1 - x_*)` (zero
+/// at the vertex, `gap` at every other vertex, checked against the mean
+/// gradient), each record's gradient obeys `L0 = gap + sigma` in sup norm,
+/// its batch gradient is the average of the record gradients, and without
+/// noise every record has the mean gradient.
+#[test]
+fn vertex_linear_instance_is_exact() {
+    let mut rng = Pcg64::seed_from_u64(20261201);
+    let (d, star, gap, sigma, n) = (70, 3, 0.8, 0.25, 40);
+    let sco = VertexLinearSco::sample(d, star, gap, sigma, n, &mut rng);
+    let c = sco.constants();
+    assert_eq!((c.l0, c.l1, c.l2), (gap + sigma, 0.0, 0.0));
+    assert_eq!(sco.excess_risk(&vertex(d, star)), 0.0);
+    assert_eq!(sco.excess_risk(&vertex(d, 0)), gap);
+    let x = random_simplex(d, &mut rng);
+    let point = SimplexPoint::Dense(&x);
+    // F(x) - F(e_*) = <mean gradient, x - e_*> for a linear F.
+    let mut mean = vec![0.0; d];
+    for i in 0..n {
+        sco.accumulate_record_gradient(i, point, 1.0 / n as f64, &mut mean);
+    }
+    let noise_mean: f64 = mean.iter().sum::<f64>() - gap * (d - 1) as f64;
+    assert!(noise_mean.abs() <= sigma * d as f64, "{noise_mean}");
+    let mut batch = vec![0.0; d];
+    sco.batch_gradient(0..n, point, &mut batch);
+    for (a, b) in batch.iter().zip(&mean) {
+        assert!((a - b).abs() < 1e-12, "{a} vs {b}");
+    }
+    for i in 0..n {
+        let mut g = vec![0.0; d];
+        sco.accumulate_record_gradient(i, point, 1.0, &mut g);
+        assert!(g.iter().all(|v| v.abs() <= c.l0 + 1e-12));
+        assert!((g[star].abs() - sigma).abs() < 1e-12, "{}", g[star]);
+    }
+    let exact = gap * (1.0 - x[star]);
+    assert!((sco.excess_risk(&x) - exact).abs() < 1e-12);
+    let quiet = VertexLinearSco::sample(d, star, gap, 0.0, n, &mut rng);
+    let mut g = vec![1.0; d];
+    quiet.batch_gradient(5..9, point, &mut g);
+    let want: Vec<f64> = (0..d).map(|j| if j == star { 0.0 } else { gap }).collect();
+    assert_eq!(g, want);
 }

@@ -29,6 +29,18 @@ pub(crate) fn counter_based(v: &CostPoint) -> FamilyWork {
     counter_based_work(n, d)
 }
 
+/// `ggp_vertex_linear`: records are counter-based like [`counter_based`]'s,
+/// but without noise (`sigma = 0`) a batch gradient is the mean's `O(d)`,
+/// whatever the batch.
+pub(crate) fn vertex_linear(v: &CostPoint) -> FamilyWork {
+    let (n, d) = contract::cost::n_and_d(v);
+    let noisy = v.num("sigma", 0.0) > 0.0;
+    FamilyWork {
+        oracle_ops: if noisy { n * d } else { d },
+        ..counter_based_work(n, d)
+    }
+}
+
 /// `ggp_least_squares_log2d` and `ggp_separable_sco_log2d`: as
 /// [`counter_based`] at `d = 2^log2_d`.
 pub(crate) fn counter_based_log2d(v: &CostPoint) -> FamilyWork {

@@ -12,7 +12,7 @@
 use datagen::gonzalez::game::{GameNoise, SimplexGame};
 use datagen::gonzalez::matrix::{MeanMatrix, MAX_RANK};
 use datagen::gonzalez::queries::{MarginalQueries, ProductComponent};
-use datagen::gonzalez::sco::{LeastSquaresSimplex, SeparableSco};
+use datagen::gonzalez::sco::{LeastSquaresSimplex, SeparableSco, VertexLinearSco};
 use datagen::gonzalez::separable::{Potential, SeparablePenalty};
 use dpcore::saddle::{QueryRelease, SaddleProblem, SimplexSco};
 use dpcore::RunFailure;
@@ -106,6 +106,14 @@ const SEP_KAPPA: ParamDef =
     ParamDef::positive("kappa", "Huber kink in (0, 1] or log-cosh sharpness").default("0.2");
 const SEP_SIGMA: ParamDef =
     ParamDef::unit("sigma", "Rademacher noise scale of the linear term").default("0.3");
+/// `ggp_vertex_linear`'s gap and noise.
+const VL_GAP: ParamDef = ParamDef::positive(
+    "gap",
+    "mean gradient on every coordinate but the optimal vertex's",
+)
+.default("1.0");
+const VL_SIGMA: ParamDef =
+    ParamDef::unit("sigma", "Rademacher noise scale of the linear term").default("0.0");
 /// The simplex SCO families' dimension on a log scale, for a sweep whose fit
 /// reads the exponent of `l_x = ln d` (Thm 5.1's `l_x` and `l_x^(7/10)`): a
 /// log-log slope along `log2_d` is the exponent of `l_x`, where one along `d`
@@ -229,6 +237,17 @@ fn build_least_squares(v: &Values, rng: &mut Pcg64) -> Result<Box<dyn SimplexSco
         0,
         num(v, "noise"),
         n,
+        rng,
+    )))
+}
+
+fn build_vertex_linear(v: &Values, rng: &mut Pcg64) -> Result<Box<dyn SimplexSco>, RunFailure> {
+    Ok(Box::new(VertexLinearSco::sample(
+        num(v, "d") as usize,
+        0,
+        num(v, "gap"),
+        num(v, "sigma"),
+        num(v, "n") as usize,
         rng,
     )))
 }
@@ -374,6 +393,17 @@ pub(crate) const FAMILIES: &[FamilyDef] = &[
         Build::SimplexSco(build_least_squares),
     )
 .with_work(super::cost::counter_based),
+    FamilyDef::new(
+        "ggp_vertex_linear",
+        "González et al. SCO instance where Alg 4's private term shows at its rate: f(x; z) = <g_bar + sigma xi, x>, \
+              g_bar = gap on every coordinate but e_1 (0 there), xi Rademacher; excess gap (1 - x_1) exactly; \
+              L0 = gap + sigma, L1 = L2 = 0. Mirror descent from the uniform point pays its whole regret ln d/(tau T) \
+              here, which Alg 4's privacy-capped step makes l_x Lambda^(1/4)/sqrt(n eps)",
+        &[N, D, VL_GAP, VL_SIGMA],
+        &[Metric::ExcessPopulationRisk],
+        Build::SimplexSco(build_vertex_linear),
+    )
+.with_work(super::cost::vertex_linear),
     FamilyDef::new(
         "ggp_separable_sco",
         "González et al. SCO instance (library substitute for G4(b)/(c)): f(x; z) = <g_bar + sigma xi, x> + c phi(x_k), \
