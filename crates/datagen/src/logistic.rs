@@ -38,7 +38,7 @@ fn loss_and_coefficient(u: f64, y: f64) -> (f64, f64) {
 }
 
 /// One block's plain gradient sum and loss sum ([`Logistic::value_and_gradient_plain`])
-/// at `level`: the pass compiled for AVX2 with [`dpcore::rows::margins_avx2`]
+/// at `level` ([`dpcore::rows::weighted_row_pass_at`]): compiled for AVX2
 /// when the level and the CPU allow it, the baseline build otherwise (the
 /// same bits; test `plain_pass_levels_agree`).
 fn plain_block_at(
@@ -47,32 +47,8 @@ fn plain_block_at(
     y: &[f64],
     w: &[f64],
 ) -> (Vec<f64>, f64) {
-    #[cfg(target_arch = "x86_64")]
-    if level.runs(dpcore::simd::SimdLevel::Avx2) {
-        #[target_feature(enable = "avx2")]
-        unsafe fn avx2_copy(x: &[f64], y: &[f64], w: &[f64]) -> (Vec<f64>, f64) {
-            // SAFETY: this copy runs only where AVX2 is supported.
-            plain_block(x, y, w, |r, a, w, o| unsafe {
-                dpcore::rows::margins_avx2(r, a, w, o)
-            })
-        }
-        // SAFETY: `runs` checked that the CPU supports AVX2.
-        return unsafe { avx2_copy(x, y, w) };
-    }
-    let _ = level;
-    plain_block(x, y, w, dpcore::rows::margins_portable)
-}
-
-/// The block pass itself, inlined into each level's copy.
-#[inline(always)]
-fn plain_block(
-    x: &[f64],
-    y: &[f64],
-    w: &[f64],
-    margins: impl Fn(&[f64], &[f64], &[f64], &mut [f64]),
-) -> (Vec<f64>, f64) {
     let (mut g, mut loss) = (vec![0.0; w.len()], 0.0);
-    dpcore::rows::weighted_row_pass(x, w, &mut g, margins, |first, coefs| {
+    dpcore::rows::weighted_row_pass_at(level, x, w, &mut g, |first, coefs| {
         for (c, &yi) in coefs.iter_mut().zip(&y[first..]) {
             let (l, ck) = loss_and_coefficient(*c, yi);
             loss += l;

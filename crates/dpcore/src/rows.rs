@@ -150,6 +150,48 @@ pub fn add_weighted_rows(rows: &[f64], coefs: &[f64], acc: &mut [f64]) {
     }
 }
 
+/// [`weighted_row_pass`] at `level`: compiled for AVX2 with
+/// [`margins_avx2`] when the level and the CPU allow it, the baseline build
+/// with [`margins_portable`] otherwise; the same bits either way (each
+/// caller's test forces both levels). `coefficients` is inlined into each
+/// copy, so the caller's per-row arithmetic (a sigmoid and a clip, a loss)
+/// is compiled for the copy's registers too.
+#[inline(always)]
+pub fn weighted_row_pass_at(
+    level: crate::simd::SimdLevel,
+    x: &[f64],
+    w: &[f64],
+    acc: &mut [f64],
+    coefficients: impl FnMut(usize, &mut [f64]),
+) {
+    #[cfg(target_arch = "x86_64")]
+    if level.runs(crate::simd::SimdLevel::Avx2) {
+        // SAFETY: `runs` checked that the CPU supports AVX2.
+        return unsafe { weighted_row_pass_avx2(x, w, acc, coefficients) };
+    }
+    let _ = level;
+    weighted_row_pass(x, w, acc, margins_portable, coefficients)
+}
+
+/// The AVX2 copy of [`weighted_row_pass`].
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn weighted_row_pass_avx2(
+    x: &[f64],
+    w: &[f64],
+    acc: &mut [f64],
+    coefficients: impl FnMut(usize, &mut [f64]),
+) {
+    // SAFETY: this copy runs only where AVX2 is supported.
+    weighted_row_pass(
+        x,
+        w,
+        acc,
+        |r, a, w, o| unsafe { margins_avx2(r, a, w, o) },
+        coefficients,
+    )
+}
+
 /// The two-phase pass over the rows of `x` (row-major, `w.len()` columns)
 /// into `acc` (not zeroed first): per sub-block, the rows' margins by
 /// `margins` ([`margins_portable`], or [`margins_avx2`] in an AVX2 copy),

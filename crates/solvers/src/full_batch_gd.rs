@@ -173,16 +173,23 @@ impl<'a> LogisticRows<'a> {
 /// each). An AVX-512F copy was slower than AVX2 there (8.5 against 7.0 ms
 /// in one paired run: the row's four accumulators fill a 256-bit register),
 /// so the pass stops at AVX2. Since 2026-12-01 each sub-block runs in two
-/// phases ([`block_gradient_portable`]) and the AVX2 copy computes the
+/// phases ([`dpcore::rows::weighted_row_pass`]) and the AVX2 copy computes the
 /// margins four rows at a time with explicit AVX2 adds ([`dpcore::rows::margins_avx2`]):
 /// 5.6 against 8.4 ms on one thread, 2.7 against 4.7 on two (criterion,
 /// Intel Xeon VM). Every level gives the same bits ([`dpcore::simd`]), and
 /// the bits of the fused pass before it (test
 /// `the_tiled_pass_gives_the_fused_bits`).
 ///
-/// At `level`: [`block_gradient_portable`] compiled for AVX2, with
-/// [`dpcore::rows::margins_avx2`] for its margins, when the level and the CPU allow it;
-/// the baseline build with [`dpcore::rows::margins_portable`] otherwise.
+/// The pass: per sub-block the rows' margins, then their coefficients here
+/// (sigmoid and clip), then the coefficient-weighted rows tile by tile,
+/// compiled for AVX2 or the baseline at `level`
+/// ([`dpcore::rows::weighted_row_pass_at`]). Each coordinate sums its rows
+/// in row order from 0, so the bits are the fused pass's (test
+/// `the_tiled_pass_gives_the_fused_bits`). Why two phases: in the fused
+/// pass each row's update waited for its own dot product and `exp` (about
+/// 100 cycles of dependent adds), which kept one thread at 8.4 ms a step on
+/// the race's 80 MB (9.5 GB/s) where numpy's `X @ w` reads it at 27 GB/s on
+/// the same machine.
 fn block_gradient_at(
     level: dpcore::simd::SimdLevel,
     x: &[f64],
@@ -192,55 +199,9 @@ fn block_gradient_at(
     clip: f64,
     acc: &mut [f64],
 ) -> usize {
-    #[cfg(target_arch = "x86_64")]
-    if level.runs(dpcore::simd::SimdLevel::Avx2) {
-        // SAFETY: `runs` checked that the CPU supports AVX2.
-        return unsafe { block_gradient_avx2(x, y, norms, w, clip, acc) };
-    }
-    let _ = level;
-    block_gradient_portable(x, y, norms, w, clip, acc, dpcore::rows::margins_portable)
-}
-
-/// The AVX2 copy of the pass.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn block_gradient_avx2(
-    x: &[f64],
-    y: &[f64],
-    norms: &[f64],
-    w: &[f64],
-    clip: f64,
-    acc: &mut [f64],
-) -> usize {
-    // SAFETY: this copy runs only where AVX2 is supported.
-    block_gradient_portable(x, y, norms, w, clip, acc, |r, a, w, o| unsafe {
-        dpcore::rows::margins_avx2(r, a, w, o)
-    })
-}
-
-/// The pass itself ([`dpcore::rows::weighted_row_pass`]: per sub-block the
-/// rows' margins, then their coefficients here (sigmoid and clip), then the
-/// coefficient-weighted rows tile by tile), inlined into each level's copy
-/// so that each is compiled for that level's registers. Each coordinate
-/// sums its rows in row order from 0, so the bits are the fused pass's
-/// (test `the_tiled_pass_gives_the_fused_bits`). Why two phases: in the
-/// fused pass each row's update waited for its own dot product and `exp`
-/// (about 100 cycles of dependent adds), which kept one thread at 8.4 ms a
-/// step on the race's 80 MB (9.5 GB/s) where numpy's `X @ w` reads it at
-/// 27 GB/s on the same machine.
-#[inline(always)]
-fn block_gradient_portable(
-    x: &[f64],
-    y: &[f64],
-    norms: &[f64],
-    w: &[f64],
-    clip: f64,
-    acc: &mut [f64],
-    margins: impl Fn(&[f64], &[f64], &[f64], &mut [f64]),
-) -> usize {
     acc.fill(0.0);
     let mut clipped = 0;
-    dpcore::rows::weighted_row_pass(x, w, acc, margins, |first, coefs| {
+    dpcore::rows::weighted_row_pass_at(level, x, w, acc, |first, coefs| {
         for ((coef, &yi), &norm) in coefs.iter_mut().zip(&y[first..]).zip(&norms[first..]) {
             *coef = -yi * sigmoid(-yi * *coef);
             let length = coef.abs() * norm;
