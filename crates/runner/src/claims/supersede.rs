@@ -195,53 +195,73 @@ pub fn supersede_nearer_windows(parts: &mut [Part], judged: &[Judged], limit: Li
 /// (two regimes of one claim) are left alone, so a regime measured in one
 /// window never stands in for another regime that was not reached.
 pub fn set_aside_unreached(parts: &mut [Part]) {
-    let key = |p: &Part| {
-        let (s, c) = (p.slope?, p.check.as_ref()?);
-        // The side is left out: every slope part of a claim is judged by
-        // the claim's own rule (an upper bound reads a two-sided study
-        // window one-sided), so a window declared without `side` and one
-        // declaring the claim's side carry the same expectation.
-        Some((
-            s.param.clone(),
-            s.theory_slope,
-            s.tolerance,
-            c.study.clone(),
-        ))
-    };
-    let live = |p: &Part| p.set_aside.is_none();
-    let decisive: Vec<_> = parts
+    let decisive = decisive_expectations(parts, |p| {
+        !p.judgement.rules.contains(&Rule::RegimeNotReached)
+    });
+    for p in parts.iter_mut() {
+        let unreached = p.judgement.verdict == Verdict::Inconclusive
+            && p.judgement.rules.contains(&Rule::RegimeNotReached)
+            && p.set_aside.is_none();
+        let Some(e) = expectation(p).filter(|_| unreached) else {
+            continue;
+        };
+        if let Some(by) = decisive.iter().find(|d| {
+            d.param == e.param
+                && d.slope == e.slope
+                && d.tolerance == e.tolerance
+                && d.study != e.study
+        }) {
+            p.set_aside = Some(SetAside::RegimeElsewhere(by.study.clone()));
+        }
+    }
+}
+
+/// What a slope part expects, and of which study: its parameter, expected
+/// exponent and tolerance. The side is left out: every slope part of a
+/// claim is judged by the claim's own rule (an upper bound reads a
+/// two-sided study window one-sided), so a window declared without `side`
+/// and one declaring the claim's side carry the same expectation.
+struct Expectation {
+    param: String,
+    slope: f64,
+    tolerance: f64,
+    study: String,
+}
+
+fn expectation(p: &Part) -> Option<Expectation> {
+    let (s, check) = (p.slope?, p.check.as_ref()?);
+    Some(Expectation {
+        param: s.param.clone(),
+        slope: s.theory_slope,
+        tolerance: s.tolerance,
+        study: check.study.clone(),
+    })
+}
+
+/// The expectations of the live decisive (confirmed or contradicted) slope
+/// parts that `admit` accepts: what the set-aside rules let stand in for an
+/// open window.
+fn decisive_expectations(parts: &[Part], admit: impl Fn(&Part) -> bool) -> Vec<Expectation> {
+    parts
         .iter()
         .filter(|p| {
-            live(p)
+            p.set_aside.is_none()
                 && matches!(
                     p.judgement.verdict,
                     Verdict::Confirmed | Verdict::Contradicted
                 )
-                && !p.judgement.rules.contains(&Rule::RegimeNotReached)
+                && admit(p)
         })
-        .filter_map(key)
-        .collect();
-    for p in parts.iter_mut() {
-        let unreached = p.judgement.verdict == Verdict::Inconclusive
-            && p.judgement.rules.contains(&Rule::RegimeNotReached)
-            && live(p);
-        let Some((param, slope, tolerance, study)) = key(p).filter(|_| unreached) else {
-            continue;
-        };
-        if let Some(by) = decisive
-            .iter()
-            .find(|d| d.0 == param && d.1 == slope && d.2 == tolerance && d.3 != study)
-        {
-            p.set_aside = Some(SetAside::RegimeElsewhere(by.3.clone()));
-        }
-    }
+        .filter_map(expectation)
+        .collect()
 }
 
 /// Sets aside every live inconclusive slope part of a study whose instance
 /// does not attain claim `c`'s upper-bound rate
 /// ([`super::spec::ClaimSpec::attained_on`]) when a live decisive part of an
-/// attaining study measures the same expectation: the same parameter, side
-/// and tolerance, and an expected exponent within that tolerance of its own
+/// attaining study measures the same expectation: the same parameter and
+/// tolerance (the side is the claim's, as for [`set_aside_unreached`]), and
+/// an expected exponent within that tolerance of its own
 /// (each study's exponent is the theorem's curve over its own window, with
 /// its own instance's constants: ggp_sco_alg4_eps's -0.425 and the
 /// planted-vertex study's -0.449 are one claim's -1/2 seen through two
@@ -256,42 +276,24 @@ pub fn set_aside_not_attained(parts: &mut [Part], c: &ClaimSpec) {
     if c.attained_on.is_none() || c.attained.is_none() {
         return;
     }
-    let key = |p: &Part| {
-        let (s, check) = (p.slope?, p.check.as_ref()?);
-        Some((
-            (s.param.clone(), s.side, s.tolerance),
-            s.theory_slope,
-            check.study.clone(),
-        ))
-    };
-    let decisive: Vec<_> = parts
-        .iter()
-        .filter(|p| {
-            p.set_aside.is_none()
-                && matches!(
-                    p.judgement.verdict,
-                    Verdict::Confirmed | Verdict::Contradicted
-                )
-        })
-        .filter_map(key)
-        .filter(|k| c.attains(&k.2))
-        .collect();
+    let decisive = decisive_expectations(parts, |p| {
+        p.check
+            .as_ref()
+            .is_some_and(|check| c.attains(&check.study))
+    });
     for p in parts.iter_mut() {
         if p.set_aside.is_some() || p.judgement.verdict != Verdict::Inconclusive {
             continue;
         }
-        let Some((expectation, slope, study)) = key(p) else {
+        let Some(e) = expectation(p).filter(|e| !c.attains(&e.study)) else {
             continue;
         };
-        if c.attains(&study) {
-            continue;
-        }
-        let tolerance = expectation.2;
-        if let Some(by) = decisive
-            .iter()
-            .find(|d| d.0 == expectation && (d.1 - slope).abs() <= tolerance)
-        {
-            p.set_aside = Some(SetAside::AttainedElsewhere(by.2.clone()));
+        if let Some(by) = decisive.iter().find(|d| {
+            d.param == e.param
+                && d.tolerance == e.tolerance
+                && (d.slope - e.slope).abs() <= e.tolerance
+        }) {
+            p.set_aside = Some(SetAside::AttainedElsewhere(by.study.clone()));
         }
     }
 }
@@ -473,25 +475,11 @@ mod tests {
     }
 
     fn eps_slope(theory_slope: f64) -> crate::analyze::SlopeResult {
-        eps_slope_full(theory_slope, 0.15, crate::spec::SlopeSide::AtLeast)
+        eps_slope_with(theory_slope, 0.15)
     }
 
     fn eps_slope_with(theory_slope: f64, tolerance: f64) -> crate::analyze::SlopeResult {
-        eps_slope_full(theory_slope, tolerance, crate::spec::SlopeSide::AtLeast)
-    }
-
-    fn eps_slope_side(
-        theory_slope: f64,
-        side: crate::spec::SlopeSide,
-    ) -> crate::analyze::SlopeResult {
-        eps_slope_full(theory_slope, 0.15, side)
-    }
-
-    fn eps_slope_full(
-        theory_slope: f64,
-        tolerance: f64,
-        side: crate::spec::SlopeSide,
-    ) -> crate::analyze::SlopeResult {
+        let side = crate::spec::SlopeSide::AtLeast;
         let evidence = crate::verdict::SlopeEvidence {
             fitted: theory_slope,
             ci_half_width: 0.05,
@@ -638,15 +626,13 @@ mod tests {
             Some(SetAside::AttainedElsewhere("hard".into()))
         );
         // The attaining window open too, or another expectation decided (an
-        // exponent beyond the tolerance, another tolerance or side): kept.
+        // exponent beyond the tolerance, another tolerance): kept.
         let (far, loose) = (eps_slope(-0.8), eps_slope_with(-1.0, 0.2));
-        let other_side = eps_slope_side(-1.0, crate::spec::SlopeSide::AtMost);
         for other in [
             part("hard", &minus_one, open()),
             part("hard", &half, confirmed()),
             part("hard", &far, confirmed()),
             part("hard", &loose, confirmed()),
-            part("hard", &other_side, confirmed()),
         ] {
             let mut parts = [part("easy", &minus_one, open()), other];
             set_aside_not_attained(&mut parts, &c);
