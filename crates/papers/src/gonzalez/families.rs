@@ -242,10 +242,16 @@ fn build_least_squares(v: &Values, rng: &mut Pcg64) -> Result<Box<dyn SimplexSco
 }
 
 fn build_vertex_linear(v: &Values, rng: &mut Pcg64) -> Result<Box<dyn SimplexSco>, RunFailure> {
+    let gap = num(v, "gap");
+    if !gap.is_finite() {
+        return Err(RunFailure::InvalidParameters(format!(
+            "ggp_vertex_linear: gap must be finite (the excess is gap (1 - x_1)), got {gap}"
+        )));
+    }
     Ok(Box::new(VertexLinearSco::sample(
         num(v, "d") as usize,
         0,
-        num(v, "gap"),
+        gap,
         num(v, "sigma"),
         num(v, "n") as usize,
         rng,
@@ -530,5 +536,31 @@ mod tests {
             ("noise", Value::Num(0.5)),
         ]);
         assert!(build_least_squares_log2d(&too_big, &mut Pcg64::seed_from_u64(7)).is_err());
+    }
+
+    /// `ggp_vertex_linear` builds at finite gaps and refuses an infinite one
+    /// with a message, not the instance's assertion.
+    #[test]
+    fn vertex_linear_refuses_an_infinite_gap() {
+        let at = |gap: f64| {
+            values(&[
+                ("n", Value::Num(10.0)),
+                ("d", Value::Num(8.0)),
+                ("gap", Value::Num(gap)),
+                ("sigma", Value::Num(0.0)),
+            ])
+        };
+        let sco = build_vertex_linear(&at(0.5), &mut Pcg64::seed_from_u64(7)).unwrap();
+        assert_eq!(sco.dim(), 8);
+        assert_eq!(
+            sco.excess_risk(&[1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]),
+            0.0
+        );
+        let Err(RunFailure::InvalidParameters(message)) =
+            build_vertex_linear(&at(f64::INFINITY), &mut Pcg64::seed_from_u64(7))
+        else {
+            panic!("an infinite gap was accepted");
+        };
+        assert!(message.contains("gap must be finite"), "{message}");
     }
 }
