@@ -5,6 +5,8 @@ use mechanisms::composition::ApproxDp;
 use mechanisms::rdp::RdpAccountant;
 use mechanisms::relation::Neighbouring;
 
+use solvers::bassily::objp::ObjPSetting;
+
 use crate::errata::erratum::Erratum;
 use crate::errata::formulas::{
     log_inv, pld_poisson_gaussian_eps, smallest_meeting, smallest_passing,
@@ -352,11 +354,17 @@ pub(crate) fn objp_first_stage() -> Erratum {
 /// the pair of [`objp_first_stage`] (`L = M = 1`, `d = 1`, `sum z_i = +-1`):
 /// `P(|G| > 2 n lambda M - L)` under either data set, bounded by
 /// `2 Phi(-(2 n lambda M - L)/sigma_G)`, with Theorem 5.7's (= 5.3's)
-/// `lambda = (2L/M) sqrt(2/n + 4 d Lambda/(eps^2 n^2))`.
-pub(crate) fn objp_first_stage_projection_tail(n: f64, eps: f64, delta: f64, sigma_g: f64) -> f64 {
-    let d = 1.0;
-    let lambda = 2.0 * (2.0 / n + 4.0 * d * log_inv(delta) / (eps * eps * n * n)).sqrt();
-    let margin = 2.0 * n * lambda - 1.0;
+/// lambda as the solver computes it ([`ObjPSetting::lambda`]).
+fn objp_first_stage_projection_tail(n: f64, eps: f64, delta: f64, sigma_g: f64) -> f64 {
+    let setting = ObjPSetting {
+        n,
+        d: 1.0,
+        eps,
+        delta,
+        lipschitz: 1.0,
+        radius: 1.0,
+    };
+    let margin = 2.0 * n * setting.lambda() - 1.0;
     2.0 * mechanisms::normal::normal_cdf(-margin / sigma_g)
 }
 

@@ -178,7 +178,7 @@ pub enum SetAside {
     /// This inconclusive window is on an instance that does not attain the
     /// upper bound's rate (so it can never contradict it), and this study's
     /// window, on an instance that does ([`super::spec::ClaimSpec::attained_on`]),
-    /// decides the same expectation ([`super::supersede::set_aside_unreached`]).
+    /// decides the same expectation ([`super::supersede::set_aside_not_attained`]).
     AttainedElsewhere(String),
 }
 

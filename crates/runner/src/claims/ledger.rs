@@ -306,14 +306,18 @@ fn row(
                 .filter(|v| count(*v) > 0)
                 .map(|v| format!("{} {v}", count(v)))
                 .collect();
-            let farther = |p: &&Part| matches!(p.set_aside, Some(SetAside::Farther(_)));
-            let superseded = parts.iter().filter(farther).count();
+            let count = |kind: fn(&SetAside) -> bool| {
+                parts
+                    .iter()
+                    .filter(|p| p.set_aside.as_ref().is_some_and(kind))
+                    .count()
+            };
+            let superseded = count(|s| matches!(s, SetAside::Farther(_)));
             if superseded > 0 {
                 tally.push(format!("{superseded} superseded"));
             }
-            let elsewhere = |p: &&Part| matches!(p.set_aside, Some(SetAside::AttainedElsewhere(_)));
-            let not_attained = parts.iter().filter(elsewhere).count();
-            let set_aside = parts.len() - live().count() - superseded - not_attained;
+            let set_aside = count(|s| matches!(s, SetAside::RegimeElsewhere(_)));
+            let not_attained = count(|s| matches!(s, SetAside::AttainedElsewhere(_)));
             if set_aside > 0 {
                 tally.push(format!("{set_aside} set aside (regime not reached there)"));
             }

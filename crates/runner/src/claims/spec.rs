@@ -158,7 +158,7 @@ pub struct ClaimSpec {
     /// studies' windows contradict on a significantly worse exponent; an
     /// inconclusive window of another study gives way to a decisive window
     /// of one of these with the same expectation
-    /// ([`super::supersede::set_aside_unreached`]).
+    /// ([`super::supersede::set_aside_not_attained`]).
     #[serde(default)]
     pub attained_on: Option<Vec<String>>,
     /// A printed statement with slope evidence: the exponent it predicts
