@@ -56,7 +56,7 @@ if [ -n "${ONLY:-}" ]; then
         if (index(only, "," name ",") > 0) print }')
 fi
 if [ "${MERGE:-0}" = 1 ]; then
-    fresh=$(printf '%s\n' "$table" | sed -n 's/^ *("\([a-z0-9_]*\)".*/\1/p' | paste -sd, -)
+    fresh=$(printf '%s\n' "$table" | sed -n 's/^ *("\([a-z0-9_:]*\)".*/\1/p' | paste -sd, -)
     kept=$(awk -v fresh=",$fresh," '
         /BEGIN GENERATED/ { on = 1 } /END GENERATED/ { on = 0 }
         on && /^    \("/ { name = $0; sub(/^ *\("/, "", name); sub(/".*/, "", name)

@@ -125,6 +125,11 @@ pub struct SetupWork {
 /// there.
 pub type SetupWorkFn = fn(&CostPoint, &FamilyWork) -> Option<SetupWork>;
 
+/// The variant of an algorithm's cost constant at a grid point: `""` for the
+/// algorithm's own constant, otherwise a short name (e.g. `"sgd"`) whose
+/// constant `<name>:<variant>` is calibrated apart.
+pub type CostVariantFn = fn(&CostPoint) -> &'static str;
+
 /// `n` and `d` of a grid point (each at least 1).
 pub fn n_and_d(v: &CostPoint) -> (f64, f64) {
     (v.num("n", 1.0).max(1.0), v.num("d", 1.0).max(1.0))

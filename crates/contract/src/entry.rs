@@ -4,8 +4,8 @@
 
 use crate::audit::AuditDef;
 use crate::cost::{
-    default_algorithm_work, default_family_work, AlgorithmWorkFn, CostPoint, FamilyWorkFn,
-    SetupWorkFn,
+    default_algorithm_work, default_family_work, AlgorithmWorkFn, CostPoint, CostVariantFn,
+    FamilyWorkFn, SetupWorkFn,
 };
 use crate::{Build, Diagnostics, Metric, ParamDef, Privacy, PrivacyUnit, Run, Values};
 
@@ -105,6 +105,13 @@ pub struct AlgorithmDef {
     /// which the plan spreads over the cells sharing it
     /// ([`crate::cost::SetupWork`]); `None` for most entries.
     pub setup_work: Option<SetupWorkFn>,
+    /// Which of its calibrated constants prices a grid point, where one entry
+    /// runs solvers of different per-operation cost under one name (Lowy–
+    /// Razaviyayn's black boxes: SGD's steps of `O(d)` against Katyusha's
+    /// passes): the plan looks up `<name>:<variant>` before `<name>`, and
+    /// `runner calibrate` fits each variant apart ([`CostVariantFn`]). `None`
+    /// (one constant) for most entries.
+    pub cost_variant: Option<CostVariantFn>,
     /// Its empirical privacy audit (`runner audit`): the worst-case
     /// neighbouring pair, statistic and estimator. `None` for the entries that
     /// release nothing private (non-private baselines, theory curves).
@@ -201,6 +208,7 @@ impl AlgorithmDef {
             derive_diagnostics: None,
             work: default_algorithm_work,
             setup_work: None,
+            cost_variant: None,
             audit: None,
             private: true,
             point_check: None,
@@ -237,6 +245,15 @@ impl AlgorithmDef {
     pub const fn with_setup_work(self, setup: SetupWorkFn) -> Self {
         Self {
             setup_work: Some(setup),
+            ..self
+        }
+    }
+
+    /// The same entry with per-variant cost constants
+    /// ([`AlgorithmDef::cost_variant`]).
+    pub const fn with_cost_variant(self, variant: CostVariantFn) -> Self {
+        Self {
+            cost_variant: Some(variant),
             ..self
         }
     }

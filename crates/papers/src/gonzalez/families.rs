@@ -426,7 +426,7 @@ pub(crate) const FAMILIES: &[FamilyDef] = &[
         &[Metric::ExcessPopulationRisk],
         Build::SimplexSco(build_separable_sco),
     )
-.with_work(super::cost::counter_based),
+.with_work(super::cost::separable),
     FamilyDef::new(
         "ggp_least_squares_log2d",
         "ggp_least_squares with d = 2^log2_d, for sweeps whose fit reads the exponent of l_x = ln d \
@@ -451,7 +451,7 @@ pub(crate) const FAMILIES: &[FamilyDef] = &[
         &[Metric::ExcessPopulationRisk],
         Build::SimplexSco(build_separable_sco_log2d),
     )
-.with_work(super::cost::counter_based_log2d),
+.with_work(super::cost::separable_log2d),
     FamilyDef::new(
         "ggp_marginals",
         "González et al. digest §6.3 G5: Z = {0,1}^bits, all 2-way marginal conjunctions and their negations \

@@ -169,6 +169,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         Run::SimplexSco(run_alg4),
     )
     .with_options(Alg4EntryOptions::PARAMS)
+    .with_work(super::cost::alg4)
     .requiring_delta()
     .with_diagnostics(SCO_DIAGNOSTICS)
     .with_curves("", "Thm 5.1 rate (as printed), constant 1", OPTIMAL_RATE)

@@ -192,6 +192,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         "Algorithm 1's prescribed accuracy needs a strongly convex objective (mu > 0)",
     )
 .with_work(super::cost::black_box)
+    .with_cost_variant(super::cost::black_box_variant)
     .with_options(BlackBoxOptions::PARAMS)
     .delta_below(0.5)
     .with_diagnostics(BLACK_BOX_DIAGNOSTICS)
@@ -210,6 +211,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         "it needs the family's exact regularized minimizer",
     )
 .with_work(super::cost::regularized)
+    .with_cost_variant(super::cost::regularized_variant)
     .with_options(RegularizedOptions::PARAMS)
     .delta_below(0.5)
     .with_diagnostics(REGULARIZED_DIAGNOSTICS)

@@ -23,7 +23,8 @@ use crate::validate::Experiment;
 pub fn report(experiment: &Experiment, path: &Path, records: &[CellRecord]) -> String {
     // Work of every grid point, per study.
     let works: Vec<Vec<Work>> = experiment_works(&experiment.studies);
-    let mut per_algorithm: BTreeMap<&str, (usize, f64, f64)> = BTreeMap::new();
+    // Keyed by constant: an algorithm's cost variants are fitted apart.
+    let mut per_algorithm: BTreeMap<String, (usize, f64, f64)> = BTreeMap::new();
     let mut per_study = vec![(0usize, 0.0f64, 0.0f64); experiment.studies.len()];
     for r in records {
         let study = &experiment.studies[r.study];
@@ -32,7 +33,9 @@ pub fn report(experiment: &Experiment, path: &Path, records: &[CellRecord]) -> S
         };
         let group = group_size(study);
         let ops = work.run_ops + work.generate_ops / group.max(1.0);
-        let a = per_algorithm.entry(study.algorithm.name).or_default();
+        let a = per_algorithm
+            .entry(constants::constant_name(study.algorithm.name, work.variant))
+            .or_default();
         a.0 += 1;
         a.1 += (r.wall_seconds - constants::SECONDS_PER_CELL).max(0.0);
         a.2 += ops;

@@ -39,6 +39,28 @@ pub const BYTES_PER_CELL: f64 = 512.0;
 /// ([`papers::cost_constants::CALIBRATED_FROM`]).
 pub const CALIBRATED_FROM: &str = papers::cost_constants::CALIBRATED_FROM;
 
+/// The name of the constant that prices `algorithm` in `variant`
+/// (`contract::AlgorithmDef::cost_variant`): `algorithm` itself for the
+/// empty variant, `<algorithm>:<variant>` otherwise.
+pub fn constant_name(algorithm: &str, variant: &str) -> String {
+    if variant.is_empty() {
+        algorithm.to_string()
+    } else {
+        format!("{algorithm}:{variant}")
+    }
+}
+
+/// The calibrated seconds per operation of `algorithm` in `variant`: the
+/// variant's own constant when the table has one, else the algorithm's
+/// ([`seconds_per_op`]).
+pub fn seconds_per_op_of(algorithm: &str, variant: &str) -> f64 {
+    let own = constant_name(algorithm, variant);
+    papers::cost_constants::SECONDS_PER_OP
+        .iter()
+        .find(|(name, _)| *name == own)
+        .map_or_else(|| seconds_per_op(algorithm), |(_, k)| *k)
+}
+
 /// The calibrated seconds per operation of `algorithm`
 /// ([`papers::cost_constants::SECONDS_PER_OP`], written beside the entries
 /// that own the names), or [`DEFAULT_SECONDS_PER_OP`].
@@ -47,4 +69,34 @@ pub fn seconds_per_op(algorithm: &str) -> f64 {
         .iter()
         .find(|(name, _)| *name == algorithm)
         .map_or(DEFAULT_SECONDS_PER_OP, |(_, k)| *k)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A variant with its own constant is priced by it; an unknown variant
+    /// falls back to the algorithm's constant, an unknown algorithm to the
+    /// default.
+    #[test]
+    fn a_cost_variant_has_its_own_constant_or_the_algorithms() {
+        let table = papers::cost_constants::SECONDS_PER_OP;
+        let own = |name: &str| table.iter().find(|(n, _)| *n == name).unwrap().1;
+        assert_eq!(constant_name("op_black_box", ""), "op_black_box");
+        assert_eq!(constant_name("op_black_box", "sgd"), "op_black_box:sgd");
+        assert_eq!(
+            seconds_per_op_of("op_black_box", "sgd"),
+            own("op_black_box:sgd")
+        );
+        assert_ne!(own("op_black_box:sgd"), own("op_black_box"));
+        assert_eq!(seconds_per_op_of("op_black_box", ""), own("op_black_box"));
+        assert_eq!(
+            seconds_per_op_of("op_black_box", "none"),
+            own("op_black_box")
+        );
+        assert_eq!(
+            seconds_per_op_of("no_such_entry", "sgd"),
+            DEFAULT_SECONDS_PER_OP
+        );
+    }
 }

@@ -41,6 +41,9 @@ pub struct Work {
     pub data_numbers: f64,
     /// Numbers (8 bytes each) the algorithm holds besides the data set.
     pub work_numbers: f64,
+    /// Which of the algorithm's constants prices it (`""`: its own;
+    /// `contract::AlgorithmDef::cost_variant`).
+    pub variant: &'static str,
 }
 
 /// Estimated cost of one cell.
@@ -69,6 +72,7 @@ fn work_of(study: &Study, v: &PointValues, family: &FamilyWork) -> Work {
         run_ops,
         data_numbers: family.data_numbers,
         work_numbers,
+        variant: study.algorithm.cost_variant.map_or("", |f| f(v)),
     }
 }
 
@@ -125,7 +129,7 @@ pub fn experiment_works(studies: &[Study]) -> Vec<Vec<Work>> {
 /// Estimated cost of one cell from its work, whose data set is shared by
 /// `group_size` cells.
 pub fn cell_cost(study: &Study, work: &Work, group_size: f64) -> CellCost {
-    let k = constants::seconds_per_op(study.algorithm.name);
+    let k = constants::seconds_per_op_of(study.algorithm.name, work.variant);
     CellCost {
         seconds: constants::SECONDS_PER_CELL
             + k * (work.run_ops + work.generate_ops / group_size.max(1.0)),

@@ -65,16 +65,17 @@ pub fn alg4_refreshes(steps: usize, q: usize) -> usize {
     steps.min(q) + steps.saturating_sub(q) / q
 }
 
-/// Alg. 4's schedule (module docs).
-pub fn alg4_schedule(
-    problem: &dyn SimplexSco,
+/// Alg. 4's step count `T`, refresh period `q` and Maurey sample size `K`
+/// ([`ScoRegime`]), from public quantities only: `n`, `d` and the privacy
+/// parameters. [`alg4_schedule`] builds on it; the cost model prices a run
+/// with it without building the problem.
+pub fn alg4_steps(
+    n: usize,
+    d: usize,
     privacy: PrivacyParams,
     regime: ScoRegime,
-    count: ReleaseCount,
-) -> Result<Alg4Schedule, RunFailure> {
-    let n = problem.num_records();
-    let c = problem.constants();
-    let lx = (problem.dim() as f64).ln().max(f64::MIN_POSITIVE);
+) -> (usize, usize, usize) {
+    let lx = (d as f64).ln().max(f64::MIN_POSITIVE);
     let lam = (1.0 / privacy.delta).ln();
     let ne = n as f64 * privacy.eps;
     let raw_t = match regime {
@@ -87,7 +88,21 @@ pub fn alg4_schedule(
         ScoRegime::FirstOrder => ((t.sqrt() / lx).round(), (t / lx).ceil()),
         ScoRegime::SecondOrder => ((t / lx).sqrt().round(), (t * lx).sqrt().ceil()),
     };
-    let (q, k) = (q.max(1.0) as usize, k.max(1.0) as usize);
+    (steps, q.max(1.0) as usize, k.max(1.0) as usize)
+}
+
+/// Alg. 4's schedule (module docs).
+pub fn alg4_schedule(
+    problem: &dyn SimplexSco,
+    privacy: PrivacyParams,
+    regime: ScoRegime,
+    count: ReleaseCount,
+) -> Result<Alg4Schedule, RunFailure> {
+    let n = problem.num_records();
+    let c = problem.constants();
+    let lx = (problem.dim() as f64).ln().max(f64::MIN_POSITIVE);
+    let (steps, q, k) = alg4_steps(n, problem.dim(), privacy, regime);
+    let t = steps as f64;
     let (qf, kf) = (q as f64, k as f64);
     let batch = n / steps;
     let releases = (alg4_refreshes(steps, q) + 1) * k;
