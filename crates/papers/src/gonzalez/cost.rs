@@ -2,8 +2,11 @@
 //! `contract::cost`). Algorithm 4 counts its schedule ([`alg4`]); the other
 //! simplex-SCO algorithms keep the default (one pass of `O(d)` gradients).
 
-use contract::{CostPoint, FamilyWork, Privacy};
+use contract::{CostPoint, FamilyWork, Options, Privacy};
+use solvers::gonzalez::alg1::alg1_steps;
 use solvers::gonzalez::alg4::{alg4_refreshes, alg4_steps, ScoRegime};
+
+use super::options::Alg1EntryOptions;
 
 /// `ggp_game`: `d_x = d_y = 2^log2_d`; records are counter-based (hashed on
 /// demand), so a game holds `O(d)` vectors, plus the cached dense entries up
@@ -183,6 +186,49 @@ fn saddle_work(v: &CostPoint, w: &FamilyWork, nonprivate: bool) -> (f64, f64) {
     (noise + mirror + gap, 16.0 * d)
 }
 
+/// `ggp_alg1` (Algorithm 1): `T` steps of its schedule
+/// (`solvers::gonzalez::alg1::alg1_steps`, shared with the solver), each
+/// for both players a softmax, an average and an MW step (5.6 `d`), `K + 1`
+/// vertex draws (24 each) and the batch gradient at the `K`-sparse Maurey
+/// points: the sampled columns of a dense matrix (4.3 `d min(K + 1, d)`) or
+/// the low-rank factors (4.2 `rank (d + min(K + 1, d))`); per record its
+/// counter hash (23) and, with rank-one payoff noise, 0.55 `d`; the two
+/// exact gaps of a dense matrix, 7.2 `d^2`. Units of about 1 ns: least
+/// squares over the stored Alg. 1 cells (CI's clean-clone quick files of
+/// `1c300d8` for González and table 1, and table 1's default run of
+/// `e24d4aa`, PERFORMANCE.md). Before, `n eps/sqrt(l)` steps whatever the
+/// regime, without `ln(1/delta)`, `K` or the dense gradient: 0.28 to 5.2 of
+/// the quick studies and 2.7 times under on the first-order far window.
+pub(crate) fn alg1(v: &CostPoint, w: &FamilyWork) -> (f64, f64) {
+    let (n, d) = (w.n, w.d);
+    let (Privacy::Approx(privacy), Ok(options)) = (v.privacy, Alg1EntryOptions::read(v.options))
+    else {
+        return saddle(v, w);
+    };
+    let l = 2.0 * d.max(2.0).ln();
+    let (steps, k, _) = alg1_steps(n as usize, l, privacy, options.alg1());
+    let (t, k) = (steps as f64, k as f64);
+    let sampled = (k + 1.0).min(d);
+    let gradient = match v.choice("matrix") {
+        "low_rank" => 4.2 * v.num("rank", 4.0) * (d + sampled),
+        // Not measured: a diagonal game's gradient reads the sampled entries.
+        "separable" => 2.0 * sampled,
+        _ => 4.3 * d * sampled,
+    };
+    let per_record = match v.choice("noise") {
+        "none" => 23.0,
+        // Sign-Bernoulli noise was not measured; priced as the rank-one noise.
+        _ => 23.0 + 0.55 * d,
+    };
+    let gap = match v.choice("matrix") {
+        "low_rank" => 32.0 * d * v.num("rank", 4.0),
+        "separable" => 2.0 * d,
+        _ => 7.2 * d * d,
+    };
+    let ops = t * (5.6 * d + 24.0 * (k + 1.0) + gradient) + n * per_record + gap;
+    (ops, 16.0 * d)
+}
+
 /// The private saddle algorithms and their private baselines.
 pub(crate) fn saddle(v: &CostPoint, w: &FamilyWork) -> (f64, f64) {
     saddle_work(v, w, false)
@@ -250,6 +296,65 @@ mod tests {
             .iter()
             .map(|(k, x)| (k.to_string(), x.clone()))
             .collect()
+    }
+
+    /// Alg. 1's formula counts the schedule the quick profile's
+    /// `ggp_eps_rate_alg1_huber` stored (CI's clean-clone run of `1c300d8`:
+    /// T = 12 185, K = 879 at n = 1e7, d = 2^10, eps = 0.5, first order, a
+    /// low-rank game without payoff noise), and a quadratic-regime dense game
+    /// pays its sampled columns and its exact gaps, at the schedule table 1's
+    /// quick `ggp_alg1_d` stored at n = 1e6, d = 2^6, eps = 0.5 (T = 46 642,
+    /// K = 1; the schedule does not read the matrix).
+    #[test]
+    fn alg1_counts_the_stored_schedule() {
+        let options = |regime: &str| {
+            values(&[
+                ("regime", Value::Str(regime.into())),
+                ("release_count", Value::Str("corrected".into())),
+                ("c_steps", Value::Num(1.0)),
+                ("c_tau", Value::Num(1.0)),
+            ])
+        };
+        let run = |problem: &Values, options: &Values, eps: f64| {
+            let v = CostPoint {
+                problem,
+                options,
+                privacy: Privacy::Approx(PrivacyParams { eps, delta: 1e-6 }),
+            };
+            alg1(&v, &game(&v)).0
+        };
+        let d = 1024.0;
+        let p = values(&[
+            ("n", Value::Num(1e7)),
+            ("log2_d", Value::Num(10.0)),
+            ("matrix", Value::Str("low_rank".into())),
+            ("noise", Value::Str("none".into())),
+            ("rank", Value::Num(4.0)),
+        ]);
+        let (t, k) = (12_185.0, 879.0);
+        let expected = t * (5.6 * d + 24.0 * (k + 1.0) + 4.2 * 4.0 * (d + k + 1.0))
+            + 1e7 * 23.0
+            + 32.0 * d * 4.0;
+        let got = run(&p, &options("first_order"), 0.5);
+        assert!(
+            (got / expected - 1.0).abs() < 1e-12,
+            "{got} against {expected}"
+        );
+
+        let d = 64.0;
+        let p = values(&[
+            ("n", Value::Num(1e6)),
+            ("log2_d", Value::Num(6.0)),
+            ("matrix", Value::Str("planted".into())),
+            ("noise", Value::Str("none".into())),
+        ]);
+        let t = 46_642.0;
+        let expected = t * (5.6 * d + 24.0 * 2.0 + 4.3 * d * 2.0) + 1e6 * 23.0 + 7.2 * d * d;
+        let got = run(&p, &options("quadratic"), 0.5);
+        assert!(
+            (got / expected - 1.0).abs() < 1e-12,
+            "{got} against {expected}"
+        );
     }
 
     /// Alg. 4's formula counts the schedule the committed planted-vertex run

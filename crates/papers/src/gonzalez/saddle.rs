@@ -227,7 +227,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         GAP_METRICS,
         Run::Saddle(run_alg1),
     )
-.with_work(super::cost::saddle)
+.with_work(super::cost::alg1)
     .with_options(Alg1EntryOptions::PARAMS)
     .requiring_delta()
     .with_diagnostics(&[

@@ -90,20 +90,16 @@ pub struct Alg1Schedule {
     pub clamped: bool,
 }
 
-/// Alg. 1's schedule for `n` records (module docs).
-pub fn alg1_schedule(
-    problem: &dyn SaddleProblem,
+/// Alg. 1's steps `T` and Maurey samples `K` for `n` records and `l = ln(d_x
+/// d_y)` (module docs), from public quantities only, with the unclamped `T`.
+/// [`alg1_schedule`] builds on it; the cost model prices a run with it
+/// without building the game.
+pub fn alg1_steps(
+    n: usize,
+    l: f64,
     privacy: PrivacyParams,
     opts: Alg1Options,
-) -> Result<Alg1Schedule, RunFailure> {
-    let n = problem.num_records();
-    let (dx, dy) = problem.dims();
-    let l = log_dims(dx, dy);
-    if l <= 0.0 {
-        return Err(RunFailure::InvalidParameters(
-            "Alg. 1 needs d_x d_y >= 2".into(),
-        ));
-    }
+) -> (usize, usize, f64) {
     let lam = (1.0 / privacy.delta).ln();
     let ne = n as f64 * privacy.eps;
     let raw_t = opts.c_steps
@@ -118,7 +114,24 @@ pub fn alg1_schedule(
         Regime::SecondOrder => (steps as f64 / l).sqrt().ceil(),
         Regime::FirstOrder => (steps as f64 / l).ceil(),
     };
-    let k = raw_k.max(1.0) as usize;
+    (steps, raw_k.max(1.0) as usize, raw_t)
+}
+
+/// Alg. 1's schedule for `n` records (module docs).
+pub fn alg1_schedule(
+    problem: &dyn SaddleProblem,
+    privacy: PrivacyParams,
+    opts: Alg1Options,
+) -> Result<Alg1Schedule, RunFailure> {
+    let n = problem.num_records();
+    let (dx, dy) = problem.dims();
+    let l = log_dims(dx, dy);
+    if l <= 0.0 {
+        return Err(RunFailure::InvalidParameters(
+            "Alg. 1 needs d_x d_y >= 2".into(),
+        ));
+    }
+    let (steps, k, raw_t) = alg1_steps(n, l, privacy, opts);
     let batch = n / steps;
     let l0 = problem.constants().l0;
     let releases = match opts.release_count {
