@@ -12,14 +12,14 @@
 
 // BEGIN GENERATED (scripts/refresh_cost_constants.sh)
 /// Where the constants below were measured.
-pub const CALIBRATED_FROM: &str = "table1, table1-quick, lowy_razaviyayn-quick, bassily-quick, menart-quick, wang-quick, gonzalez-quick, bassily-decide2, bassily-decide3, lowy_razaviyayn-sharp_decide, wang-decide2, gonzalez-synthetic-decide2 (stored per-cell timings) at f3508b0 on 2026-11-30; then kl_dp_gd, kl_proximal_point, wang_m_prime, wang_m_star, wang_oracle_jlgd from table1, menart, wang-e6-cal, wang-t71-cal (stored per-cell timings) at 2a6bac9 on 2026-11-30; then ggp_alg4, op_black_box:sgd, op_regularized:sgd from gonzalez-quick, table1-quick, lowy_razaviyayn-quick, gonzalez-vertex, gonzalez-vertex-fo (stored per-cell timings) at 1c300d8 on 2026-12-01; then op_regularized from lowy_razaviyayn-quick (stored per-cell timings) at 1c300d8 on 2026-12-01; then ggp_alg1 from gonzalez-quick, table1-quick, table1 (stored per-cell timings) at e24d4aa on 2026-12-02";
+pub const CALIBRATED_FROM: &str = "table1, table1-quick, lowy_razaviyayn-quick, bassily-quick, menart-quick, wang-quick, gonzalez-quick, bassily-decide2, bassily-decide3, lowy_razaviyayn-sharp_decide, wang-decide2, gonzalez-synthetic-decide2 (stored per-cell timings) at f3508b0 on 2026-11-30; then kl_dp_gd, kl_proximal_point, wang_m_prime, wang_m_star, wang_oracle_jlgd from table1, menart, wang-e6-cal, wang-t71-cal (stored per-cell timings) at 2a6bac9 on 2026-11-30; then ggp_alg4, op_black_box:sgd, op_regularized:sgd from gonzalez-quick, table1-quick, lowy_razaviyayn-quick, gonzalez-vertex, gonzalez-vertex-fo (stored per-cell timings) at 1c300d8 on 2026-12-01; then op_regularized from lowy_razaviyayn-quick (stored per-cell timings) at 1c300d8 on 2026-12-01; then ggp_alg1 from gonzalez-quick, table1-quick, table1 (stored per-cell timings) at e24d4aa on 2026-12-02; then ggp_alg3, output_perturbation_conceptual from table1, table1-quick, lowy_razaviyayn-quick, gonzalez-quick (stored per-cell timings) at 2675d25 on 2026-12-02";
 
 /// Seconds per operation of each algorithm's work formula, by algorithm name.
 pub const SECONDS_PER_OP: &[(&str, f64)] = &[
     ("adversarial_black_box", 6.744e-10),   // 760 cells, 16.0 s
     ("erm", 1.167e-09),                     // 256 cells, 21.9 s
     ("ggp_alg1", 1.023e-09), // 429 cells, 431.7 s
-    ("ggp_alg3", 3.860e-10),                // 114 cells, 83.7 s
+    ("ggp_alg3", 6.344e-10), // 120 cells, 137.7 s
     ("ggp_alg4", 8.163e-10),                // 400 cells, 199.4 s
     ("ggp_alg5", 4.100e-10),                // 500 cells, 1914.1 s
     ("ggp_dp_frank_wolfe", 1.305e-08),      // 24 cells, 0.2 s
@@ -45,7 +45,7 @@ pub const SECONDS_PER_OP: &[(&str, f64)] = &[
     ("op_conceptual_projected", 1.539e-09), // 1840 cells, 2.9 s
     ("op_regularized", 9.121e-11),          // 2686 cells, 3.4 s
     ("op_regularized:sgd", 1.419e-09),      // 518 cells, 184.0 s
-    ("output_perturbation_conceptual", 3.677e-09), // 6680 cells, 60.0 s
+    ("output_perturbation_conceptual", 6.118e-09), // 6680 cells, 99.8 s
     ("prox_gd", 1.096e-08),                 // 684 cells, 232.3 s
     ("svrg_theorem58", 1.603e-10),          // 24 cells, 0.0 s
     ("theory_curve", 1.032e-09),            // 128 cells, 2.2 s
