@@ -18,8 +18,8 @@ pub const CALIBRATED_FROM: &str = "table1, table1-quick, lowy_razaviyayn-quick, 
 pub const SECONDS_PER_OP: &[(&str, f64)] = &[
     ("adversarial_black_box", 6.744e-10),   // 760 cells, 16.0 s
     ("erm", 1.167e-09),                     // 256 cells, 21.9 s
-    ("ggp_alg1", 1.023e-09), // 429 cells, 431.7 s
-    ("ggp_alg3", 6.344e-10), // 120 cells, 137.7 s
+    ("ggp_alg1", 1.023e-09),                // 429 cells, 431.7 s
+    ("ggp_alg3", 6.344e-10),                // 120 cells, 137.7 s
     ("ggp_alg4", 8.163e-10),                // 400 cells, 199.4 s
     ("ggp_alg5", 4.100e-10),                // 500 cells, 1914.1 s
     ("ggp_dp_frank_wolfe", 1.305e-08),      // 24 cells, 0.2 s
