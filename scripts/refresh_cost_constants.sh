@@ -81,6 +81,8 @@ awk -v source="$source" -v table="$table" '
     !skip { print }
 ' "$file" >"$file.new"
 mv "$file.new" "$file"
+# Keep the table in rustfmt's layout (CI checks `cargo fmt --check`).
+rustfmt --edition 2021 "$file"
 echo "wrote $file from: $source"
 echo
 echo "estimate against measurement with the constants the binary was built with"
