@@ -5,6 +5,7 @@
 use contract::{CostPoint, FamilyWork, Options, Privacy};
 use solvers::gonzalez::alg1::alg1_steps;
 use solvers::gonzalez::alg4::{alg4_refreshes, alg4_steps, ScoRegime};
+use solvers::gonzalez::rates::log_dims;
 
 use super::options::Alg1EntryOptions;
 
@@ -205,25 +206,24 @@ pub(crate) fn alg1(v: &CostPoint, w: &FamilyWork) -> (f64, f64) {
     else {
         return saddle(v, w);
     };
-    let l = 2.0 * d.max(2.0).ln();
+    let l = log_dims(d.max(2.0) as usize, d.max(2.0) as usize);
     let (steps, k, _) = alg1_steps(n as usize, l, privacy, options.alg1());
     let (t, k) = (steps as f64, k as f64);
     let sampled = (k + 1.0).min(d);
-    let gradient = match v.choice("matrix") {
-        "low_rank" => 4.2 * v.num("rank", 4.0) * (d + sampled),
+    // (batch gradient a step, the two exact gaps)
+    let (gradient, gap) = match v.choice("matrix") {
+        "low_rank" => {
+            let rank = v.num("rank", 4.0);
+            (4.2 * rank * (d + sampled), 32.0 * d * rank)
+        }
         // Not measured: a diagonal game's gradient reads the sampled entries.
-        "separable" => 2.0 * sampled,
-        _ => 4.3 * d * sampled,
+        "separable" => (2.0 * sampled, 2.0 * d),
+        _ => (4.3 * d * sampled, 7.2 * d * d),
     };
     let per_record = match v.choice("noise") {
         "none" => 23.0,
         // Sign-Bernoulli noise was not measured; priced as the rank-one noise.
         _ => 23.0 + 0.55 * d,
-    };
-    let gap = match v.choice("matrix") {
-        "low_rank" => 32.0 * d * v.num("rank", 4.0),
-        "separable" => 2.0 * d,
-        _ => 7.2 * d * d,
     };
     let ops = t * (5.6 * d + 24.0 * (k + 1.0) + gradient) + n * per_record + gap;
     (ops, 16.0 * d)

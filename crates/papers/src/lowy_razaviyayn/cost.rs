@@ -5,7 +5,7 @@
 
 use contract::{CostPoint, FamilyWork, Privacy};
 use dpcore::ProblemConstants;
-use solvers::inner::sgd::MAX_ITERATIONS;
+use solvers::inner::sgd::{steps_for_accuracy, MAX_ITERATIONS};
 use solvers::lowy_razaviyayn::prescriptions::{
     alpha_thm_c_1, lambda_prop_2_7, privacy_scale, Form, Setting,
 };
@@ -108,7 +108,7 @@ fn thm_c_1_sgd_steps(v: &CostPoint, n: f64, d: f64) -> f64 {
         privacy,
     };
     match (lambda_prop_2_7(&c, &at, Form::Erm), alpha_thm_c_1(&c, &at)) {
-        (Ok(lambda), Ok(alpha)) => 2.0 * (1.0 + lambda).powi(2) / ((mu + lambda) * alpha),
+        (Ok(lambda), Ok(alpha)) => steps_for_accuracy(1.0 + lambda, mu + lambda, alpha),
         _ => n * n,
     }
 }

@@ -23,8 +23,9 @@ use crate::validate::Experiment;
 pub fn report(experiment: &Experiment, path: &Path, records: &[CellRecord]) -> String {
     // Work of every grid point, per study.
     let works: Vec<Vec<Work>> = experiment_works(&experiment.studies);
-    // Keyed by constant: an algorithm's cost variants are fitted apart.
-    let mut per_algorithm: BTreeMap<String, (usize, f64, f64)> = BTreeMap::new();
+    // Keyed by constant (algorithm, variant): an algorithm's cost variants
+    // are fitted apart.
+    let mut per_algorithm: BTreeMap<(&str, &str), (usize, f64, f64)> = BTreeMap::new();
     let mut per_study = vec![(0usize, 0.0f64, 0.0f64); experiment.studies.len()];
     for r in records {
         let study = &experiment.studies[r.study];
@@ -34,7 +35,7 @@ pub fn report(experiment: &Experiment, path: &Path, records: &[CellRecord]) -> S
         let group = group_size(study);
         let ops = work.run_ops + work.generate_ops / group.max(1.0);
         let a = per_algorithm
-            .entry(constants::constant_name(study.algorithm.name, work.variant))
+            .entry((study.algorithm.name, work.variant))
             .or_default();
         a.0 += 1;
         a.1 += (r.wall_seconds - constants::SECONDS_PER_CELL).max(0.0);
@@ -50,7 +51,8 @@ pub fn report(experiment: &Experiment, path: &Path, records: &[CellRecord]) -> S
         path.display(),
         constants::CALIBRATED_FROM
     );
-    for (name, (cells, seconds, ops)) in &per_algorithm {
+    for ((algorithm, variant), (cells, seconds, ops)) in &per_algorithm {
+        let name = constants::constant_name(algorithm, variant);
         let k = if *ops > 0.0 { seconds / ops } else { 0.0 };
         let _ = writeln!(
             out,

@@ -51,24 +51,27 @@ pub fn constant_name(algorithm: &str, variant: &str) -> String {
 }
 
 /// The calibrated seconds per operation of `algorithm` in `variant`: the
-/// variant's own constant when the table has one, else the algorithm's
-/// ([`seconds_per_op`]).
+/// variant's own constant (`<algorithm>:<variant>`) when the table has one,
+/// else the algorithm's ([`seconds_per_op`]). No allocation: the plan calls
+/// it for every grid point and `runner calibrate` for every stored cell.
 pub fn seconds_per_op_of(algorithm: &str, variant: &str) -> f64 {
-    let own = constant_name(algorithm, variant);
-    papers::cost_constants::SECONDS_PER_OP
-        .iter()
-        .find(|(name, _)| *name == own)
-        .map_or_else(|| seconds_per_op(algorithm), |(_, k)| *k)
+    let own = |name: &str| match name.split_once(':') {
+        Some((a, v)) => a == algorithm && v == variant,
+        None => variant.is_empty() && name == algorithm,
+    };
+    let table = papers::cost_constants::SECONDS_PER_OP;
+    match table.iter().find(|(name, _)| own(name)) {
+        Some((_, k)) => *k,
+        None if variant.is_empty() => DEFAULT_SECONDS_PER_OP,
+        None => seconds_per_op(algorithm),
+    }
 }
 
 /// The calibrated seconds per operation of `algorithm`
 /// ([`papers::cost_constants::SECONDS_PER_OP`], written beside the entries
 /// that own the names), or [`DEFAULT_SECONDS_PER_OP`].
 pub fn seconds_per_op(algorithm: &str) -> f64 {
-    papers::cost_constants::SECONDS_PER_OP
-        .iter()
-        .find(|(name, _)| *name == algorithm)
-        .map_or(DEFAULT_SECONDS_PER_OP, |(_, k)| *k)
+    seconds_per_op_of(algorithm, "")
 }
 
 #[cfg(test)]

@@ -22,7 +22,7 @@ pub const MAX_ITERATIONS: u64 = 5_000_000_000;
 pub fn iteration_count(reg: &Regularized<'_>, alpha: f64) -> Result<u64, RunFailure> {
     reg.check_target(alpha)?;
     let lip = reg.lipschitz();
-    let t = (2.0 * lip * lip / (reg.strong_convexity() * alpha)).ceil();
+    let t = steps_for_accuracy(lip, reg.strong_convexity(), alpha).ceil();
     if t.is_nan() || t > MAX_ITERATIONS as f64 {
         return Err(RunFailure::InvalidParameters(format!(
             "the subgradient method needs T = ceil(2 L^2/(m alpha)) = {t:e} iterations \
@@ -31,6 +31,14 @@ pub fn iteration_count(reg: &Regularized<'_>, alpha: f64) -> Result<u64, RunFail
         )));
     }
     Ok((t as u64).max(1))
+}
+
+/// `2 L^2 / (m alpha)`, the (unrounded) step count at which Algorithm 2's
+/// bound reaches `alpha` for Lipschitz constant `L` and modulus `m`:
+/// [`iteration_count`] rounds it up; the cost model prices a run with it
+/// from public constants, without building the problem.
+pub fn steps_for_accuracy(lipschitz: f64, modulus: f64, alpha: f64) -> f64 {
+    2.0 * lipschitz * lipschitz / (modulus * alpha)
 }
 
 /// The Algorithm 2 bound `2 L_lambda^2 / (m (T+1))` after `T` iterations.
