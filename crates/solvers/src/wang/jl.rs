@@ -14,13 +14,68 @@
 //! ([`provable_jl_dimension`]). **Identity fallback:** if `k_gamma >= d`,
 //! `Phi = I_d` (margin preserved exactly, privacy unchanged).
 
-/// Sign words per pass of [`JlMap::project_with`]: 32 words cover 1 024
-/// coordinates, whose table slice (16 sums for each of 256 blocks of 4) is
-/// 32 KiB and stays in a core's L2 cache while all `k` rows of `Phi` read
+/// Sign words per pass of [`JlMap::project_with`]: 32 words cover 2 048
+/// coordinates, whose table slice (16 sums for each of 512 blocks of 4) is
+/// 64 KiB and stays in a core's L2 cache while all `k` rows of `Phi` read
 /// it. One table for the whole row (`32 d` bytes: 2.6 MB at d = 81 000) did
 /// not, and its lookups missed to L3: oracle JLGD cells at n = 2048 took
 /// 13.4 s at d = 81 000 against 1.9 s at 27 000 (Intel VM, 2026-12-01).
 const WORDS_PER_PASS: usize = 32;
+
+/// Rows of `Phi` that read one pass's table together. One row's lookups feed
+/// only its four lane sums, four chains of dependent additions; four rows
+/// give sixteen chains to overlap. Every row still adds its own terms in the
+/// same order. Four rows took 0.83 of one row's time on table 1's
+/// `wzw_mstar_d` cells at d = 3 162 (8 repetitions, 1 thread, 4 paired runs,
+/// medians, beside another 2-thread job), where the projection is 85% of
+/// the profile; two rows were no faster than four.
+const ROWS_AT_ONCE: usize = 4;
+
+/// One pass of [`JlMap::project_with`]: the sign words `first..last` of
+/// every row against the table slice `tab` of blocks `b0..`.
+struct Pass<'a> {
+    words_per_row: usize,
+    first: usize,
+    last: usize,
+    blocks: usize,
+    b0: usize,
+    tab: &'a [f64],
+}
+
+impl Pass<'_> {
+    /// Adds this pass's lookups of the `R` rows `rows` (`R` rows of
+    /// `words_per_row` words) to their lane sums `acc` (`4 R`), each row's
+    /// terms in word order, then block order within a word.
+    #[inline(always)]
+    fn add_rows<const R: usize>(&self, acc: &mut [f64], rows: &[u64]) {
+        let mut a = [[0.0f64; 4]; R];
+        for (ar, lanes) in a.iter_mut().zip(acc.chunks_exact(4)) {
+            ar.copy_from_slice(lanes);
+        }
+        for wi in self.first..self.last {
+            let base = wi * 16;
+            let count = (self.blocks - base).min(16);
+            let at = (base - self.b0) * 16;
+            let words: [u64; R] = std::array::from_fn(|r| rows[r * self.words_per_row + wi]);
+            let mut add = |j: usize| {
+                let tj: &[f64; 16] = self.tab[at + j * 16..at + j * 16 + 16]
+                    .try_into()
+                    .expect("16 sums a block");
+                for (ar, &w) in a.iter_mut().zip(&words) {
+                    ar[j & 3] += tj[((w >> (4 * j)) & 15) as usize];
+                }
+            };
+            if count == 16 {
+                (0..16).for_each(&mut add);
+            } else {
+                (0..count).for_each(&mut add);
+            }
+        }
+        for (ar, lanes) in a.iter().zip(acc.chunks_exact_mut(4)) {
+            lanes.copy_from_slice(ar);
+        }
+    }
+}
 
 /// The default hidden constant `C_JL = 1` (digest §2.6, §7).
 pub const DEFAULT_JL_CONSTANT: f64 = 1.0;
@@ -146,7 +201,7 @@ impl JlMap {
     /// once (`4 d` additions), after which each row of `Phi` costs `d/4`
     /// lookups instead of `d` signed additions (about 4x faster for `k >> 4`).
     ///
-    /// The table is built and read 32 sign words (`WORDS_PER_PASS`, 1 024
+    /// The table is built and read 32 sign words (`WORDS_PER_PASS`, 2 048
     /// coordinates) at a time, every row of `Phi` reading one pass's slice
     /// before the next is built; each output keeps its four lane sums across
     /// passes, so every sum adds the same terms in the same order as one
@@ -177,18 +232,26 @@ impl JlMap {
                             t[m] = t[m & (m - 1)] - 2.0 * xb;
                         }
                     }
-                    for (a, row) in acc
+                    let pass = Pass {
+                        words_per_row: *words_per_row,
+                        first,
+                        last,
+                        blocks,
+                        b0,
+                        tab,
+                    };
+                    let rows = signs.chunks_exact(ROWS_AT_ONCE * words_per_row);
+                    let rest = rows.remainder();
+                    let mut accs = acc.chunks_exact_mut(4 * ROWS_AT_ONCE);
+                    for (a, rows) in (&mut accs).zip(rows) {
+                        pass.add_rows::<ROWS_AT_ONCE>(a, rows);
+                    }
+                    let tail = accs.into_remainder();
+                    for (a, row) in tail
                         .chunks_exact_mut(4)
-                        .zip(signs.chunks_exact(*words_per_row))
+                        .zip(rest.chunks_exact(*words_per_row))
                     {
-                        for (wi, &word) in row.iter().enumerate().take(last).skip(first) {
-                            let base = wi * 16;
-                            let count = (blocks - base).min(16);
-                            let t = &tab[(base - b0) * 16..(base - b0 + count) * 16];
-                            for (j, tj) in t.chunks_exact(16).enumerate() {
-                                a[j & 3] += tj[((word >> (4 * j)) & 15) as usize];
-                            }
-                        }
+                        pass.add_rows::<1>(a, row);
                     }
                 }
                 let scale = 1.0 / (*k as f64).sqrt();
@@ -288,10 +351,10 @@ mod tests {
 
     #[test]
     fn passes_over_the_table_reproduce_one_pass_bit_for_bit() {
-        // Dimensions below, at and across pass (1 024) and word (64)
+        // Dimensions below, at and across pass (2 048) and word (64)
         // boundaries, with a partial last block.
         for d in [5, 63, 64, 1000, 1024, 1025, 2049, 5000, 70_001] {
-            for k in [1, 7, 37].into_iter().filter(|&k| k < d + 1) {
+            for k in [1, 2, 4, 7, 37].into_iter().filter(|&k| k < d + 1) {
                 let map = JlMap::new(k, d + 1, 9);
                 let x: Vec<f64> = (0..=d)
                     .map(|j| {
