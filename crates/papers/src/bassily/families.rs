@@ -109,6 +109,7 @@ pub(crate) const FAMILIES: &[FamilyDef] = &[
         RISKS,
         Build::Objective(build_abs_deviation),
     )
+    .with_work(super::cost::abs_deviation)
     .privacy_defines_data(),
     FamilyDef::new(
         "least_squares_glm",
