@@ -187,17 +187,33 @@ fn saddle_work(v: &CostPoint, w: &FamilyWork, nonprivate: bool) -> (f64, f64) {
     (noise + mirror + gap, 16.0 * d)
 }
 
+/// Distinct columns among `draws` vertices drawn i.i.d. from `d`, in
+/// expectation under the uniform law, `d (1 - e^(-draws/d))`: the columns a
+/// dense matrix's gradient reads at a `K`-sparse Maurey point (a repeated
+/// vertex adds its weight to one column). A concentrated law repeats more;
+/// the MW laws of the stored cells stay close to uniform in this respect
+/// (the fit below holds from `K = 41` to `K = 879` at `d = 2^10`).
+fn distinct_columns(draws: f64, d: f64) -> f64 {
+    -d * (-draws / d).exp_m1()
+}
+
 /// `ggp_alg1` (Algorithm 1): `T` steps of its schedule
 /// (`solvers::gonzalez::alg1::alg1_steps`, shared with the solver), each
 /// for both players a softmax, an average and an MW step (5.6 `d`), `K + 1`
 /// vertex draws (24 each) and the batch gradient at the `K`-sparse Maurey
-/// points: the sampled columns of a dense matrix (4.3 `d min(K + 1, d)`) or
-/// the low-rank factors (4.2 `rank (d + min(K + 1, d))`); per record its
-/// counter hash (23) and, with rank-one payoff noise, 0.55 `d`; the two
-/// exact gaps of a dense matrix, 7.2 `d^2`. Units of about 1 ns: least
-/// squares over the stored Alg. 1 cells (CI's clean-clone quick files of
-/// `1c300d8` for González and table 1, and table 1's default run of
-/// `e24d4aa`, PERFORMANCE.md). Before, `n eps/sqrt(l)` steps whatever the
+/// points: the distinct sampled columns of a dense matrix (2.85 `d` each,
+/// [`distinct_columns`]) or the low-rank factors (4.2 `rank (d + min(K + 1,
+/// d))`); per record its counter hash (23) and, with rank-one payoff noise,
+/// 0.55 `d`; the two exact gaps of a dense matrix, 4.2 `d^2`. Units of
+/// about 1 ns: least squares over the stored Alg. 1 cells (CI's clean-clone
+/// quick files of `1c300d8` for González and table 1, and table 1's default
+/// run of `e24d4aa`, PERFORMANCE.md). The two dense terms were 4.3 `d
+/// min(K + 1, d)` and 7.2 `d^2`, fitted on quick cells to `d = 2^8` only;
+/// cells of the González default grids (2026-12-02, 2 repetitions, scratch
+/// spec) took 4.1-4.2 `d^2` for the gaps at `d = 2^14` and `2^16`, and 2.8-2.9
+/// `d` a distinct column for the gradient at `d = 2^10`, `K = 41` to `879`
+/// (`ggp_n_alg1_huber`), where the old terms priced the two studies at 1.56
+/// and 1.89 times their measured time. Before, `n eps/sqrt(l)` steps whatever the
 /// regime, without `ln(1/delta)`, `K` or the dense gradient: 0.28 to 5.2 of
 /// the quick studies and 2.7 times under on the first-order far window.
 pub(crate) fn alg1(v: &CostPoint, w: &FamilyWork) -> (f64, f64) {
@@ -218,7 +234,7 @@ pub(crate) fn alg1(v: &CostPoint, w: &FamilyWork) -> (f64, f64) {
         }
         // Not measured: a diagonal game's gradient reads the sampled entries.
         "separable" => (2.0 * sampled, 2.0 * d),
-        _ => (4.3 * d * sampled, 7.2 * d * d),
+        _ => (2.85 * d * distinct_columns(k + 1.0, d), 4.2 * d * d),
     };
     let per_record = match v.choice("noise") {
         "none" => 23.0,
@@ -349,7 +365,8 @@ mod tests {
             ("noise", Value::Str("none".into())),
         ]);
         let t = 46_642.0;
-        let expected = t * (5.6 * d + 24.0 * 2.0 + 4.3 * d * 2.0) + 1e6 * 23.0 + 7.2 * d * d;
+        let columns = d * (1.0 - (-2.0f64 / d).exp());
+        let expected = t * (5.6 * d + 24.0 * 2.0 + 2.85 * d * columns) + 1e6 * 23.0 + 4.2 * d * d;
         let got = run(&p, &options("quadratic"), 0.5);
         assert!(
             (got / expected - 1.0).abs() < 1e-12,
