@@ -12,7 +12,7 @@
 
 // BEGIN GENERATED (scripts/refresh_cost_constants.sh)
 /// Where the constants below were measured.
-pub const CALIBRATED_FROM: &str = "table1, table1-quick, lowy_razaviyayn-quick, bassily-quick, menart-quick, wang-quick, gonzalez-quick, bassily-decide2, bassily-decide3, lowy_razaviyayn-sharp_decide, wang-decide2, gonzalez-synthetic-decide2 (stored per-cell timings) at f3508b0 on 2026-11-30; then kl_dp_gd, kl_proximal_point, wang_m_prime, wang_m_star, wang_oracle_jlgd from table1, menart, wang-e6-cal, wang-t71-cal (stored per-cell timings) at 2a6bac9 on 2026-11-30; then ggp_alg4, op_black_box:sgd, op_regularized:sgd from gonzalez-quick, table1-quick, lowy_razaviyayn-quick, gonzalez-vertex, gonzalez-vertex-fo (stored per-cell timings) at 1c300d8 on 2026-12-01; then op_regularized from lowy_razaviyayn-quick (stored per-cell timings) at 1c300d8 on 2026-12-01; then ggp_alg1 from gonzalez-quick, table1-quick, table1 (stored per-cell timings) at e24d4aa on 2026-12-02; then ggp_alg3, output_perturbation_conceptual from table1, table1-quick, lowy_razaviyayn-quick, gonzalez-quick (stored per-cell timings) at 2675d25 on 2026-12-02; then nsgd from bassily-quick, table1-quick, table1 (stored per-cell timings) at 63ce074 on 2026-12-02";
+pub const CALIBRATED_FROM: &str = "table1, table1-quick, lowy_razaviyayn-quick, bassily-quick, menart-quick, wang-quick, gonzalez-quick, bassily-decide2, bassily-decide3, lowy_razaviyayn-sharp_decide, wang-decide2, gonzalez-synthetic-decide2 (stored per-cell timings) at f3508b0 on 2026-11-30; then kl_dp_gd, kl_proximal_point, wang_m_prime, wang_m_star, wang_oracle_jlgd from table1, menart, wang-e6-cal, wang-t71-cal (stored per-cell timings) at 2a6bac9 on 2026-11-30; then ggp_alg4, op_black_box:sgd, op_regularized:sgd from gonzalez-quick, table1-quick, lowy_razaviyayn-quick, gonzalez-vertex, gonzalez-vertex-fo (stored per-cell timings) at 1c300d8 on 2026-12-01; then op_regularized from lowy_razaviyayn-quick (stored per-cell timings) at 1c300d8 on 2026-12-01; then ggp_alg1 from gonzalez-quick, table1-quick, table1 (stored per-cell timings) at e24d4aa on 2026-12-02; then ggp_alg3, output_perturbation_conceptual from table1, table1-quick, lowy_razaviyayn-quick, gonzalez-quick (stored per-cell timings) at 2675d25 on 2026-12-02; then nsgd from bassily-quick, table1-quick, table1 (stored per-cell timings) at 63ce074 on 2026-12-02; then nsgd, nsgd_moreau from bassily-quick, table1-quick, table1 (stored per-cell timings) at 418c02e on 2026-12-02";
 
 /// Seconds per operation of each algorithm's work formula, by algorithm name.
 pub const SECONDS_PER_OP: &[(&str, f64)] = &[
@@ -35,8 +35,8 @@ pub const SECONDS_PER_OP: &[(&str, f64)] = &[
     ("kl_spider", 2.255e-10),               // 460 cells, 46.9 s
     ("kl_stationary_selection", 7.871e-10), // 44 cells, 2.4 s
     ("noisy_sgd", 1.939e-08),               // 120 cells, 7.3 s
-    ("nsgd", 1.432e-09),                    // 2116 cells, 197.7 s
-    ("nsgd_moreau", 1.853e-09),             // 54966 cells, 2455.4 s
+    ("nsgd", 1.445e-09),                    // 2116 cells, 197.7 s
+    ("nsgd_moreau", 1.340e-09),             // 328 cells, 42.7 s
     ("objp", 1.872e-09),                    // 131512 cells, 5021.0 s
     ("objp_app", 9.315e-11),                // 14740 cells, 195.6 s
     ("one_pass_sgd", 1.040e-09),            // 64 cells, 1.2 s
