@@ -324,3 +324,56 @@ fn phase_retrieval_is_locally_pl_and_geman_mcclure_is_not_kl() {
     gm.gradient(&far, &mut g[..3]);
     assert!(gm.excess_risk(&far) > 0.5 && norm(&g[..3]) < 1e-3);
 }
+
+/// The plan prices Algorithm 1 from the parameters' constants without
+/// drawing data (`papers::menart::cost`), so they must be the instance's,
+/// bit for bit, on every family Algorithm 1 runs on: stored and virtual,
+/// tilted and not, non-default radii.
+#[test]
+fn parameters_give_the_instance_constants_without_data() {
+    let mut rng = Pcg64::seed_from_u64(41);
+    let tilt = PowerTiltParams {
+        tilt: 0.2,
+        margin: 2.0,
+        ..PowerTiltParams::new(50, 3, 2.5)
+    };
+    assert_eq!(
+        tilt.kl_constants(),
+        PowerTilt::new(tilt, &mut rng).kl_constants()
+    );
+    let virtual_tilt = PowerTiltParams::new(1_000_000_000, 7, 3.0);
+    assert_eq!(
+        virtual_tilt.kl_constants(),
+        PowerTilt::new(virtual_tilt, &mut rng).kl_constants()
+    );
+    let mean = MeanEstimationParams {
+        spread: 0.3,
+        start_distance: 0.7,
+        ..MeanEstimationParams::new(40, 4)
+    };
+    assert_eq!(
+        mean.kl_constants(),
+        MeanEstimation::new(mean, &mut rng).kl_constants()
+    );
+    let kns = KnsPlParams {
+        tilt: 0.1,
+        start_distance: 2.0,
+        ..KnsPlParams::new(30, 5)
+    };
+    assert_eq!(kns.kl_constants(), KnsPl::new(kns, &mut rng).kl_constants());
+    let ls = LeastSquaresParams::new(4096, 8);
+    let ls_instance = LeastSquares::try_new(ls, &mut rng).unwrap();
+    assert_eq!(ls.kl_constants(), ls_instance.kl_constants());
+    let pr = PowerRegressionParams::new(4096, 4, 3.0);
+    let pr_instance = PowerRegression::try_new(pr, &mut rng).unwrap();
+    assert_eq!(pr.kl_constants(), pr_instance.kl_constants());
+    // gamma ~ sqrt(d) on F-C: the round count's d-dependence (mn_fc_d).
+    let gamma = |d| {
+        PowerRegressionParams::new(4096, d, 3.0)
+            .kl_constants()
+            .kl
+            .unwrap()
+            .gamma
+    };
+    assert!(gamma(16) > 3.5 * gamma(1), "{} vs {}", gamma(16), gamma(1));
+}

@@ -49,6 +49,32 @@ impl LeastSquaresParams {
             region_radius: 2.5,
         }
     }
+
+    /// The public constants (module docs), a function of the parameters
+    /// alone (the PL constant is the public [`public_min_eigenvalue`]`(n,
+    /// d)`, never the sample's): the instance reports these, and `runner
+    /// plan` derives Algorithm 1's round count from them without drawing
+    /// data.
+    pub fn kl_constants(&self) -> KlConstants {
+        self.constants_with_mu(public_min_eigenvalue(self.n, self.d))
+    }
+
+    /// [`Self::kl_constants`] with `mu` already computed.
+    fn constants_with_mu(&self, public_mu: f64) -> KlConstants {
+        let s = self.noise;
+        let b = self.region_radius;
+        KlConstants {
+            kl: Some(KlParameters {
+                gamma: 1.0 / (2.0 * public_mu).sqrt(),
+                kappa: 2.0,
+            }),
+            lipschitz: b + 1.0 + s,
+            smoothness: 1.0,
+            weak_convexity: 0.0,
+            region_radius: b,
+            initial_gap: 0.5 * (1.0 + s) * (1.0 + s),
+        }
+    }
 }
 
 /// An F-F instance (module docs).
@@ -263,19 +289,7 @@ impl FiniteSum for LeastSquares {
 
 impl KlObjective for LeastSquares {
     fn kl_constants(&self) -> KlConstants {
-        let s = self.params.noise;
-        let b = self.params.region_radius;
-        KlConstants {
-            kl: Some(KlParameters {
-                gamma: 1.0 / (2.0 * self.public_mu).sqrt(),
-                kappa: 2.0,
-            }),
-            lipschitz: b + 1.0 + s,
-            smoothness: 1.0,
-            weak_convexity: 0.0,
-            region_radius: b,
-            initial_gap: 0.5 * (1.0 + s) * (1.0 + s),
-        }
+        self.params.constants_with_mu(self.public_mu)
     }
     fn start_point(&self) -> &[f64] {
         &self.start

@@ -55,6 +55,25 @@ impl MeanEstimationParams {
     pub fn data_radius(&self) -> f64 {
         self.start_distance + self.spread
     }
+
+    /// The public constants (module docs), a function of the parameters
+    /// alone: the instance reports these, and `runner plan` derives
+    /// Algorithm 1's round count from them without drawing data.
+    pub fn kl_constants(&self) -> KlConstants {
+        let rx = self.data_radius();
+        let b = self.margin * rx;
+        KlConstants {
+            kl: Some(KlParameters {
+                gamma: std::f64::consts::FRAC_1_SQRT_2,
+                kappa: 2.0,
+            }),
+            lipschitz: b + rx,
+            smoothness: 1.0,
+            weak_convexity: 0.0,
+            region_radius: b,
+            initial_gap: 0.5 * rx * rx,
+        }
+    }
 }
 
 /// An F-A instance (module docs).
@@ -248,19 +267,7 @@ impl KlObjective for MeanEstimation {
         Some(self.params.data_radius())
     }
     fn kl_constants(&self) -> KlConstants {
-        let rx = self.params.data_radius();
-        let b = self.params.margin * rx;
-        KlConstants {
-            kl: Some(KlParameters {
-                gamma: std::f64::consts::FRAC_1_SQRT_2,
-                kappa: 2.0,
-            }),
-            lipschitz: b + rx,
-            smoothness: 1.0,
-            weak_convexity: 0.0,
-            region_radius: b,
-            initial_gap: 0.5 * rx * rx,
-        }
+        self.params.kl_constants()
     }
     fn start_point(&self) -> &[f64] {
         &self.start

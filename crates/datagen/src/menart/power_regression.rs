@@ -54,6 +54,32 @@ impl PowerRegressionParams {
             margin: 1.5,
         }
     }
+
+    /// The public constants (module docs), a function of the parameters
+    /// alone (`gamma` from the public [`public_min_eigenvalue`]`(n, d)`,
+    /// never the design's): the instance reports these, and `runner plan`
+    /// derives Algorithm 1's round count from them without drawing data.
+    pub fn kl_constants(&self) -> KlConstants {
+        self.constants_with_bound(public_min_eigenvalue(self.n, self.d))
+    }
+
+    /// [`Self::kl_constants`] with the public eigenvalue bound already
+    /// computed.
+    fn constants_with_bound(&self, public_lambda_min: f64) -> KlConstants {
+        let p = self.p;
+        let big_r = self.margin * self.start_distance;
+        KlConstants {
+            kl: Some(KlParameters {
+                gamma: p.powf(1.0 / p) / public_lambda_min.sqrt(),
+                kappa: p / (p - 1.0),
+            }),
+            lipschitz: big_r.powf(p - 1.0),
+            smoothness: (p - 1.0) * big_r.powf(p - 2.0),
+            weak_convexity: 0.0,
+            region_radius: big_r,
+            initial_gap: self.start_distance.powf(p) / p,
+        }
+    }
 }
 
 /// An F-C instance (module docs).
@@ -224,19 +250,7 @@ impl FiniteSum for PowerRegression {
 
 impl KlObjective for PowerRegression {
     fn kl_constants(&self) -> KlConstants {
-        let p = self.params.p;
-        let big_r = self.params.margin * self.params.start_distance;
-        KlConstants {
-            kl: Some(KlParameters {
-                gamma: p.powf(1.0 / p) / self.public_lambda_min.sqrt(),
-                kappa: p / (p - 1.0),
-            }),
-            lipschitz: big_r.powf(p - 1.0),
-            smoothness: (p - 1.0) * big_r.powf(p - 2.0),
-            weak_convexity: 0.0,
-            region_radius: big_r,
-            initial_gap: self.params.start_distance.powf(p) / p,
-        }
+        self.params.constants_with_bound(self.public_lambda_min)
     }
     fn start_point(&self) -> &[f64] {
         &self.start

@@ -65,6 +65,29 @@ impl PowerTiltParams {
     pub fn gamma(&self) -> f64 {
         self.p.powf(-1.0 / self.kappa())
     }
+
+    /// The public constants on `B_R(c)` (module docs), a function of the
+    /// parameters alone: the instance reports these, and `runner plan`
+    /// derives Algorithm 1's round count from them without drawing data.
+    pub fn kl_constants(&self) -> KlConstants {
+        let p = self.p;
+        let big_r = self.margin * self.start_distance;
+        KlConstants {
+            kl: Some(KlParameters {
+                gamma: self.gamma(),
+                kappa: self.kappa(),
+            }),
+            lipschitz: big_r.powf(p - 1.0) + self.tilt,
+            smoothness: if p >= 2.0 {
+                (p - 1.0) * big_r.powf(p - 2.0)
+            } else {
+                f64::INFINITY
+            },
+            weak_convexity: 0.0,
+            region_radius: big_r,
+            initial_gap: self.start_distance.powf(p) / p,
+        }
+    }
 }
 
 /// An F-B instance (module docs).
@@ -180,23 +203,7 @@ impl FiniteSum for PowerTilt {
 
 impl KlObjective for PowerTilt {
     fn kl_constants(&self) -> KlConstants {
-        let p = self.params.p;
-        let big_r = self.params.margin * self.params.start_distance;
-        KlConstants {
-            kl: Some(KlParameters {
-                gamma: self.params.gamma(),
-                kappa: self.params.kappa(),
-            }),
-            lipschitz: big_r.powf(p - 1.0) + self.params.tilt,
-            smoothness: if p >= 2.0 {
-                (p - 1.0) * big_r.powf(p - 2.0)
-            } else {
-                f64::INFINITY
-            },
-            weak_convexity: 0.0,
-            region_radius: big_r,
-            initial_gap: self.params.start_distance.powf(p) / p,
-        }
+        self.params.kl_constants()
     }
     fn start_point(&self) -> &[f64] {
         &self.start

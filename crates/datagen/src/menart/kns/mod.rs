@@ -54,6 +54,30 @@ impl KnsPlParams {
             tilt: 0.0,
         }
     }
+
+    /// The public constants (module docs), a function of the parameters
+    /// alone (`gamma` from [`kns_pl_constant`] on `R = margin R0`): the
+    /// instance reports these, and `runner plan` derives Algorithm 1's round
+    /// count from them without drawing data.
+    pub fn kl_constants(&self) -> KlConstants {
+        let mu = kns_pl_constant(self.margin * self.start_distance);
+        self.constants_with_gamma(1.0 / (2.0 * mu).sqrt())
+    }
+
+    /// [`Self::kl_constants`] with `gamma` already computed.
+    fn constants_with_gamma(&self, gamma: f64) -> KlConstants {
+        let r0 = self.start_distance;
+        let big_r = self.margin * r0;
+        KlConstants {
+            kl: Some(KlParameters { gamma, kappa: 2.0 }),
+            lipschitz: 8.0 * big_r + self.tilt,
+            smoothness: 8.0,
+            weak_convexity: 4.0,
+            region_radius: big_r,
+            // h(s) <= 4 s^2 (sin^2 s <= s^2), so F(w0) <= 4 R0^2.
+            initial_gap: 4.0 * r0 * r0,
+        }
+    }
 }
 
 /// An F-D instance (module docs).
@@ -151,20 +175,7 @@ impl FiniteSum for KnsPl {
 
 impl KlObjective for KnsPl {
     fn kl_constants(&self) -> KlConstants {
-        let r0 = self.params.start_distance;
-        let big_r = self.params.margin * r0;
-        KlConstants {
-            kl: Some(KlParameters {
-                gamma: self.gamma,
-                kappa: 2.0,
-            }),
-            lipschitz: 8.0 * big_r + self.params.tilt,
-            smoothness: 8.0,
-            weak_convexity: 4.0,
-            region_radius: big_r,
-            // h(s) <= 4 s^2 (sin^2 s <= s^2), so F(w0) <= 4 R0^2.
-            initial_gap: 4.0 * r0 * r0,
-        }
+        self.params.constants_with_gamma(self.gamma)
     }
     fn start_point(&self) -> &[f64] {
         &self.start
