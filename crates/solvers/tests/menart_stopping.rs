@@ -171,3 +171,30 @@ fn the_recommended_calibration_under_d3_still_spends_at_most_rho() {
         }
     }
 }
+
+/// An unobserved run skips keeping the noiseless gradient (one vector a
+/// step) and is otherwise the observed run: the same steps and output bits.
+#[test]
+fn an_unobserved_run_is_the_observed_run() {
+    let problem = instance(200, 8, 2);
+    for seed in 0..5 {
+        let mut seen = Gradients::default();
+        let algorithm = AdaptiveNoisyGd::default();
+        let observed = algorithm
+            .run_observed(
+                &problem,
+                4.0,
+                0.1,
+                &mut seen,
+                &mut Pcg64::seed_from_u64(seed),
+            )
+            .unwrap();
+        let plain = algorithm
+            .run(&problem, 4.0, 0.1, &mut Pcg64::seed_from_u64(seed))
+            .unwrap();
+        assert_eq!(plain.queries, observed.queries);
+        assert!(plain.queries > 0);
+        let bits = |w: &[f64]| w.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&plain.run.w), bits(&observed.run.w));
+    }
+}

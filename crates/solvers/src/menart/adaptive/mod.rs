@@ -208,8 +208,15 @@ impl AdaptiveNoisyGd {
         let mut w = problem.start_point().to_vec();
         let mut last_query = w.clone();
         let mut g = vec![0.0; inputs.d];
-        // The noiseless gradient, kept for the transcript (d floats a step).
-        let mut exact = vec![0.0; inputs.d];
+        // The noiseless gradient, kept for the transcript only (d floats a
+        // step: one 8 MiB copy a step at d = 2^20, where a step streams about
+        // ten such vectors).
+        let observed = transcript.observes();
+        let mut exact = if observed {
+            vec![0.0; inputs.d]
+        } else {
+            Vec::new()
+        };
         let mut selector = selection_scale.map(|scale| (GumbelMax::new(scale), w.clone()));
         let mut ledger = ZcdpLedger::new();
         let (mut charged, mut queries, mut clipped) = (0.0, 0u64, 0u64);
@@ -243,7 +250,9 @@ impl AdaptiveNoisyGd {
             let scaled = factor * n_used / (d * ell).sqrt();
             let at_floor = scaled <= floor;
             let sigma_t = scaled.max(floor);
-            exact.copy_from_slice(&g);
+            if observed {
+                exact.copy_from_slice(&g);
+            }
             add_gaussian(&mut g, sigma_t, rng);
             transcript.gaussian(Query::ClippedMeanGradient { clip }, &w, &exact, &g, sigma_t);
             ledger.charge_gaussian(sigma_t, sens)?;
