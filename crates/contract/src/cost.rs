@@ -7,6 +7,7 @@
 //! sharper formula beside its definition.
 
 use crate::{Privacy, Value, Values};
+use dpcore::menart::KlConstants;
 
 /// The values of one grid point, as the cost formulas read them.
 #[derive(Debug, Clone, Copy)]
@@ -93,6 +94,12 @@ pub struct FamilyWork {
     /// `lin_ball` projects `L z_bar - b`), a dense `d x d` solve where the
     /// family factors its second moment (`least_squares_glm`).
     pub exact_minimizer_ops: f64,
+    /// The family's public KL constants where it has them (Menart et al.'s
+    /// families, `dpcore::menart::KlObjective::kl_constants`, computed from
+    /// the parameters without drawing data); `None` elsewhere. Algorithm 1's
+    /// round count is a function of them and of `(n, d, rho)` alone, so its
+    /// formula counts rounds instead of guessing them.
+    pub kl_constants: Option<KlConstants>,
 }
 
 /// A family's work at a grid point.
@@ -125,10 +132,11 @@ pub struct SetupWork {
 /// there.
 pub type SetupWorkFn = fn(&CostPoint, &FamilyWork) -> Option<SetupWork>;
 
-/// The variant of an algorithm's cost constant at a grid point: `""` for the
-/// algorithm's own constant, otherwise a short name (e.g. `"sgd"`) whose
-/// constant `<name>:<variant>` is calibrated apart.
-pub type CostVariantFn = fn(&CostPoint) -> &'static str;
+/// The variant of an algorithm's cost constant at a grid point, given the
+/// family's work there: `""` for the algorithm's own constant, otherwise a
+/// short name (e.g. `"sgd"`) whose constant `<name>:<variant>` is
+/// calibrated apart.
+pub type CostVariantFn = fn(&CostPoint, &FamilyWork) -> &'static str;
 
 /// `n` and `d` of a grid point (each at least 1).
 pub fn n_and_d(v: &CostPoint) -> (f64, f64) {
@@ -146,6 +154,7 @@ pub fn default_family_work(v: &CostPoint) -> FamilyWork {
         data_numbers: n * (d + 3.0),
         oracle_ops: n * d,
         exact_minimizer_ops: d,
+        kl_constants: None,
     }
 }
 

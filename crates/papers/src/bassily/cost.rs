@@ -280,6 +280,7 @@ pub(crate) fn least_squares(v: &CostPoint) -> FamilyWork {
         generate_ops: 6.0 * n * d + n * d * d / 10.0 + solve,
         data_numbers: base.data_numbers + d * d,
         exact_minimizer_ops: solve,
+        kl_constants: None,
         ..base
     }
 }

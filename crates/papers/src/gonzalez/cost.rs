@@ -25,6 +25,7 @@ pub(crate) fn game(v: &CostPoint) -> FamilyWork {
         data_numbers: cache + (8.0 + 2.0 * rank) * d,
         oracle_ops: n * d,
         exact_minimizer_ops: d,
+        kl_constants: None,
     }
 }
 
@@ -92,6 +93,7 @@ fn counter_based_work(n: f64, d: f64) -> FamilyWork {
         data_numbers: 8.0 * d,
         oracle_ops: n * (d + RECORD_OPS),
         exact_minimizer_ops: d,
+        kl_constants: None,
     }
 }
 
@@ -143,6 +145,7 @@ pub(crate) fn marginals(v: &CostPoint) -> FamilyWork {
         data_numbers: 4.0 * d + queries,
         oracle_ops: n * d,
         exact_minimizer_ops: d,
+        kl_constants: None,
     }
 }
 

@@ -116,7 +116,7 @@ fn thm_c_1_sgd_steps(v: &CostPoint, n: f64, d: f64) -> f64 {
 /// The cost variant of `op_black_box` (`contract::AlgorithmDef::cost_variant`):
 /// SGD's steps of `O(d)` are priced apart from the other inner solvers'
 /// passes, whose per-operation cost the shared constant was fitted on.
-pub(crate) fn black_box_variant(v: &CostPoint) -> &'static str {
+pub(crate) fn black_box_variant(v: &CostPoint, _: &FamilyWork) -> &'static str {
     if v.choice("inner") == "sgd" {
         "sgd"
     } else {
@@ -126,7 +126,7 @@ pub(crate) fn black_box_variant(v: &CostPoint) -> &'static str {
 
 /// The cost variant of `op_regularized`: SGD in the black-box mode, as
 /// [`black_box_variant`].
-pub(crate) fn regularized_variant(v: &CostPoint) -> &'static str {
+pub(crate) fn regularized_variant(v: &CostPoint, _: &FamilyWork) -> &'static str {
     if v.choice("mode") == "black_box" && v.choice("inner") == "sgd" {
         "sgd"
     } else {

@@ -181,7 +181,8 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         FINITE_L1_FAMILIES,
         FINITE_L1_WHY,
     )
-.with_work(super::cost::kl_method)
+.with_work(super::cost::adaptive_gd)
+    .with_cost_variant(super::cost::adaptive_variant)
     .with_options(KlOptions::PARAMS)
     .zcdp()
     .with_diagnostics(kl_diagnostics![

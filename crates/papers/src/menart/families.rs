@@ -56,44 +56,68 @@ fn d(v: &Values) -> usize {
     num(v, "d") as usize
 }
 
-fn build_mean(v: &Values, rng: &mut Pcg64) -> Result<Box<dyn KlObjective>, RunFailure> {
-    let params = MeanEstimationParams {
+// Each family's parameters from its values, shared by its builder and by
+// its work formula (`runner plan` reads the public constants from them).
+
+pub(super) fn mean_params(v: &Values) -> MeanEstimationParams {
+    MeanEstimationParams {
         start_distance: num(v, "start_distance"),
         spread: num(v, "spread"),
         margin: num(v, "margin"),
         ..MeanEstimationParams::new(n(v), d(v))
-    };
-    Ok(Box::new(MeanEstimation::new(params, rng)))
+    }
 }
 
-fn build_power_tilt(v: &Values, rng: &mut Pcg64) -> Result<Box<dyn KlObjective>, RunFailure> {
-    let params = PowerTiltParams {
+pub(super) fn power_tilt_params(v: &Values) -> PowerTiltParams {
+    PowerTiltParams {
         start_distance: num(v, "start_distance"),
         margin: num(v, "margin"),
         tilt: num(v, "tilt"),
         ..PowerTiltParams::new(n(v), d(v), num(v, "p"))
-    };
-    Ok(Box::new(PowerTilt::new(params, rng)))
+    }
 }
 
-fn build_power_regression(v: &Values, rng: &mut Pcg64) -> Result<Box<dyn KlObjective>, RunFailure> {
-    let params = PowerRegressionParams {
+pub(super) fn power_regression_params(v: &Values) -> PowerRegressionParams {
+    PowerRegressionParams {
         start_distance: num(v, "start_distance"),
         margin: num(v, "margin"),
         ..PowerRegressionParams::new(n(v), d(v), num(v, "p"))
-    };
-    let problem = PowerRegression::try_new(params, rng).map_err(RunFailure::InvalidParameters)?;
-    Ok(Box::new(problem))
+    }
 }
 
-fn build_kns(v: &Values, rng: &mut Pcg64) -> Result<Box<dyn KlObjective>, RunFailure> {
-    let params = KnsPlParams {
+pub(super) fn kns_params(v: &Values) -> KnsPlParams {
+    KnsPlParams {
         start_distance: num(v, "start_distance"),
         margin: num(v, "margin"),
         tilt: num(v, "tilt"),
         ..KnsPlParams::new(n(v), d(v))
-    };
-    Ok(Box::new(KnsPl::new(params, rng)))
+    }
+}
+
+pub(super) fn least_squares_params(v: &Values) -> LeastSquaresParams {
+    LeastSquaresParams {
+        noise: num(v, "noise"),
+        region_radius: num(v, "region_radius"),
+        ..LeastSquaresParams::new(n(v), d(v))
+    }
+}
+
+fn build_mean(v: &Values, rng: &mut Pcg64) -> Result<Box<dyn KlObjective>, RunFailure> {
+    Ok(Box::new(MeanEstimation::new(mean_params(v), rng)))
+}
+
+fn build_power_tilt(v: &Values, rng: &mut Pcg64) -> Result<Box<dyn KlObjective>, RunFailure> {
+    Ok(Box::new(PowerTilt::new(power_tilt_params(v), rng)))
+}
+
+fn build_power_regression(v: &Values, rng: &mut Pcg64) -> Result<Box<dyn KlObjective>, RunFailure> {
+    let problem = PowerRegression::try_new(power_regression_params(v), rng)
+        .map_err(RunFailure::InvalidParameters)?;
+    Ok(Box::new(problem))
+}
+
+fn build_kns(v: &Values, rng: &mut Pcg64) -> Result<Box<dyn KlObjective>, RunFailure> {
+    Ok(Box::new(KnsPl::new(kns_params(v), rng)))
 }
 
 fn build_theorem8(v: &Values, _rng: &mut Pcg64) -> Result<Box<dyn KlObjective>, RunFailure> {
@@ -111,12 +135,8 @@ fn build_theorem8(v: &Values, _rng: &mut Pcg64) -> Result<Box<dyn KlObjective>, 
 }
 
 fn build_least_squares(v: &Values, rng: &mut Pcg64) -> Result<Box<dyn KlObjective>, RunFailure> {
-    let params = LeastSquaresParams {
-        noise: num(v, "noise"),
-        region_radius: num(v, "region_radius"),
-        ..LeastSquaresParams::new(n(v), d(v))
-    };
-    let problem = LeastSquares::try_new(params, rng).map_err(RunFailure::InvalidParameters)?;
+    let problem = LeastSquares::try_new(least_squares_params(v), rng)
+        .map_err(RunFailure::InvalidParameters)?;
     Ok(Box::new(problem))
 }
 
@@ -185,7 +205,7 @@ pub(crate) const FAMILIES: &[FamilyDef] = &[
         KL_METRICS,
         Build::KlObjective(build_power_tilt),
     )
-.with_work(super::cost::tilted),
+.with_work(super::cost::power_tilt),
     FamilyDef::new(
         "kl_power_regression",
         "Menart et al. F-C: realisable power regression |<a, w> - b|^p/p, ||a_i|| = 1, p >= 2; public \
@@ -205,7 +225,8 @@ pub(crate) const FAMILIES: &[FamilyDef] = &[
         ],
         KL_METRICS,
         Build::KlObjective(build_power_regression),
-    ),
+    )
+.with_work(super::cost::power_regression),
     FamilyDef::new(
         "kl_kns_pl",
         "Menart et al. F-D: non-convex PL example sum_j h(w_j - c_j) + <z, w - c>, h(s) = s^2 + 3 sin^2 s; \
@@ -214,7 +235,7 @@ pub(crate) const FAMILIES: &[FamilyDef] = &[
         KL_METRICS,
         Build::KlObjective(build_kns),
     )
-.with_work(super::cost::tilted),
+.with_work(super::cost::kns),
     FamilyDef::new(
         "kl_theorem8",
         "Menart et al. F-E: the d = 1 instance of Theorem 8 (kappa = tau/(tau-1) >= 2), convex, non-smooth; \
@@ -267,7 +288,8 @@ pub(crate) const FAMILIES: &[FamilyDef] = &[
         ],
         KL_METRICS,
         Build::KlObjective(build_least_squares),
-    ),
+    )
+.with_work(super::cost::least_squares),
     FamilyDef::new(
         "kl_phase_retrieval",
         "Menart et al. F-G: phase retrieval (<a, w>^2 - y)^2/4; non-convex, KL only locally (no certified \

@@ -246,7 +246,7 @@ pub(crate) const ALGORITHMS: &[AlgorithmDef] = &[
         &["kl_kns_pl", "kl_least_squares", "kl_mean_estimation", "kl_power_regression", "kl_power_tilt"],
         "Algorithm 1 needs KL constants and a finite smoothness L1",
     )
-.with_work(super::cost::kl_method)
+.with_work(super::cost::spider)
     .with_options(SpiderOptions::PARAMS)
     .zcdp()
     .with_diagnostics(kl_diagnostics![

@@ -208,6 +208,7 @@ fn dyadic_basis_work(v: &CostPoint) -> FamilyWork {
         data_numbers: n * (d + 1.0),
         oracle_ops: n * d,
         exact_minimizer_ops: d,
+        kl_constants: None,
     }
 }
 

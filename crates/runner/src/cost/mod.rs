@@ -72,7 +72,7 @@ fn work_of(study: &Study, v: &PointValues, family: &FamilyWork) -> Work {
         run_ops,
         data_numbers: family.data_numbers,
         work_numbers,
-        variant: study.algorithm.cost_variant.map_or("", |f| f(v)),
+        variant: study.algorithm.cost_variant.map_or("", |f| f(v, family)),
     }
 }
 
