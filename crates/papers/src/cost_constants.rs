@@ -12,7 +12,7 @@
 
 // BEGIN GENERATED (scripts/refresh_cost_constants.sh)
 /// Where the constants below were measured.
-pub const CALIBRATED_FROM: &str = "table1, table1-quick, lowy_razaviyayn-quick, bassily-quick, menart-quick, wang-quick, gonzalez-quick, bassily-decide2, bassily-decide3, lowy_razaviyayn-sharp_decide, wang-decide2, gonzalez-synthetic-decide2 (stored per-cell timings) at f3508b0 on 2026-11-30; then kl_dp_gd, kl_proximal_point, wang_m_prime, wang_m_star, wang_oracle_jlgd from table1, menart, wang-e6-cal, wang-t71-cal (stored per-cell timings) at 2a6bac9 on 2026-11-30; then ggp_alg4, op_black_box:sgd, op_regularized:sgd from gonzalez-quick, table1-quick, lowy_razaviyayn-quick, gonzalez-vertex, gonzalez-vertex-fo (stored per-cell timings) at 1c300d8 on 2026-12-01; then op_regularized from lowy_razaviyayn-quick (stored per-cell timings) at 1c300d8 on 2026-12-01; then ggp_alg1 from gonzalez-quick, table1-quick, table1 (stored per-cell timings) at e24d4aa on 2026-12-02; then ggp_alg3, output_perturbation_conceptual from table1, table1-quick, lowy_razaviyayn-quick, gonzalez-quick (stored per-cell timings) at 2675d25 on 2026-12-02; then nsgd from bassily-quick, table1-quick, table1 (stored per-cell timings) at 63ce074 on 2026-12-02; then nsgd, nsgd_moreau from bassily-quick, table1-quick, table1 (stored per-cell timings) at 418c02e on 2026-12-02";
+pub const CALIBRATED_FROM: &str = "table1, table1-quick, lowy_razaviyayn-quick, bassily-quick, menart-quick, wang-quick, gonzalez-quick, bassily-decide2, bassily-decide3, lowy_razaviyayn-sharp_decide, wang-decide2, gonzalez-synthetic-decide2 (stored per-cell timings) at f3508b0 on 2026-11-30; then kl_dp_gd, kl_proximal_point, wang_m_prime, wang_m_star, wang_oracle_jlgd from table1, menart, wang-e6-cal, wang-t71-cal (stored per-cell timings) at 2a6bac9 on 2026-11-30; then ggp_alg4, op_black_box:sgd, op_regularized:sgd from gonzalez-quick, table1-quick, lowy_razaviyayn-quick, gonzalez-vertex, gonzalez-vertex-fo (stored per-cell timings) at 1c300d8 on 2026-12-01; then op_regularized from lowy_razaviyayn-quick (stored per-cell timings) at 1c300d8 on 2026-12-01; then ggp_alg1 from gonzalez-quick, table1-quick, table1 (stored per-cell timings) at e24d4aa on 2026-12-02; then ggp_alg3, output_perturbation_conceptual from table1, table1-quick, lowy_razaviyayn-quick, gonzalez-quick (stored per-cell timings) at 2675d25 on 2026-12-02; then nsgd from bassily-quick, table1-quick, table1 (stored per-cell timings) at 63ce074 on 2026-12-02; then nsgd, nsgd_moreau from bassily-quick, table1-quick, table1 (stored per-cell timings) at 418c02e on 2026-12-02; then kl_adaptive_gd, kl_adaptive_gd:no_kl, kl_spider from menart-quick (stored per-cell timings) at 1b22979 on 2026-12-02";
 
 /// Seconds per operation of each algorithm's work formula, by algorithm name.
 pub const SECONDS_PER_OP: &[(&str, f64)] = &[
@@ -28,11 +28,12 @@ pub const SECONDS_PER_OP: &[(&str, f64)] = &[
     ("ggp_mwem", 1.767e-10),                // 24 cells, 0.0 s
     ("ggp_noisy_entropic_md", 1.885e-11),   // 18 cells, 0.0 s
     ("ggp_nonprivate_smd", 3.568e-10),      // 18 cells, 7.9 s
-    ("kl_adaptive_gd", 2.671e-11),          // 108 cells, 13.1 s
+    ("kl_adaptive_gd", 2.081e-09),          // 132 cells, 15.9 s
+    ("kl_adaptive_gd:no_kl", 2.464e-11),    // 8 cells, 11.5 s
     ("kl_dp_gd", 2.884e-09),                // 220 cells, 1021.8 s
     ("kl_noisy_pgd_theorem9", 2.147e-09),   // 16 cells, 0.1 s
     ("kl_proximal_point", 4.621e-09),       // 525 cells, 2435.3 s
-    ("kl_spider", 2.255e-10),               // 460 cells, 46.9 s
+    ("kl_spider", 1.980e-09),               // 352 cells, 88.2 s
     ("kl_stationary_selection", 7.871e-10), // 44 cells, 2.4 s
     ("noisy_sgd", 1.939e-08),               // 120 cells, 7.3 s
     ("nsgd", 1.445e-09),                    // 2116 cells, 197.7 s
