@@ -427,21 +427,20 @@ mod tests {
         )
     }
 
-    fn family_work(family: &str, v: &CostPoint) -> FamilyWork {
-        let def = super::super::families::FAMILIES
+    fn family(name: &str) -> &'static contract::FamilyDef {
+        let found = super::super::families::FAMILIES
             .iter()
-            .find(|f| f.name == family)
-            .unwrap();
-        (def.work)(v)
+            .find(|f| f.name == name);
+        found.unwrap()
     }
 
-    fn instance(family: &str, problem: &Values) -> Box<dyn KlObjective> {
-        let def = super::super::families::FAMILIES
-            .iter()
-            .find(|f| f.name == family)
-            .unwrap();
-        let Build::KlObjective(build) = def.build else {
-            panic!("{family} is a KL family")
+    fn family_work(name: &str, v: &CostPoint) -> FamilyWork {
+        (family(name).work)(v)
+    }
+
+    fn instance(name: &str, problem: &Values) -> Box<dyn KlObjective> {
+        let Build::KlObjective(build) = family(name).build else {
+            panic!("{name} is a KL family")
         };
         build(problem, &mut Pcg64::seed_from_u64(7)).unwrap()
     }
