@@ -27,7 +27,8 @@ use dpcore::{PrivacyParams, RunFailure};
 use rand::Rng;
 
 use super::mw::{
-    sample_sorted_with_total, split_output_vertex, LogWeights, SamplerScratch, SparseAverage,
+    sample_sorted_with_prefix, split_output_vertex, LogWeights, PrefixSums, SamplerScratch,
+    SoftmaxOut, SparseAverage,
 };
 use super::privacy::{account, per_release_budget};
 use super::rates::log_dims;
@@ -198,14 +199,28 @@ pub fn private_smd_observed<R: Rng + ?Sized>(
     let (mut out_x, mut out_y) = (vec![0.0; dx], vec![0.0; dy]);
     let (mut avg_x, mut avg_y) = (vec![0.0; dx], vec![0.0; dy]);
     let (mut sx, mut sy) = (SamplerScratch::default(), SamplerScratch::default());
+    let (mut cx, mut cy) = (PrefixSums::default(), PrefixSums::default());
     let (mut hx, mut hy) = (SparseAverage::default(), SparseAverage::default());
     let inv_t = 1.0 / s.steps as f64;
     for t in 0..s.steps {
-        let (total_x, total_y) = LogWeights::probabilities_pair(&wx, &wy, &mut px, &mut py);
-        axpy(inv_t, &px, &mut avg_x);
-        axpy(inv_t, &py, &mut avg_y);
-        sample_sorted_with_total(&px, total_x, s.k + 1, rng, &mut sx);
-        sample_sorted_with_total(&py, total_y, s.k + 1, rng, &mut sy);
+        // The MW average gains `p / T` in the softmax's own pass.
+        let (total_x, total_y) = LogWeights::probabilities_pair(
+            &wx,
+            &wy,
+            SoftmaxOut {
+                p: &mut px,
+                average: &mut avg_x,
+                prefix: &mut cx,
+            },
+            SoftmaxOut {
+                p: &mut py,
+                average: &mut avg_y,
+                prefix: &mut cy,
+            },
+            inv_t,
+        );
+        sample_sorted_with_prefix(&px, &cx, total_x, s.k + 1, rng, &mut sx);
+        sample_sorted_with_prefix(&py, &cy, total_y, s.k + 1, rng, &mut sy);
         if transcript.observes() {
             transcript.vertices(0, &px, total_x, &sx.draws);
             transcript.vertices(1, &py, total_y, &sy.draws);
