@@ -287,10 +287,8 @@ impl SaddleProblem for SimplexGame {
         gx: &mut [f64],
         gy: &mut [f64],
     ) {
-        gx.fill(0.0);
-        gy.fill(0.0);
-        self.matrix.add_mul(1.0, y, gx);
-        self.matrix.add_tmul(1.0, x, gy);
+        self.matrix.mul_into(y, gx);
+        self.matrix.tmul_into(x, gy);
         let w = 1.0 / records.len() as f64;
         let (mut tx, mut ty) = (Vec::new(), Vec::new());
         Self::penalty_table(self.x_penalty.as_ref(), x, records.len(), &mut tx);
@@ -320,10 +318,8 @@ impl SaddleProblem for SimplexGame {
         };
         let mut tables = Vec::with_capacity(points.len());
         for (&(x, y), (gx, gy)) in points.iter().zip(out.iter_mut()) {
-            gx.fill(0.0);
-            gy.fill(0.0);
-            self.matrix.add_mul(1.0, y, gx);
-            self.matrix.add_tmul(1.0, x, gy);
+            self.matrix.mul_into(y, gx);
+            self.matrix.tmul_into(x, gy);
             let (mut tx, mut ty) = (Vec::new(), Vec::new());
             Self::penalty_table(self.x_penalty.as_ref(), x, records.len(), &mut tx);
             Self::penalty_table(self.y_penalty.as_ref(), y, records.len(), &mut ty);
@@ -347,10 +343,8 @@ impl SaddleProblem for SimplexGame {
         gx: &mut [f64],
         gy: &mut [f64],
     ) {
-        gx.fill(0.0);
-        gy.fill(0.0);
-        self.matrix.add_mul(1.0, y, gx);
-        self.matrix.add_tmul(1.0, x, gy);
+        self.matrix.mul_into(y, gx);
+        self.matrix.tmul_into(x, gy);
         if let Some(pen) = &self.x_penalty {
             x.for_each(|j, v| {
                 gx[j] += pen.coefficient * pen.weights[j] * pen.potential.derivative(v)

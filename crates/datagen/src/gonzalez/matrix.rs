@@ -13,7 +13,7 @@
 use dpcore::saddle::SimplexPoint;
 
 pub use super::lazy::LazyDense;
-use super::low_rank;
+use super::low_rank::{self, Output};
 pub use super::low_rank::{PlantedCross, RankOneTerm, MAX_RANK};
 
 /// `A_bar`, `d_x x d_y`.
@@ -131,7 +131,36 @@ impl MeanMatrix {
             },
             MeanMatrix::Lazy(m) => m.add_mul(weight, y, out),
             MeanMatrix::LowRank { terms, cross, .. } => {
-                low_rank::add_mul(terms, *cross, weight, y, out)
+                low_rank::add_mul(terms, *cross, weight, y, out, Output::Add)
+            }
+        }
+    }
+
+    /// `out = A_bar y`, bit for bit as `out.fill(0.0)` then
+    /// [`Self::add_mul`] with weight 1; the low-rank matrix writes it in
+    /// one pass, without zeroing `out` first.
+    pub fn mul_into(&self, y: SimplexPoint<'_>, out: &mut [f64]) {
+        match self {
+            MeanMatrix::LowRank { terms, cross, .. } => {
+                low_rank::add_mul(terms, *cross, 1.0, y, out, Output::Set)
+            }
+            _ => {
+                out.fill(0.0);
+                self.add_mul(1.0, y, out);
+            }
+        }
+    }
+
+    /// `out = A_bar^T x`, bit for bit as `out.fill(0.0)` then
+    /// [`Self::add_tmul`] with weight 1 (see [`Self::mul_into`]).
+    pub fn tmul_into(&self, x: SimplexPoint<'_>, out: &mut [f64]) {
+        match self {
+            MeanMatrix::LowRank { terms, cross, .. } => {
+                low_rank::add_tmul(terms, *cross, 1.0, x, out, Output::Set)
+            }
+            _ => {
+                out.fill(0.0);
+                self.add_tmul(1.0, x, out);
             }
         }
     }
@@ -149,7 +178,7 @@ impl MeanMatrix {
             }),
             MeanMatrix::Lazy(m) => m.add_tmul(weight, x, out),
             MeanMatrix::LowRank { terms, cross, .. } => {
-                low_rank::add_tmul(terms, *cross, weight, x, out)
+                low_rank::add_tmul(terms, *cross, weight, x, out, Output::Add)
             }
         }
     }
