@@ -43,17 +43,24 @@ fn steps_ratio(t: &SmoothInputs, steps: f64, min_norm: f64) -> f64 {
     steps / bounds::theorem5_step_count(t, min_norm)
 }
 
+/// The Algorithm 3 a `kl_adaptive_gd` entry runs and its `beta`, from the
+/// entry's options (the plan's cost formula reads them here too).
+pub(super) fn adaptive_of(values: &contract::Values) -> Result<(AdaptiveNoisyGd, f64), RunFailure> {
+    let KlOptions { calibration, beta } = KlOptions::read(values)?;
+    let algorithm = AdaptiveNoisyGd {
+        calibration: calibration.into(),
+        ..AdaptiveNoisyGd::default()
+    };
+    Ok((algorithm, beta))
+}
+
 /// Algorithm 3 (adaptive noisy GD, Theorem 4).
 fn run_adaptive(
     ctx: &RunContext,
     problem: &dyn KlObjective,
     rng: &mut Pcg64,
 ) -> Result<CellOutput, RunFailure> {
-    let KlOptions { calibration, beta } = KlOptions::read(ctx.options)?;
-    let algorithm = AdaptiveNoisyGd {
-        calibration: calibration.into(),
-        ..AdaptiveNoisyGd::default()
-    };
+    let (algorithm, beta) = adaptive_of(ctx.options)?;
     let out = algorithm.run(problem, ctx.privacy.rho(), beta, rng)?;
     let rho = ctx.privacy.rho();
     let mut extra = Diagnostics::from([

@@ -5,7 +5,7 @@
 use contract::cost::n_and_d;
 use contract::{CostPoint, FamilyWork};
 use dpcore::menart::{KlConstants, KlParameters};
-use solvers::menart::adaptive::{AdaptiveNoisyGd, StoppingRule};
+use solvers::menart::adaptive::AdaptiveNoisyGd;
 use solvers::menart::spider::SpiderInputs;
 use solvers::menart::Calibration;
 
@@ -272,12 +272,13 @@ pub(crate) fn adaptive_steps_on_trajectory(
     v: &CostPoint,
     w: &FamilyWork,
     algorithm: AdaptiveNoisyGd,
+    beta: f64,
 ) -> Option<f64> {
     let (constants, kl) = trajectory_constants(w)?;
     let (l0, l1) = (constants.lipschitz, constants.smoothness);
     let (n, d, rho) = (w.n, w.d, v.rho_or_one());
     let x = n * rho.sqrt();
-    let log_term = (x / v.num("beta", 0.1)).ln().max(1.0);
+    let log_term = (x / beta).ln().max(1.0);
     let recommended = algorithm.calibration == Calibration::Recommended;
     let factor = if recommended { 2f64.sqrt() } else { 1.0 };
     // The released norm N_t = ||g_t|| + N(0, sigma_hat^2); the step's charge
@@ -349,7 +350,7 @@ const RUN_SETUP_OPS_PER_COORDINATE: f64 = 12.0;
 /// [`adaptive_steps_on_trajectory`], one release each, where the family's
 /// constants are known; [`kl_method`] otherwise (F-G).
 pub(crate) fn adaptive_gd(v: &CostPoint, w: &FamilyWork) -> (f64, f64) {
-    adaptive_work(v, w, StoppingRule::Listing)
+    adaptive_work(v, w, super::adaptive::adaptive_of(v.options).ok())
 }
 
 /// `kl_adaptive_gd_steps`: Algorithm 3 under the chosen filter, priced as
@@ -358,12 +359,7 @@ pub(crate) fn adaptive_gd(v: &CostPoint, w: &FamilyWork) -> (f64, f64) {
 /// t5-iters profile measured 34.8 core-s under the listing's filter and 39.0
 /// under D.3's at `fc9bba2`).
 pub(crate) fn adaptive_steps(v: &CostPoint, w: &FamilyWork) -> (f64, f64) {
-    let stopping = if v.choice("stopping") == "d3" {
-        StoppingRule::ChargesPastRho
-    } else {
-        StoppingRule::Listing
-    };
-    adaptive_work(v, w, stopping)
+    adaptive_work(v, w, super::steps::steps_of(v.options).ok())
 }
 
 /// The constant that prices `kl_adaptive_gd`: its own where the trajectory
@@ -378,17 +374,16 @@ pub(crate) fn adaptive_variant(_: &CostPoint, w: &FamilyWork) -> &'static str {
     }
 }
 
-fn adaptive_work(v: &CostPoint, w: &FamilyWork, stopping: StoppingRule) -> (f64, f64) {
-    let calibration = if v.choice("calibration") == "paper" {
-        Calibration::PaperLiteral
-    } else {
-        Calibration::Recommended
-    };
-    let algorithm = AdaptiveNoisyGd {
-        calibration,
-        stopping,
-    };
-    match adaptive_steps_on_trajectory(v, w, algorithm) {
+/// Algorithm 3 as its entry reads it from the options (`None`: options the
+/// entry would refuse, priced by [`kl_method`]).
+fn adaptive_work(
+    v: &CostPoint,
+    w: &FamilyWork,
+    entry: Option<(AdaptiveNoisyGd, f64)>,
+) -> (f64, f64) {
+    let steps =
+        entry.and_then(|(algorithm, beta)| adaptive_steps_on_trajectory(v, w, algorithm, beta));
+    match steps {
         Some(steps) => (
             steps * release_ops(w) + RUN_SETUP_OPS_PER_COORDINATE * w.d,
             16.0 * w.d,
@@ -542,7 +537,7 @@ mod tests {
             };
             let w = family_work("kl_power_tilt", &v);
             let predicted =
-                adaptive_steps_on_trajectory(&v, &w, AdaptiveNoisyGd::default()).unwrap();
+                adaptive_steps_on_trajectory(&v, &w, AdaptiveNoisyGd::default(), 0.1).unwrap();
             let built = instance("kl_power_tilt", &problem);
             for seed in 0..3 {
                 let mut rng = Pcg64::seed_from_u64(seed);

@@ -71,20 +71,27 @@ contract::options! {
     }
 }
 
+/// The Algorithm 3 a `kl_adaptive_gd_steps` entry runs and its `beta`,
+/// from the entry's options (the plan's cost formula reads them here too).
+pub(super) fn steps_of(values: &contract::Values) -> Result<(AdaptiveNoisyGd, f64), RunFailure> {
+    let o = StepsOptions::read(values)?;
+    let algorithm = AdaptiveNoisyGd {
+        calibration: o.calibration.into(),
+        stopping: o.stopping.into(),
+    };
+    Ok((algorithm, o.beta))
+}
+
 /// Algorithm 3 once, and its step count against Theorem 5's.
 fn run_steps(
     ctx: &RunContext,
     problem: &dyn KlObjective,
     rng: &mut Pcg64,
 ) -> Result<CellOutput, RunFailure> {
-    let o = StepsOptions::read(ctx.options)?;
-    let algorithm = AdaptiveNoisyGd {
-        calibration: o.calibration.into(),
-        stopping: o.stopping.into(),
-    };
+    let (algorithm, beta) = steps_of(ctx.options)?;
     let rho = ctx.privacy.rho();
-    let out = algorithm.run(problem, rho, o.beta, rng)?;
-    let t = smooth_inputs(problem, rho, o.beta);
+    let out = algorithm.run(problem, rho, beta, rng)?;
+    let t = smooth_inputs(problem, rho, beta);
     // Query points w_0..w_T (the digest's "T + 1 := final value of t").
     let steps = out.queries.saturating_sub(1) as f64;
     let stated = bounds::theorem5_step_count(&t, out.min_gradient_norm);

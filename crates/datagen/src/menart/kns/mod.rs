@@ -60,8 +60,13 @@ impl KnsPlParams {
     /// instance reports these, and `runner plan` derives Algorithm 1's round
     /// count from them without drawing data.
     pub fn kl_constants(&self) -> KlConstants {
-        let mu = kns_pl_constant(self.margin * self.start_distance);
-        self.constants_with_gamma(1.0 / (2.0 * mu).sqrt())
+        self.constants_with_gamma(self.gamma())
+    }
+
+    /// The KL exponent's constant `gamma = 1/sqrt(2 mu_R)`, `R = margin R0`
+    /// (the one derivation the instance and the plan share).
+    fn gamma(&self) -> f64 {
+        1.0 / (2.0 * kns_pl_constant(self.margin * self.start_distance)).sqrt()
     }
 
     /// [`Self::kl_constants`] with `gamma` already computed.
@@ -111,14 +116,13 @@ impl KnsPl {
         } else {
             (None, 0.0)
         };
-        let mu = kns_pl_constant(params.margin * params.start_distance);
         Self {
+            gamma: params.gamma(),
             params,
             center,
             start,
             tilts,
             max_tilt,
-            gamma: 1.0 / (2.0 * mu).sqrt(),
         }
     }
 

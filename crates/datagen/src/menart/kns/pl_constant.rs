@@ -2,6 +2,7 @@
 //! (digest §4.3 F-D).
 
 use super::super::common::check_pos;
+use std::sync::Mutex;
 
 /// `h(s) = s^2 + 3 sin^2 s`.
 pub fn kns_h(s: f64) -> f64 {
@@ -31,6 +32,26 @@ fn pl_ratio(s: f64) -> f64 {
 /// If `radius <= 0`.
 pub fn kns_pl_constant(radius: f64) -> f64 {
     check_pos("radius", radius);
+    // A pure function of the radius, asked for by every instance and by
+    // `runner plan` / `calibrate` at every grid point or stored cell (448
+    // cells of `mn_e1_kns_n_far` spent about 2 s in it): the values already
+    // computed are kept (a handful of radii per process).
+    static KNOWN: Mutex<Vec<(u64, f64)>> = Mutex::new(Vec::new());
+    let key = radius.to_bits();
+    let known = |k: &Vec<(u64, f64)>| k.iter().find(|(r, _)| *r == key).map(|&(_, mu)| mu);
+    if let Some(mu) = known(&KNOWN.lock().unwrap_or_else(|e| e.into_inner())) {
+        return mu;
+    }
+    let mu = pl_constant_uncached(radius);
+    KNOWN
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .push((key, mu));
+    mu
+}
+
+/// [`kns_pl_constant`] computed afresh.
+fn pl_constant_uncached(radius: f64) -> f64 {
     let hi = radius.min(10.0);
     let m = 200_000;
     let step = hi / m as f64;
