@@ -29,10 +29,11 @@ pub(crate) fn game(v: &CostPoint) -> FamilyWork {
     }
 }
 
-/// `ggp_least_squares`: counter-based records, `O(d)` each.
+/// `ggp_least_squares`: counter-based records, `O(d)` each, a coordinate
+/// [`LEAST_SQUARES_COORDINATE`] units.
 pub(crate) fn counter_based(v: &CostPoint) -> FamilyWork {
     let (n, d) = contract::cost::n_and_d(v);
-    counter_based_work(n, d)
+    least_squares_work(n, d)
 }
 
 /// `ggp_separable_sco`: as [`counter_based`], but a record's gradient costs
@@ -52,6 +53,21 @@ pub(crate) fn separable_log2d(v: &CostPoint) -> FamilyWork {
 /// a least-squares one: 0.229 against 0.854 ns, fitted with [`alg4`]'s
 /// terms on every stored Alg. 4 cell (below).
 const SEPARABLE_COORDINATE: f64 = 0.27;
+
+/// Per-coordinate cost of a least-squares record gradient, in the units of
+/// [`alg4`] (0.854 ns, the least-squares coordinate when they were fitted):
+/// since its four records' signed sums run side by side (`9576875`), the
+/// same terms refitted on the stored Alg. 4 cells (CI-like quick runs of
+/// González and table 1 and table 1's default run at `7a5dcc1`, 2026-12-02)
+/// give 0.649 ns a coordinate, 0.76 of a unit.
+const LEAST_SQUARES_COORDINATE: f64 = 0.76;
+
+fn least_squares_work(n: f64, d: f64) -> FamilyWork {
+    FamilyWork {
+        oracle_ops: n * (LEAST_SQUARES_COORDINATE * d + RECORD_OPS),
+        ..counter_based_work(n, d)
+    }
+}
 
 /// Per-record cost of a counter-based record gradient besides its
 /// coordinates (hashing the record's counter, its label): 31 ns, 36 units
@@ -78,11 +94,10 @@ pub(crate) fn vertex_linear(v: &CostPoint) -> FamilyWork {
     }
 }
 
-/// `ggp_least_squares_log2d` and `ggp_separable_sco_log2d`: as
-/// [`counter_based`] at `d = 2^log2_d`.
+/// `ggp_least_squares_log2d`: as [`counter_based`] at `d = 2^log2_d`.
 pub(crate) fn counter_based_log2d(v: &CostPoint) -> FamilyWork {
     let n = v.num("n", 1.0).max(1.0);
-    counter_based_work(n, 2f64.powf(v.num("log2_d", 1.0)).max(1.0))
+    least_squares_work(n, 2f64.powf(v.num("log2_d", 1.0)).max(1.0))
 }
 
 fn counter_based_work(n: f64, d: f64) -> FamilyWork {
@@ -200,12 +215,22 @@ fn distinct_columns(draws: f64, d: f64) -> f64 {
     -d * (-draws / d).exp_m1()
 }
 
+/// A low-rank batch gradient's operations per factor entry (rank times
+/// `d + min(K + 1, d)` entries a step). 4.2 when fitted (`e24d4aa`); since the
+/// mat-vecs write the gradient instead of zeroing and adding to it
+/// (`25d343c`), the same least squares on the 433 stored Alg. 1 cells (CI-like
+/// quick runs of González and table 1 and table 1's default run at
+/// `7a5dcc1`, 2026-12-02) gives 2.3, its other terms within 0.5-1.4 ns of the
+/// formula's (5.4 a step-coordinate, 23 a draw, 0.48 a noisy record
+/// coordinate).
+const LOW_RANK_GRADIENT: f64 = 2.3;
+
 /// `ggp_alg1` (Algorithm 1): `T` steps of its schedule
 /// (`solvers::gonzalez::alg1::alg1_steps`, shared with the solver), each
 /// for both players a softmax, an average and an MW step (5.6 `d`), `K + 1`
 /// vertex draws (24 each) and the batch gradient at the `K`-sparse Maurey
 /// points: the distinct sampled columns of a dense matrix (2.85 `d` each,
-/// [`distinct_columns`]) or the low-rank factors (4.2 `rank (d + min(K + 1,
+/// [`distinct_columns`]) or the low-rank factors ([`LOW_RANK_GRADIENT`] `rank (d + min(K + 1,
 /// d))`); per record its counter hash (23) and, with rank-one payoff noise,
 /// 0.55 `d`; the two exact gaps of a dense matrix, 4.2 `d^2`. Units of
 /// about 1 ns: least squares over the stored Alg. 1 cells (CI's clean-clone
@@ -233,7 +258,7 @@ pub(crate) fn alg1(v: &CostPoint, w: &FamilyWork) -> (f64, f64) {
     let (gradient, gap) = match v.choice("matrix") {
         "low_rank" => {
             let rank = v.num("rank", 4.0);
-            (4.2 * rank * (d + sampled), 32.0 * d * rank)
+            (LOW_RANK_GRADIENT * rank * (d + sampled), 32.0 * d * rank)
         }
         // Not measured: a diagonal game's gradient reads the sampled entries.
         "separable" => (2.0 * sampled, 2.0 * d),
@@ -351,7 +376,7 @@ mod tests {
             ("rank", Value::Num(4.0)),
         ]);
         let (t, k) = (12_185.0, 879.0);
-        let expected = t * (5.6 * d + 24.0 * (k + 1.0) + 4.2 * 4.0 * (d + k + 1.0))
+        let expected = t * (5.6 * d + 24.0 * (k + 1.0) + LOW_RANK_GRADIENT * 4.0 * (d + k + 1.0))
             + 1e7 * 23.0
             + 32.0 * d * 4.0;
         let got = run(&p, &options("first_order"), 0.5);
