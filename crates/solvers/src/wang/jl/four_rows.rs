@@ -1,0 +1,190 @@
+//! `Phi x` for four data rows at once, bit for bit what
+//! [`JlMap::project_with`](super::JlMap::project_with) gives each row alone.
+//!
+//! **Why.** One row's projection reads, for every row of `Phi` and every
+//! block of 4 coordinates, the block's sign nibble and adds one of its 16
+//! tabulated sums to one of four lane sums. The nibble depends on `Phi`
+//! only, so four data rows can share it: their tables are interleaved
+//! (entry `m` of a block holds the four rows' sums side by side) and one
+//! nibble then picks four adjacent doubles, which one 4-wide load and one
+//! 4-wide addition handle. Every data row still adds the same terms to the
+//! same lane sum in the same order, starting from the same `0.0`, and the
+//! table entries are the same expressions, so each output has the same bits
+//! (tested against the one-row path at every SIMD level).
+
+/// Sign words per pass: 8 words cover 512 coordinates, whose interleaved
+/// table slice (16 sums for each of 128 blocks, four rows) is 64 KiB, like
+/// the one-row path's 32-word slice, so it stays in a core's L2 cache while
+/// all `k` rows of `Phi` read it. 16 words were no faster on the d = 3 162
+/// cells of `wzw_mstar_d` (4.7 s against 4.5-5.4 s for 10 repetitions,
+/// 1 thread, Intel VM, 2026-12-02).
+const WORDS_PER_PASS: usize = 8;
+
+/// Rows of `Phi` that read one pass's table together: each holds four lane
+/// sums of four data rows (four 4-wide registers), so two rows give eight
+/// independent chains of additions in 8 of the 16 AVX2 registers. Three
+/// rows were within the noise of two on the same cells (4.3-4.7 s).
+const PHI_ROWS_AT_ONCE: usize = 2;
+
+/// The packed map as the kernel reads it.
+#[derive(Clone, Copy)]
+pub(super) struct Signs<'a> {
+    /// Rows `k`.
+    pub k: usize,
+    /// `ceil(d/64)`.
+    pub words_per_row: usize,
+    /// Row-major packed signs, bit 1 meaning `-1`.
+    pub signs: &'a [u64],
+}
+
+dpcore::dispatch_by_level! {
+    /// [`project_four_body`] at a given level (the same bits at every level).
+    pub(super) fn project_four_at<'a>(
+        map: Signs<'a>,
+        xs: [&'a [f64]; 4],
+        outs: &'a mut [f64],
+        scratch: &'a mut Vec<f64>
+    ) -> () => project_four_body
+}
+
+/// Writes `Phi xs[r]` (unscaled lane sums combined and scaled by
+/// `1/sqrt(k)`) into `outs[r k..(r + 1) k]` for the four rows `xs`, all of
+/// length `d`; `scratch` is reused across calls.
+#[inline(always)]
+fn project_four_body(map: Signs<'_>, xs: [&[f64]; 4], outs: &mut [f64], scratch: &mut Vec<f64>) {
+    let Signs {
+        k,
+        words_per_row,
+        signs,
+    } = map;
+    let d = xs[0].len();
+    let blocks = d.div_ceil(4);
+    // Scratch: per row of `Phi`, 4 lanes x 4 data rows of sums; then one
+    // pass's interleaved table (16 blocks a word, 16 entries x 4 rows each).
+    scratch.clear();
+    scratch.resize(16 * k + WORDS_PER_PASS * 16 * 64, 0.0);
+    let (acc, tab) = scratch.split_at_mut(16 * k);
+    for first in (0..words_per_row).step_by(WORDS_PER_PASS) {
+        let last = (first + WORDS_PER_PASS).min(words_per_row);
+        let (b0, b1) = (first * 16, (last * 16).min(blocks));
+        for (blk, t) in (b0..b1).zip(tab.chunks_exact_mut(64)) {
+            for (r, x) in xs.iter().enumerate() {
+                let chunk = &x[blk * 4..(blk * 4 + 4).min(d)];
+                // The one-row table's expressions, entry by entry.
+                t[r] = chunk.iter().sum();
+                for m in 1..16usize {
+                    let b = m.trailing_zeros() as usize;
+                    let xb = chunk.get(b).copied().unwrap_or(0.0);
+                    t[4 * m + r] = t[4 * (m & (m - 1)) + r] - 2.0 * xb;
+                }
+            }
+        }
+        let pass = Pass {
+            words_per_row,
+            first,
+            last,
+            blocks,
+            b0,
+            tab,
+        };
+        let rows = signs.chunks_exact(PHI_ROWS_AT_ONCE * words_per_row);
+        let rest = rows.remainder();
+        let mut accs = acc.chunks_exact_mut(16 * PHI_ROWS_AT_ONCE);
+        for (a, rows) in (&mut accs).zip(rows) {
+            pass.add_rows::<PHI_ROWS_AT_ONCE>(a, rows);
+        }
+        let tail = accs.into_remainder();
+        for (a, row) in tail
+            .chunks_exact_mut(16)
+            .zip(rest.chunks_exact(words_per_row))
+        {
+            pass.add_rows::<1>(a, row);
+        }
+    }
+    let scale = 1.0 / (k as f64).sqrt();
+    for (i, a) in acc.chunks_exact(16).enumerate() {
+        for r in 0..4 {
+            outs[r * k + i] = scale * ((a[r] + a[4 + r]) + (a[8 + r] + a[12 + r]));
+        }
+    }
+}
+
+/// One pass: the sign words `first..last` of every row of `Phi` against the
+/// interleaved table slice `tab` of blocks `b0..`.
+struct Pass<'a> {
+    words_per_row: usize,
+    first: usize,
+    last: usize,
+    blocks: usize,
+    b0: usize,
+    tab: &'a [f64],
+}
+
+impl Pass<'_> {
+    /// Adds this pass's lookups of the `R` rows of `Phi` in `rows` to their
+    /// sums `acc` (`16 R`: lane-major, four data rows a lane), each in word
+    /// order, then block order within a word, as the one-row path does.
+    #[inline(always)]
+    fn add_rows<const R: usize>(&self, acc: &mut [f64], rows: &[u64]) {
+        let mut a = [[[0.0f64; 4]; 4]; R];
+        for (ar, sums) in a.iter_mut().zip(acc.chunks_exact(16)) {
+            for (lane, s) in ar.iter_mut().zip(sums.chunks_exact(4)) {
+                lane.copy_from_slice(s);
+            }
+        }
+        for wi in self.first..self.last {
+            let base = wi * 16;
+            let count = (self.blocks - base).min(16);
+            let at = (base - self.b0) * 64;
+            let words: [u64; R] = std::array::from_fn(|r| rows[r * self.words_per_row + wi]);
+            let tab = &self.tab[at..at + count * 64];
+            // Block `j` feeds lane `j & 3`; spelling the lane as a constant
+            // keeps the sums in registers (an index computed at run time
+            // sent them through the stack: 17.2 -> 13.1 s instead of 9.x s
+            // on the d = 3 162 cells).
+            if count == 16 {
+                for q in 0..4 {
+                    add_block::<R, 0>(&mut a, &words, tab, 4 * q);
+                    add_block::<R, 1>(&mut a, &words, tab, 4 * q + 1);
+                    add_block::<R, 2>(&mut a, &words, tab, 4 * q + 2);
+                    add_block::<R, 3>(&mut a, &words, tab, 4 * q + 3);
+                }
+            } else {
+                for j in 0..count {
+                    match j & 3 {
+                        0 => add_block::<R, 0>(&mut a, &words, tab, j),
+                        1 => add_block::<R, 1>(&mut a, &words, tab, j),
+                        2 => add_block::<R, 2>(&mut a, &words, tab, j),
+                        _ => add_block::<R, 3>(&mut a, &words, tab, j),
+                    }
+                }
+            }
+        }
+        for (ar, sums) in a.iter().zip(acc.chunks_exact_mut(16)) {
+            for (lane, s) in ar.iter().zip(sums.chunks_exact_mut(4)) {
+                s.copy_from_slice(lane);
+            }
+        }
+    }
+}
+
+/// Adds block `j`'s entries picked by each row's nibble of `words` to lane
+/// `L = j & 3` of that row's sums `a` (four data rows at once).
+#[inline(always)]
+fn add_block<const R: usize, const L: usize>(
+    a: &mut [[[f64; 4]; 4]; R],
+    words: &[u64; R],
+    tab: &[f64],
+    j: usize,
+) {
+    let tj: &[f64; 64] = tab[j * 64..j * 64 + 64]
+        .try_into()
+        .expect("16 entries of 4 rows a block");
+    for (ar, &w) in a.iter_mut().zip(words) {
+        let m = ((w >> (4 * j)) & 15) as usize;
+        let v: &[f64; 4] = tj[4 * m..4 * m + 4].try_into().expect("4 rows");
+        for (s, &x) in ar[L].iter_mut().zip(v) {
+            *s += x;
+        }
+    }
+}
