@@ -57,18 +57,15 @@ impl LogWeights {
         for (c, gc) in (&mut chunks).zip(&mut g_chunks) {
             for ((t, gj), l) in c.iter_mut().zip(gc).zip(lanes.iter_mut()) {
                 *t += scale * gj;
-                // `maxpd`'s form (f64::max's NaN rule kept the loop
-                // scalar): the same maximum but for the sign of a zero,
-                // which the softmax cannot see (`probabilities_into`).
-                *l = if *t > *l { *t } else { *l };
+                *l = larger(*l, *t);
             }
         }
-        let mut m = lanes[0].max(lanes[1]).max(lanes[2].max(lanes[3]));
+        let mut m = larger(larger(lanes[0], lanes[1]), larger(lanes[2], lanes[3]));
         for (t, gj) in chunks.into_remainder().iter_mut().zip(g_chunks.remainder()) {
             *t += scale * gj;
-            m = m.max(*t);
+            m = larger(m, *t);
         }
-        self.max = rest.iter().copied().fold(m, f64::max);
+        self.max = rest.iter().copied().fold(m, larger);
         self.steps += 1;
         if self.steps.is_multiple_of(RECENTRE_EVERY) {
             let m = self.max;
@@ -106,6 +103,20 @@ impl LogWeights {
     }
 }
 
+/// `max(a, b)` in `maxpd`'s form, `b` when `b > a` and `a` otherwise: the
+/// maximum [`LogWeights::step`] keeps, in one form for its vector lanes and
+/// its remainder (`f64::max`'s NaN rule kept the lane loop scalar). It may
+/// differ from `f64::max` in the sign of a zero only, which the softmax
+/// cannot see (see [`LogWeights::probabilities_into`]).
+#[inline(always)]
+fn larger(a: f64, b: f64) -> f64 {
+    if b > a {
+        b
+    } else {
+        a
+    }
+}
+
 impl LogWeights {
     /// `max_j theta_j` over four lanes (see [`Self::probabilities_into`]),
     /// by a pass of its own (after a recentring).
@@ -115,12 +126,11 @@ impl LogWeights {
         let tail = chunks.remainder();
         for c in chunks {
             for (l, &t) in lanes.iter_mut().zip(c) {
-                *l = l.max(t);
+                *l = larger(*l, t);
             }
         }
-        tail.iter()
-            .copied()
-            .fold(lanes[0].max(lanes[1]).max(lanes[2].max(lanes[3])), f64::max)
+        let m = larger(larger(lanes[0], lanes[1]), larger(lanes[2], lanes[3]));
+        tail.iter().copied().fold(m, larger)
     }
 
     /// [`Self::probabilities_into`] of two players at once, bit for bit,

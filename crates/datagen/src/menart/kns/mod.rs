@@ -60,17 +60,9 @@ impl KnsPlParams {
     /// instance reports these, and `runner plan` derives Algorithm 1's round
     /// count from them without drawing data.
     pub fn kl_constants(&self) -> KlConstants {
-        self.constants_with_gamma(self.gamma())
-    }
-
-    /// The KL exponent's constant `gamma = 1/sqrt(2 mu_R)`, `R = margin R0`
-    /// (the one derivation the instance and the plan share).
-    fn gamma(&self) -> f64 {
-        1.0 / (2.0 * kns_pl_constant(self.margin * self.start_distance)).sqrt()
-    }
-
-    /// [`Self::kl_constants`] with `gamma` already computed.
-    fn constants_with_gamma(&self, gamma: f64) -> KlConstants {
+        // The KL exponent's constant `gamma = 1/sqrt(2 mu_R)`, `R = margin R0`
+        // (`kns_pl_constant` keeps its values, so asking again is cheap).
+        let gamma = 1.0 / (2.0 * kns_pl_constant(self.margin * self.start_distance)).sqrt();
         let r0 = self.start_distance;
         let big_r = self.margin * r0;
         KlConstants {
@@ -93,7 +85,6 @@ pub struct KnsPl {
     start: Vec<f64>,
     tilts: Option<Vec<f64>>,
     max_tilt: f64,
-    gamma: f64,
 }
 
 impl KnsPl {
@@ -117,7 +108,6 @@ impl KnsPl {
             (None, 0.0)
         };
         Self {
-            gamma: params.gamma(),
             params,
             center,
             start,
@@ -179,7 +169,7 @@ impl FiniteSum for KnsPl {
 
 impl KlObjective for KnsPl {
     fn kl_constants(&self) -> KlConstants {
-        self.params.constants_with_gamma(self.gamma)
+        self.params.kl_constants()
     }
     fn start_point(&self) -> &[f64] {
         &self.start
