@@ -12,7 +12,7 @@
 
 // BEGIN GENERATED (scripts/refresh_cost_constants.sh)
 /// Where the constants below were measured.
-pub const CALIBRATED_FROM: &str = "table1, table1-quick, lowy_razaviyayn-quick, bassily-quick, menart-quick, wang-quick, gonzalez-quick, bassily-decide2, bassily-decide3, lowy_razaviyayn-sharp_decide, wang-decide2, gonzalez-synthetic-decide2 (stored per-cell timings) at f3508b0 on 2026-11-30; then kl_dp_gd, kl_proximal_point, wang_m_prime, wang_m_star, wang_oracle_jlgd from table1, menart, wang-e6-cal, wang-t71-cal (stored per-cell timings) at 2a6bac9 on 2026-11-30; then ggp_alg4, op_black_box:sgd, op_regularized:sgd from gonzalez-quick, table1-quick, lowy_razaviyayn-quick, gonzalez-vertex, gonzalez-vertex-fo (stored per-cell timings) at 1c300d8 on 2026-12-01; then op_regularized from lowy_razaviyayn-quick (stored per-cell timings) at 1c300d8 on 2026-12-01; then ggp_alg1 from gonzalez-quick, table1-quick, table1 (stored per-cell timings) at e24d4aa on 2026-12-02; then ggp_alg3, output_perturbation_conceptual from table1, table1-quick, lowy_razaviyayn-quick, gonzalez-quick (stored per-cell timings) at 2675d25 on 2026-12-02; then nsgd from bassily-quick, table1-quick, table1 (stored per-cell timings) at 63ce074 on 2026-12-02; then nsgd, nsgd_moreau from bassily-quick, table1-quick, table1 (stored per-cell timings) at 418c02e on 2026-12-02; then kl_adaptive_gd, kl_adaptive_gd:no_kl, kl_spider from menart-quick (stored per-cell timings) at 1b22979 on 2026-12-02";
+pub const CALIBRATED_FROM: &str = "table1, table1-quick, lowy_razaviyayn-quick, bassily-quick, menart-quick, wang-quick, gonzalez-quick, bassily-decide2, bassily-decide3, lowy_razaviyayn-sharp_decide, wang-decide2, gonzalez-synthetic-decide2 (stored per-cell timings) at f3508b0 on 2026-11-30; then kl_dp_gd, kl_proximal_point, wang_m_prime, wang_m_star, wang_oracle_jlgd from table1, menart, wang-e6-cal, wang-t71-cal (stored per-cell timings) at 2a6bac9 on 2026-11-30; then ggp_alg4, op_black_box:sgd, op_regularized:sgd from gonzalez-quick, table1-quick, lowy_razaviyayn-quick, gonzalez-vertex, gonzalez-vertex-fo (stored per-cell timings) at 1c300d8 on 2026-12-01; then op_regularized from lowy_razaviyayn-quick (stored per-cell timings) at 1c300d8 on 2026-12-01; then ggp_alg1 from gonzalez-quick, table1-quick, table1 (stored per-cell timings) at e24d4aa on 2026-12-02; then ggp_alg3, output_perturbation_conceptual from table1, table1-quick, lowy_razaviyayn-quick, gonzalez-quick (stored per-cell timings) at 2675d25 on 2026-12-02; then nsgd from bassily-quick, table1-quick, table1 (stored per-cell timings) at 63ce074 on 2026-12-02; then nsgd, nsgd_moreau from bassily-quick, table1-quick, table1 (stored per-cell timings) at 418c02e on 2026-12-02; then kl_adaptive_gd, kl_adaptive_gd:no_kl, kl_spider from menart-quick (stored per-cell timings) at 1b22979 on 2026-12-02; then wang_m_star, wang_oracle_jlgd from table1, wang-e6-cal41 (stored per-cell timings) at 02d535d on 2026-12-02";
 
 /// Seconds per operation of each algorithm's work formula, by algorithm name.
 pub const SECONDS_PER_OP: &[(&str, f64)] = &[
@@ -53,8 +53,8 @@ pub const SECONDS_PER_OP: &[(&str, f64)] = &[
     ("wang_full_dim_dpgd", 5.319e-10),      // 20 cells, 18.0 s
     ("wang_jl_margin_check", 2.922e-10),    // 24 cells, 3.0 s
     ("wang_m_prime", 5.825e-10),            // 60 cells, 156.8 s
-    ("wang_m_star", 8.462e-10),             // 600 cells, 376.2 s
-    ("wang_oracle_jlgd", 6.594e-10),        // 120 cells, 217.4 s
+    ("wang_m_star", 1.881e-09),             // 540 cells, 300.5 s
+    ("wang_oracle_jlgd", 9.936e-10),        // 120 cells, 223.0 s
     ("zzmw17", 3.403e-12),                  // 240 cells, 0.0 s
 ];
 // END GENERATED

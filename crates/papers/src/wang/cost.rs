@@ -22,14 +22,17 @@ enum Method {
 
 /// What one signed add of the Rademacher projection (`n d k` of them) costs
 /// against one operation of an NGD step (`n k` a step: the row's dot
-/// product, its clip and its share of the update). Fitted on the oracle
-/// JLGD cells of E6 (d = 2000, n = 1024 to 8192, k = 483 to 619, 24 to 1178
-/// steps; 120 cells, quiet machine, 2026-11-30): with this weight one
-/// constant (6.6e-10 s) reproduces the mean cell time at every n within 4%
-/// (0.97 to 1.01), where counting both alike (the formula before) put the
-/// best single constant at 1.99, 1.84, 1.48 and 0.95 times the measured
-/// means from n = 1024 to 8192.
-const PROJECTION_WEIGHT: f64 = 0.23;
+/// product, its clip and its share of the update). It was 0.23, fitted on
+/// the oracle JLGD cells of E6 (d = 2000, n = 1024 to 8192, 2026-11-30),
+/// before four data rows shared each sign lookup (`solvers::wang::jl`,
+/// 2026-12-02). Now a signed add takes about 3.5e-11 s (65% of the
+/// `wzw_mstar_d` cells at d = 3 162, 8.3e9 adds a cell) and an NGD
+/// operation about 9.5e-10 s (E6's oracle cells at n = 8192, 6e9 NGD
+/// operations and 1e10 adds in 6.0 s): 0.035 (Intel VM, dev profile). With
+/// it, one constant per algorithm puts table 1's `wzw_mstar_d` and E6's
+/// M* study within 10% of their measured core-seconds (0.23 put them at
+/// 2.1 and 0.8 times).
+const PROJECTION_WEIGHT: f64 = 0.035;
 
 fn work(method: Method, v: &CostPoint, w: &FamilyWork) -> (f64, f64) {
     let (n, d) = (w.n, w.d);
