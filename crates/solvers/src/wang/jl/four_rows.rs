@@ -10,12 +10,16 @@
 //! 4-wide addition handle. Every data row still adds the same terms to the
 //! same lane sum in the same order, starting from the same `0.0`, and the
 //! table entries are the same expressions, so each output has the same bits
-//! (tested against the one-row path at every SIMD level).
+//! (tested against a one-row reference at every SIMD level). One row, or
+//! the last one to three of a matrix, runs with the slots repeated.
 
 /// Sign words per pass: 8 words cover 512 coordinates, whose interleaved
-/// table slice (16 sums for each of 128 blocks, four rows) is 64 KiB, like
-/// the one-row path's 32-word slice, so it stays in a core's L2 cache while
-/// all `k` rows of `Phi` read it. 16 words were no faster on the d = 3 162
+/// table slice (16 sums for each of 128 blocks, four rows) is 64 KiB and
+/// stays in a core's L2 cache while all `k` rows of `Phi` read it. One
+/// table for the whole row did not (one record's, `32 d` bytes, was 2.6 MB
+/// at d = 81 000), and its lookups missed to L3: oracle JLGD cells at
+/// n = 2048 took 13.4 s at d = 81 000 against 1.9 s at 27 000 (Intel VM,
+/// 2026-12-01). 16 words were no faster on the d = 3 162
 /// cells of `wzw_mstar_d` (4.7 s against 4.5-5.4 s for 10 repetitions,
 /// 1 thread, Intel VM, 2026-12-02).
 const WORDS_PER_PASS: usize = 8;
@@ -51,9 +55,11 @@ dpcore::dispatch_by_level! {
 /// rows' sums side by side.
 type Block = [[f64; 4]; 16];
 
-/// Writes `Phi xs[r]` (unscaled lane sums combined and scaled by
-/// `1/sqrt(k)`) into `outs[r k..(r + 1) k]` for the four rows `xs`, all of
-/// length `d`; `scratch` is reused across calls.
+/// Writes `Phi xs[r]` (the lane sums combined and scaled by `1/sqrt(k)`)
+/// into `outs[r k..(r + 1) k]` for the first `outs.len() / k` (1 to 4) of
+/// the four rows `xs`, all of length `d`; the other slots are computed and
+/// dropped (a caller with fewer rows repeats one). `scratch` is reused
+/// across calls.
 ///
 /// The table and the sums are typed as fixed-size arrays and each nibble is
 /// shifted out of its word by a constant 4, so that the build `cargo run`
@@ -117,9 +123,9 @@ fn project_four_body(map: Signs<'_>, xs: [&[f64]; 4], outs: &mut [f64], scratch:
         }
     }
     let scale = 1.0 / (k as f64).sqrt();
-    for (i, a) in acc.iter().enumerate() {
-        for r in 0..4 {
-            outs[r * k + i] = scale * ((a[0][r] + a[1][r]) + (a[2][r] + a[3][r]));
+    for (r, out) in outs.chunks_exact_mut(k).take(4).enumerate() {
+        for (o, a) in out.iter_mut().zip(acc.iter()) {
+            *o = scale * ((a[0][r] + a[1][r]) + (a[2][r] + a[3][r]));
         }
     }
 }
@@ -138,7 +144,7 @@ struct Pass<'a> {
 impl Pass<'_> {
     /// Adds this pass's lookups of the `R` rows of `Phi` in `rows` to their
     /// sums `acc` (per row: 4 lanes of four data rows), each in word order,
-    /// then block order within a word, as the one-row path does.
+    /// then block order within a word, as the one-row reference does.
     #[inline(always)]
     fn add_rows<const R: usize>(&self, acc: &mut [[[f64; 4]; 4]], rows: &[u64]) {
         // Element-wise copies in and out: `copy_from_slice`'s checked

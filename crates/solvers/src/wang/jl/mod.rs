@@ -16,69 +16,6 @@
 
 mod four_rows;
 
-/// Sign words per pass of [`JlMap::project_with`]: 32 words cover 2 048
-/// coordinates, whose table slice (16 sums for each of 512 blocks of 4) is
-/// 64 KiB and stays in a core's L2 cache while all `k` rows of `Phi` read
-/// it. One table for the whole row (`32 d` bytes: 2.6 MB at d = 81 000) did
-/// not, and its lookups missed to L3: oracle JLGD cells at n = 2048 took
-/// 13.4 s at d = 81 000 against 1.9 s at 27 000 (Intel VM, 2026-12-01).
-const WORDS_PER_PASS: usize = 32;
-
-/// Rows of `Phi` that read one pass's table together. One row's lookups feed
-/// only its four lane sums, four chains of dependent additions; four rows
-/// give sixteen chains to overlap. Every row still adds its own terms in the
-/// same order. Four rows took 0.83 of one row's time on table 1's
-/// `wzw_mstar_d` cells at d = 3 162 (8 repetitions, 1 thread, 4 paired runs,
-/// medians, beside another 2-thread job), where the projection is 85% of
-/// the profile; two rows were no faster than four.
-const ROWS_AT_ONCE: usize = 4;
-
-/// One pass of [`JlMap::project_with`]: the sign words `first..last` of
-/// every row against the table slice `tab` of blocks `b0..`.
-struct Pass<'a> {
-    words_per_row: usize,
-    first: usize,
-    last: usize,
-    blocks: usize,
-    b0: usize,
-    tab: &'a [f64],
-}
-
-impl Pass<'_> {
-    /// Adds this pass's lookups of the `R` rows `rows` (`R` rows of
-    /// `words_per_row` words) to their lane sums `acc` (`4 R`), each row's
-    /// terms in word order, then block order within a word.
-    #[inline(always)]
-    fn add_rows<const R: usize>(&self, acc: &mut [f64], rows: &[u64]) {
-        let mut a = [[0.0f64; 4]; R];
-        for (ar, lanes) in a.iter_mut().zip(acc.chunks_exact(4)) {
-            ar.copy_from_slice(lanes);
-        }
-        for wi in self.first..self.last {
-            let base = wi * 16;
-            let count = (self.blocks - base).min(16);
-            let at = (base - self.b0) * 16;
-            let words: [u64; R] = std::array::from_fn(|r| rows[r * self.words_per_row + wi]);
-            let mut add = |j: usize| {
-                let tj: &[f64; 16] = self.tab[at + j * 16..at + j * 16 + 16]
-                    .try_into()
-                    .expect("16 sums a block");
-                for (ar, &w) in a.iter_mut().zip(&words) {
-                    ar[j & 3] += tj[((w >> (4 * j)) & 15) as usize];
-                }
-            };
-            if count == 16 {
-                (0..16).for_each(&mut add);
-            } else {
-                (0..count).for_each(&mut add);
-            }
-        }
-        for (ar, lanes) in a.iter().zip(acc.chunks_exact_mut(4)) {
-            lanes.copy_from_slice(ar);
-        }
-    }
-}
-
 /// The default hidden constant `C_JL = 1` (digest §2.6, §7).
 pub const DEFAULT_JL_CONSTANT: f64 = 1.0;
 /// `C_JL = 324/7`, sufficient by Achlioptas' Rademacher tail with a union
@@ -203,11 +140,13 @@ impl JlMap {
     /// once (`4 d` additions), after which each row of `Phi` costs `d/4`
     /// lookups instead of `d` signed additions (about 4x faster for `k >> 4`).
     ///
-    /// The table is built and read 32 sign words (`WORDS_PER_PASS`, 2 048
-    /// coordinates) at a time, every row of `Phi` reading one pass's slice
-    /// before the next is built; each output keeps its four lane sums across
-    /// passes, so every sum adds the same terms in the same order as one
-    /// pass over the whole table would (bit for bit, tested).
+    /// The table is built and read a few sign words at a time, every row of
+    /// `Phi` reading one pass's slice before the next is built; each output
+    /// keeps its four lane sums across passes, so every sum adds the same
+    /// terms in the same order as one pass over the whole table would (bit
+    /// for bit, tested). One row runs as the four-row kernel of
+    /// [`JlMap::project_rows`] with `x` in every slot: a lookup is one 4-wide
+    /// load and addition either way, so it costs what one row alone did.
     pub fn project_with(&self, x: &[f64], out: &mut [f64], table: &mut Vec<f64>) {
         match self {
             JlMap::Identity { .. } => out.copy_from_slice(x),
@@ -217,49 +156,12 @@ impl JlMap {
                 signs,
                 ..
             } => {
-                let blocks = x.len().div_ceil(4);
-                // Scratch: the k outputs' four lane sums, then one pass's table.
-                table.clear();
-                table.resize(4 * k + WORDS_PER_PASS * 256, 0.0);
-                let (acc, tab) = table.split_at_mut(4 * k);
-                for first in (0..*words_per_row).step_by(WORDS_PER_PASS) {
-                    let last = (first + WORDS_PER_PASS).min(*words_per_row);
-                    let (b0, b1) = (first * 16, (last * 16).min(blocks));
-                    let xs = &x[b0 * 4..];
-                    for (t, chunk) in tab.chunks_exact_mut(16).zip(xs.chunks(4)).take(b1 - b0) {
-                        t[0] = chunk.iter().sum();
-                        for m in 1..16usize {
-                            let b = m.trailing_zeros() as usize;
-                            let xb = chunk.get(b).copied().unwrap_or(0.0);
-                            t[m] = t[m & (m - 1)] - 2.0 * xb;
-                        }
-                    }
-                    let pass = Pass {
-                        words_per_row: *words_per_row,
-                        first,
-                        last,
-                        blocks,
-                        b0,
-                        tab,
-                    };
-                    let rows = signs.chunks_exact(ROWS_AT_ONCE * words_per_row);
-                    let rest = rows.remainder();
-                    let mut accs = acc.chunks_exact_mut(4 * ROWS_AT_ONCE);
-                    for (a, rows) in (&mut accs).zip(rows) {
-                        pass.add_rows::<ROWS_AT_ONCE>(a, rows);
-                    }
-                    let tail = accs.into_remainder();
-                    for (a, row) in tail
-                        .chunks_exact_mut(4)
-                        .zip(rest.chunks_exact(*words_per_row))
-                    {
-                        pass.add_rows::<1>(a, row);
-                    }
-                }
-                let scale = 1.0 / (*k as f64).sqrt();
-                for (o, a) in out.iter_mut().zip(acc.chunks_exact(4)) {
-                    *o = scale * ((a[0] + a[1]) + (a[2] + a[3]));
-                }
+                let map = four_rows::Signs {
+                    k: *k,
+                    words_per_row: *words_per_row,
+                    signs,
+                };
+                four_rows::project_four_at(dpcore::simd::level(), map, [x; 4], out, table);
             }
         }
     }
@@ -302,33 +204,33 @@ impl JlMap {
         let n = features.len() / d;
         let mut z = vec![0.0; n * k];
         let mut table = Vec::new();
-        // Four rows at a time share each sign nibble ([`four_rows`]); the
-        // last `n mod 4` rows take the one-row path, with the same bits.
-        let grouped = match self {
+        match self {
+            JlMap::Identity { .. } => z.copy_from_slice(features),
             JlMap::Rademacher {
                 k,
                 words_per_row,
                 signs,
                 ..
             } => {
+                // Four rows at a time share each sign nibble ([`four_rows`]);
+                // the last `n mod 4` rows fill the group's slots by repeating
+                // the last one, whose outputs are not written.
                 let map = four_rows::Signs {
                     k: *k,
                     words_per_row: *words_per_row,
                     signs,
                 };
                 let level = dpcore::simd::level();
-                let quads = features.chunks_exact(4 * d).zip(z.chunks_exact_mut(4 * k));
-                for (rows, outs) in quads {
-                    let xs: [&[f64]; 4] = std::array::from_fn(|r| &rows[r * d..(r + 1) * d]);
+                let groups = features.chunks(4 * d).zip(z.chunks_mut(4 * k));
+                for (rows, outs) in groups {
+                    let last = rows.len() / d - 1;
+                    let xs: [&[f64]; 4] = std::array::from_fn(|r| {
+                        let r = r.min(last);
+                        &rows[r * d..(r + 1) * d]
+                    });
                     four_rows::project_four_at(level, map, xs, outs, &mut table);
                 }
-                n / 4 * 4
             }
-            JlMap::Identity { .. } => 0,
-        };
-        let rest = features[grouped * d..].chunks_exact(d);
-        for (row, out) in rest.zip(z[grouped * k..].chunks_exact_mut(k)) {
-            self.project_with(row, out, &mut table);
         }
         z
     }
@@ -338,9 +240,9 @@ impl JlMap {
 mod tests {
     use super::*;
 
-    /// The projection as one pass over the whole table (the code before
-    /// `WORDS_PER_PASS`): the reference every pass layout must match bit for
-    /// bit.
+    /// The projection as one pass over the whole table, one row at a time
+    /// (the code before passes and four-row groups): the reference every
+    /// layout must match bit for bit.
     fn one_pass(map: &JlMap, x: &[f64]) -> Vec<f64> {
         let JlMap::Rademacher {
             k,
