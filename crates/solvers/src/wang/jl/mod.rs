@@ -148,21 +148,29 @@ impl JlMap {
     /// [`JlMap::project_rows`] with `x` in every slot: a lookup is one 4-wide
     /// load and addition either way, so it costs what one row alone did.
     pub fn project_with(&self, x: &[f64], out: &mut [f64], table: &mut Vec<f64>) {
+        match self.packed() {
+            None => out.copy_from_slice(x),
+            Some(map) => {
+                four_rows::project_four_at(dpcore::simd::level(), map, [x; 4], out, table);
+            }
+        }
+    }
+
+    /// The packed signs as the projection kernel reads them (`None` for the
+    /// identity).
+    fn packed(&self) -> Option<four_rows::Signs<'_>> {
         match self {
-            JlMap::Identity { .. } => out.copy_from_slice(x),
+            JlMap::Identity { .. } => None,
             JlMap::Rademacher {
                 k,
                 words_per_row,
                 signs,
                 ..
-            } => {
-                let map = four_rows::Signs {
-                    k: *k,
-                    words_per_row: *words_per_row,
-                    signs,
-                };
-                four_rows::project_four_at(dpcore::simd::level(), map, [x; 4], out, table);
-            }
+            } => Some(four_rows::Signs {
+                k: *k,
+                words_per_row: *words_per_row,
+                signs,
+            }),
         }
     }
 
@@ -204,22 +212,12 @@ impl JlMap {
         let n = features.len() / d;
         let mut z = vec![0.0; n * k];
         let mut table = Vec::new();
-        match self {
-            JlMap::Identity { .. } => z.copy_from_slice(features),
-            JlMap::Rademacher {
-                k,
-                words_per_row,
-                signs,
-                ..
-            } => {
+        match self.packed() {
+            None => z.copy_from_slice(features),
+            Some(map) => {
                 // Four rows at a time share each sign nibble ([`four_rows`]);
                 // the last `n mod 4` rows fill the group's slots by repeating
                 // the last one, whose outputs are not written.
-                let map = four_rows::Signs {
-                    k: *k,
-                    words_per_row: *words_per_row,
-                    signs,
-                };
                 let level = dpcore::simd::level();
                 let groups = features.chunks(4 * d).zip(z.chunks_mut(4 * k));
                 for (rows, outs) in groups {
