@@ -61,12 +61,14 @@ type Block = [[f64; 4]; 16];
 /// dropped (a caller with fewer rows repeats one). `scratch` is reused
 /// across calls.
 ///
-/// The table and the sums are typed as fixed-size arrays and each nibble is
-/// shifted out of its word by a constant 4, so that the build `cargo run`
-/// uses (`opt-level = 3` with overflow checks) keeps the inner loop as
-/// 4-wide loads and additions: with index arithmetic checked at run time it
-/// stayed scalar and took 18.6 s on the cells where the release build took
-/// 5.6 s (10 repetitions at d = 3 162, Intel VM, 2026-12-02).
+/// The build `cargo run` uses (`opt-level = 3` with overflow checks and
+/// debug assertions) must keep the inner loop as 4-wide loads and additions
+/// in registers: with the sums copied in and out by `copy_from_slice` it
+/// stayed scalar and stored them after every addition, 18.6 s on the cells
+/// where the release build took 5.6 s (10 repetitions at d = 3 162, Intel
+/// VM, 2026-12-02; see `Pass::add_rows`). Typing the table as fixed-size
+/// blocks and shifting each nibble out by a constant 4 alone did not help
+/// (14.9-18.7 s); the element-wise copies did (4.5-5.8 s).
 #[inline(always)]
 fn project_four_body(map: Signs<'_>, xs: [&[f64]; 4], outs: &mut [f64], scratch: &mut Vec<f64>) {
     let Signs {
