@@ -76,6 +76,10 @@ fn project_four_body(map: Signs<'_>, xs: [&[f64]; 4], outs: &mut [f64], scratch:
         words_per_row,
         signs,
     } = map;
+    if k == 0 {
+        // A map to R^0 has no outputs (and `chunks_exact_mut(0)` would panic).
+        return;
+    }
     let d = xs[0].len();
     let blocks = d.div_ceil(4);
     // Scratch: per row of `Phi`, 4 lanes x 4 data rows of sums; then one

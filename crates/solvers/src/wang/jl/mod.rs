@@ -219,7 +219,7 @@ impl JlMap {
                 // the last `n mod 4` rows fill the group's slots by repeating
                 // the last one, whose outputs are not written.
                 let level = dpcore::simd::level();
-                let groups = features.chunks(4 * d).zip(z.chunks_mut(4 * k));
+                let groups = features.chunks(4 * d).zip(z.chunks_mut((4 * k).max(1)));
                 for (rows, outs) in groups {
                     let last = rows.len() / d - 1;
                     let xs: [&[f64]; 4] = std::array::from_fn(|r| {
@@ -354,5 +354,14 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_map_to_zero_dimensions_projects_to_nothing() {
+        let map = JlMap::new(0, 9, 3);
+        let x: Vec<f64> = (0..27).map(|j| j as f64).collect();
+        assert!(map.project_rows(&x).is_empty());
+        let mut out = [];
+        map.project(&x[..9], &mut out);
     }
 }
