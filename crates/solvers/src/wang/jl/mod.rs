@@ -315,14 +315,7 @@ mod tests {
         for d in [3, 65, 512, 513, 1030, 4099] {
             for k in [1, 2, 3, 37].into_iter().filter(|&k| k < d) {
                 let map = JlMap::new(k, d, 11);
-                let JlMap::Rademacher {
-                    words_per_row,
-                    signs,
-                    ..
-                } = &map
-                else {
-                    panic!("a Rademacher map");
-                };
+                let signs = map.packed().expect("a Rademacher map");
                 for n in [1, 4, 6, 9] {
                     let x: Vec<f64> = (0..n * d)
                         .map(|j| {
@@ -342,11 +335,6 @@ mod tests {
                             let xs: [&[f64]; 4] =
                                 std::array::from_fn(|r| &rows[r * d..(r + 1) * d]);
                             let mut got = vec![0.0; 4 * k];
-                            let signs = four_rows::Signs {
-                                k,
-                                words_per_row: *words_per_row,
-                                signs,
-                            };
                             four_rows::project_four_at(level, signs, xs, &mut got, &mut scratch);
                             assert_eq!(bits(&got), bits(want), "{level:?}, d = {d}, k = {k}");
                         }
